@@ -1,0 +1,193 @@
+import FoundationEssentials
+
+/// One source's description of an app type, as written: every field may be missing, so that
+/// merging can tell "not said" from "said". `CatalogMerger` turns records into `AppType`s.
+public struct AppTypeRecord: Equatable, Sendable {
+    public var key: String
+    public var name: String?
+    public var parameters: [ParameterRecord]?
+    public var actions: [ActionRecord]?
+    public var apps: [AppRecord]?
+}
+
+public struct ParameterRecord: Equatable, Sendable {
+    public var key: String
+    public var name: String?
+    public var description: String?
+}
+
+public struct ActionRecord: Equatable, Sendable {
+    public var key: String
+    public var name: String?
+}
+
+public struct AppRecord: Equatable, Sendable {
+    public var key: String
+    public var name: String?
+    public var appURLScheme: String?
+    public var desktopIDs: [String]?
+    public var docs: String?
+    public var actions: [AppActionRecord]?
+}
+
+public struct AppActionRecord: Equatable, Sendable {
+    public var key: String
+    public var urlFormat: String?
+}
+
+public struct CatalogFormatError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
+
+/// Reads the choosy-data format leniently: unknown keys are ignored, fields of the wrong
+/// type count as missing, entries without a key are skipped, and app types whose key is not
+/// `^[a-z0-9_]+$` are rejected with a warning. Only a file that is not a JSON array of
+/// objects is an error.
+public enum CatalogDecoder {
+    public static func decode(_ bytes: [UInt8], source: String, diagnostics: DiagnosticSink) throws(CatalogFormatError) -> [AppTypeRecord] {
+        let raw: [RawType]
+        do {
+            raw = try JSONDecoder().decode([RawType].self, from: Data(bytes))
+        } catch {
+            throw CatalogFormatError(description: "\(source): not a JSON array of app types (\(describe(error)))")
+        }
+        var records: [AppTypeRecord] = []
+        for type in raw {
+            guard let key = type.key else {
+                diagnostics.warning("\(source): ignoring an app type without a key")
+                continue
+            }
+            guard isValidTypeKey(key) else {
+                diagnostics.warning("\(source): ignoring app type with invalid key '\(key)' (keys match ^[a-z0-9_]+$)")
+                continue
+            }
+            records.append(AppTypeRecord(
+                key: key,
+                name: type.name,
+                parameters: type.parameters?.compactMap { item in
+                    item.value?.key.map { ParameterRecord(key: $0, name: item.value?.name, description: item.value?.description) }
+                },
+                actions: type.actions?.compactMap { item in
+                    item.value?.key.map { ActionRecord(key: $0, name: item.value?.name) }
+                },
+                apps: type.apps?.compactMap { item in
+                    guard let app = item.value, let appKey = app.key, !appKey.isEmpty else { return nil }
+                    return AppRecord(
+                        key: appKey,
+                        name: app.name,
+                        appURLScheme: app.app_url_scheme,
+                        desktopIDs: app.desktop_ids?.compactMap(\.value),
+                        docs: app.docs,
+                        actions: app.actions?.compactMap { entry in
+                            entry.value?.key.map { AppActionRecord(key: $0, urlFormat: entry.value?.url_format) }
+                        }
+                    )
+                }
+            ))
+        }
+        return records
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): return context.debugDescription
+        case DecodingError.typeMismatch(_, let context): return context.debugDescription
+        default: return "invalid JSON"
+        }
+    }
+}
+
+// The wire shapes. Every field is optional and tolerant of the wrong JSON type.
+
+private struct RawType: Decodable {
+    var key: String?
+    var name: String?
+    var parameters: [Lenient<RawParameter>]?
+    var actions: [Lenient<RawAction>]?
+    var apps: [Lenient<RawApp>]?
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        key = container.lenient("key")
+        name = container.lenient("name")
+        parameters = container.lenient("parameters")
+        actions = container.lenient("actions")
+        apps = container.lenient("apps")
+    }
+}
+
+private struct RawParameter: Decodable {
+    var key: String?
+    var name: String?
+    var description: String?
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        key = container.lenient("key")
+        name = container.lenient("name")
+        description = container.lenient("description")
+    }
+}
+
+private struct RawAction: Decodable {
+    var key: String?
+    var name: String?
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        key = container.lenient("key")
+        name = container.lenient("name")
+    }
+}
+
+private struct RawApp: Decodable {
+    var key: String?
+    var name: String?
+    var app_url_scheme: String?
+    var desktop_ids: [Lenient<String>]?
+    var docs: String?
+    var actions: [Lenient<RawAppAction>]?
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        key = container.lenient("key")
+        name = container.lenient("name")
+        app_url_scheme = container.lenient("app_url_scheme")
+        desktop_ids = container.lenient("desktop_ids")
+        docs = container.lenient("docs")
+        actions = container.lenient("actions")
+    }
+}
+
+private struct RawAppAction: Decodable {
+    var key: String?
+    var url_format: String?
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        key = container.lenient("key")
+        url_format = container.lenient("url_format")
+    }
+}
+
+/// An array element that decodes to nil instead of failing the whole array.
+private struct Lenient<Value: Decodable>: Decodable {
+    var value: Value?
+
+    init(from decoder: Decoder) throws {
+        value = try? decoder.singleValueContainer().decode(Value.self)
+    }
+}
+
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension KeyedDecodingContainer where Key == AnyKey {
+    fileprivate func lenient<T: Decodable>(_ key: String) -> T? {
+        (try? decodeIfPresent(T.self, forKey: AnyKey(stringValue: key))) ?? nil
+    }
+}

@@ -1,0 +1,288 @@
+import CSystem
+import Glibc
+
+/// A process to start: always an argv, never a shell command line.
+public struct ProcessRequest: Sendable {
+    public enum Output: Sendable {
+        case discard, inherit, capture
+    }
+
+    public var argv: [String]
+    public var environment: [String: String]
+    public var workingDirectory: String?
+    /// Bytes written to the child's stdin, then closed; nil gives it `/dev/null`.
+    public var input: [UInt8]?
+    public var stdout: Output
+    public var stderr: Output
+    /// Seconds before the child (and its process group) is killed; nil waits forever.
+    public var timeout: Double?
+    /// Own process group, so a timeout can kill whatever the child started. Interactive
+    /// children (pickers on the terminal) must stay in the terminal's foreground group.
+    public var ownProcessGroup: Bool
+
+    public init(
+        argv: [String], environment: [String: String], workingDirectory: String? = nil,
+        input: [UInt8]? = nil, stdout: Output = .capture, stderr: Output = .capture,
+        timeout: Double? = nil, ownProcessGroup: Bool = false
+    ) {
+        self.argv = argv
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.input = input
+        self.stdout = stdout
+        self.stderr = stderr
+        self.timeout = timeout
+        self.ownProcessGroup = ownProcessGroup
+    }
+}
+
+public struct ProcessResult: Sendable {
+    /// The exit code, or 128 + the signal number when the child was killed.
+    public var status: Int32
+    public var stdout: [UInt8]
+    public var stderr: [UInt8]
+    public var timedOut: Bool
+
+    public init(status: Int32, stdout: [UInt8] = [], stderr: [UInt8] = [], timedOut: Bool = false) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.timedOut = timedOut
+    }
+}
+
+public struct SpawnError: Error, CustomStringConvertible, Sendable {
+    public var program: String
+    public var reason: String
+    public var description: String { "cannot start '\(program)': \(reason)" }
+}
+
+/// Starting processes; `PosixProcessRunner` is the real one.
+public protocol ProcessRunner: Sendable {
+    /// Starts the child in its own session with stdio on /dev/null (stderr as requested) and
+    /// returns without waiting: how apps are launched.
+    func spawnDetached(_ request: ProcessRequest) throws(SpawnError)
+    /// Starts the child, feeds its input, collects its output and waits for it.
+    func run(_ request: ProcessRequest) throws(SpawnError) -> ProcessResult
+}
+
+/// `posix_spawn` without a shell. The program is looked up on the request's own `PATH`.
+public struct PosixProcessRunner: ProcessRunner {
+    private let fileSystem: FileSystem
+
+    public init(fileSystem: FileSystem = LocalFileSystem()) {
+        self.fileSystem = fileSystem
+    }
+
+    public func spawnDetached(_ request: ProcessRequest) throws(SpawnError) {
+        var detached = request
+        detached.input = nil
+        if detached.stdout == .capture { detached.stdout = .discard }
+        if detached.stderr == .capture { detached.stderr = .discard }
+        _ = try spawn(detached, newSession: true)
+    }
+
+    public func run(_ request: ProcessRequest) throws(SpawnError) -> ProcessResult {
+        let child = try spawn(request, newSession: false)
+        return collect(child, request: request)
+    }
+
+    private struct Child {
+        var pid: pid_t
+        var input: Int32
+        var stdout: Int32
+        var stderr: Int32
+    }
+
+    private func spawn(_ request: ProcessRequest, newSession: Bool) throws(SpawnError) -> Child {
+        guard let program = request.argv.first, !program.isEmpty else {
+            throw SpawnError(program: "", reason: "empty command")
+        }
+        let searchPath = Environment(request.environment).searchPath
+        guard let executable = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem) else {
+            let reason = program.contains("/")
+                ? (fileSystem.info(program) == nil ? "no such file" : "not an executable file")
+                : "not found on PATH"
+            throw SpawnError(program: program, reason: reason)
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+
+        var parentEnds: [Int32] = []
+        var childEnds: [Int32] = []
+        func pipePair() -> (read: Int32, write: Int32) {
+            var fds: [Int32] = [-1, -1]
+            _ = choosy_pipe_cloexec(&fds)
+            return (fds[0], fds[1])
+        }
+
+        var child = Child(pid: 0, input: -1, stdout: -1, stderr: -1)
+        if request.input != nil {
+            let pair = pipePair()
+            posix_spawn_file_actions_adddup2(&actions, pair.read, 0)
+            child.input = pair.write
+            parentEnds.append(pair.write)
+            childEnds.append(pair.read)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        for (fd, mode) in [(Int32(1), request.stdout), (Int32(2), request.stderr)] {
+            switch mode {
+            case .inherit:
+                break
+            case .discard:
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+            case .capture:
+                let pair = pipePair()
+                posix_spawn_file_actions_adddup2(&actions, pair.write, fd)
+                if fd == 1 { child.stdout = pair.read } else { child.stderr = pair.read }
+                parentEnds.append(pair.read)
+                childEnds.append(pair.write)
+            }
+        }
+        if let directory = request.workingDirectory {
+            _ = choosy_spawn_file_actions_addchdir(&actions, directory)
+        }
+
+        // Children start with default signal handling and nothing blocked, whatever choosy set.
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if newSession { flags |= Int32(choosy_spawn_setsid_flag()) }
+        if request.ownProcessGroup && !newSession {
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGHUP] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        let argv = request.argv.map { strdup($0) } + [nil]
+        let envp = request.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        childEnds.forEach { close($0) }
+        guard result == 0 else {
+            parentEnds.forEach { close($0) }
+            throw SpawnError(program: program, reason: String(cString: strerror(result)))
+        }
+        child.pid = pid
+        return child
+    }
+
+    private func collect(_ child: Child, request: ProcessRequest) -> ProcessResult {
+        var input = request.input ?? []
+        var inputOffset = 0
+        var inputFD = child.input
+        if inputFD >= 0 {
+            _ = fcntl(inputFD, F_SETFL, fcntl(inputFD, F_GETFL) | O_NONBLOCK)
+            if input.isEmpty {
+                close(inputFD)
+                inputFD = -1
+            }
+        }
+        var outputs: [Int32: [UInt8]] = [:]
+        var open = [child.stdout, child.stderr].filter { $0 >= 0 }
+        let deadline = request.timeout.map { monotonicSeconds() + $0 }
+        var timedOut = false
+        var buffer = [UInt8](repeating: 0, count: 65536)
+
+        while !open.isEmpty || inputFD >= 0 {
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if inputFD >= 0 { fds.append(pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0)) }
+            var wait: Int32 = -1
+            if let deadline {
+                let remaining = deadline - monotonicSeconds()
+                if remaining <= 0 {
+                    timedOut = true
+                    break
+                }
+                wait = Int32(min(remaining * 1000 + 1, 1000))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), wait)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for entry in fds where entry.revents != 0 {
+                if entry.fd == inputFD {
+                    let written = input[inputOffset...].withUnsafeBytes { write(inputFD, $0.baseAddress, $0.count) }
+                    if written > 0 { inputOffset += written }
+                    if (written < 0 && errno != EAGAIN && errno != EINTR) || inputOffset >= input.count {
+                        close(inputFD)
+                        inputFD = -1
+                        input = []
+                    }
+                } else {
+                    let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        outputs[entry.fd, default: []] += buffer[0..<count]
+                    } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
+                        close(entry.fd)
+                        open.removeAll { $0 == entry.fd }
+                    }
+                }
+            }
+        }
+        if timedOut {
+            kill(request.ownProcessGroup ? -child.pid : child.pid, SIGKILL)
+            open.forEach { close($0) }
+            if inputFD >= 0 { close(inputFD) }
+        }
+        var status: Int32 = 0
+        // The pipes can close before the child exits (it closed them, or handed them on).
+        if let deadline, !timedOut {
+            while waitpid(child.pid, &status, WNOHANG) == 0 {
+                if monotonicSeconds() >= deadline {
+                    timedOut = true
+                    kill(request.ownProcessGroup ? -child.pid : child.pid, SIGKILL)
+                    break
+                }
+                usleep(2_000)
+            }
+            if !timedOut { return result(status, outputs, child, timedOut: false) }
+        }
+        while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+        return result(status, outputs, child, timedOut: timedOut)
+    }
+
+    private func result(_ status: Int32, _ outputs: [Int32: [UInt8]], _ child: Child, timedOut: Bool) -> ProcessResult {
+        let code: Int32
+        if status & 0x7F == 0 {
+            code = (status >> 8) & 0xFF
+        } else {
+            code = 128 + (status & 0x7F)
+        }
+        return ProcessResult(
+            status: timedOut ? 128 + SIGKILL : code,
+            stdout: outputs[child.stdout] ?? [],
+            stderr: outputs[child.stderr] ?? [],
+            timedOut: timedOut
+        )
+    }
+}
+
+/// The absolute path `program` runs from: itself when it contains a slash, else the first
+/// executable of that name on `searchPath`.
+public func resolveExecutable(_ program: String, searchPath: [String], fileSystem: FileSystem) -> String? {
+    if program.contains("/") {
+        return fileSystem.isExecutable(program) ? program : nil
+    }
+    for directory in searchPath where directory.hasPrefix("/") {
+        let candidate = joinPath(directory, program)
+        if fileSystem.isExecutable(candidate) { return candidate }
+    }
+    return nil
+}

@@ -1,0 +1,32 @@
+/// The exit statuses of the command line contract (SPEC §7).
+public enum ExitStatus: Int32, Sendable {
+    case ok = 0
+    case internalError = 1
+    case usage = 2
+    case unknown = 3
+    case unavailable = 4
+    case noChoice = 5
+    case launchFailed = 6
+    case corruptFile = 7
+}
+
+/// An error that ends a command: a one-line message and the exit status it maps to.
+public struct ChoosyError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var status: ExitStatus
+    public var message: String
+
+    public init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func usage(_ message: String) -> ChoosyError { ChoosyError(.usage, message) }
+    public static func unknown(_ message: String) -> ChoosyError { ChoosyError(.unknown, message) }
+    public static func unavailable(_ message: String) -> ChoosyError { ChoosyError(.unavailable, message) }
+    public static func noChoice(_ message: String) -> ChoosyError { ChoosyError(.noChoice, message) }
+    public static func launchFailed(_ message: String) -> ChoosyError { ChoosyError(.launchFailed, message) }
+    public static func corrupt(_ message: String) -> ChoosyError { ChoosyError(.corruptFile, message) }
+    public static func `internal`(_ message: String) -> ChoosyError { ChoosyError(.internalError, message) }
+}

@@ -1,0 +1,24 @@
+import Glibc
+
+/// Wall-clock time, injected so that TTL logic can be tested without sleeping.
+public protocol Clock: Sendable {
+    /// Seconds since the Unix epoch.
+    func now() -> Double
+}
+
+public struct SystemClock: Clock {
+    public init() {}
+
+    public func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
+
+/// Monotonic seconds, for timeouts and progress delays.
+func monotonicSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}

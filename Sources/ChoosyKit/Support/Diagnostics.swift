@@ -1,0 +1,93 @@
+import Glibc
+import Synchronization
+
+/// Where warnings and `--verbose` explanations go. Commands report through this so that tests
+/// can read what was said and the real tool writes one line each to stderr.
+public protocol DiagnosticSink: Sendable {
+    var isVerbose: Bool { get }
+    /// A problem that did not stop the command (a failed refresh, a refused hook).
+    func warning(_ message: String)
+    /// One step of a decision, shown with `-v`.
+    func explain(_ message: @autoclosure () -> String)
+}
+
+/// Writes `choosy: warning: …` and `choosy: …` lines to stderr.
+public struct StandardErrorDiagnostics: DiagnosticSink {
+    public let isVerbose: Bool
+    private let style: TerminalStyle
+
+    public init(verbose: Bool, style: TerminalStyle) {
+        self.isVerbose = verbose
+        self.style = style
+    }
+
+    public func warning(_ message: String) {
+        writeStandardError("\(style.yellow("choosy: warning:")) \(singleLine(message))\n")
+    }
+
+    public func explain(_ message: @autoclosure () -> String) {
+        guard isVerbose else { return }
+        writeStandardError("\(style.dim("choosy:")) \(singleLine(message()))\n")
+    }
+}
+
+/// Keeps every message, for tests and for callers that report later.
+public final class RecordingDiagnostics: DiagnosticSink {
+    public let isVerbose: Bool
+    private let recorded = Mutex<(warnings: [String], explanations: [String])>(([], []))
+
+    public init(verbose: Bool = true) {
+        self.isVerbose = verbose
+    }
+
+    public var warnings: [String] { recorded.withLock { $0.warnings } }
+    public var explanations: [String] { recorded.withLock { $0.explanations } }
+
+    public func warning(_ message: String) {
+        recorded.withLock { $0.warnings.append(message) }
+    }
+
+    public func explain(_ message: @autoclosure () -> String) {
+        guard isVerbose else { return }
+        let text = message()
+        recorded.withLock { $0.explanations.append(text) }
+    }
+}
+
+/// Messages are one line: a newline inside a value (a URL, a file name) must not let it forge
+/// further lines.
+func singleLine(_ message: String) -> String {
+    var result = ""
+    for scalar in message.unicodeScalars {
+        if scalar == "\n" || scalar == "\r" {
+            result += "\\n"
+        } else if scalar.value < 0x20 || scalar.value == 0x7F {
+            result += "\\x" + String(scalar.value, radix: 16)
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
+}
+
+/// Writes all bytes to stderr, retrying short writes.
+public func writeStandardError(_ text: String) {
+    writeAll(fd: 2, Array(text.utf8))
+}
+
+/// Writes all bytes to stdout, retrying short writes.
+public func writeStandardOutput(_ text: String) {
+    writeAll(fd: 1, Array(text.utf8))
+}
+
+func writeAll(fd: Int32, _ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        offset += written
+    }
+}

@@ -1,0 +1,188 @@
+import Glibc
+
+/// What `stat` says about a path.
+public struct FileInfo: Equatable, Sendable {
+    public enum Kind: Sendable { case regular, directory, other }
+
+    public var kind: Kind
+    /// Permission bits (`st_mode & 0o7777`).
+    public var permissions: UInt32
+    public var owner: UInt32
+    public var size: Int64
+    /// Modification time in nanoseconds since the epoch; directory mtimes invalidate indexes.
+    public var modified: Int64
+
+    public init(kind: Kind, permissions: UInt32, owner: UInt32, size: Int64, modified: Int64) {
+        self.kind = kind
+        self.permissions = permissions
+        self.owner = owner
+        self.size = size
+        self.modified = modified
+    }
+}
+
+public struct FileSystemError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var reason: String
+    public var code: Int32
+
+    public init(path: String, code: Int32) {
+        self.path = path
+        self.code = code
+        self.reason = String(cString: strerror(code))
+    }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.code = 0
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// The file operations choosy needs; the real one is `LocalFileSystem`.
+public protocol FileSystem: Sendable {
+    /// `stat` (following symlinks), or nil when the path does not exist or cannot be reached.
+    func info(_ path: String) -> FileInfo?
+    /// The whole file, refusing files larger than `limit` bytes.
+    func read(_ path: String, limit: Int) throws -> [UInt8]
+    /// The names in a directory (without `.` and `..`), or nil when it cannot be listed.
+    func list(_ directory: String) -> [String]?
+    /// True for a regular file this process may execute.
+    func isExecutable(_ path: String) -> Bool
+    /// Writes through a temporary file in the same directory, fsyncs, then renames it over
+    /// `path`, so readers see the old file or the new one and never a torn one.
+    func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws
+    /// `mkdir -p` with the given permissions for the directories it creates.
+    func createDirectory(_ path: String, permissions: UInt32) throws
+    func rename(_ source: String, to destination: String) throws
+    func remove(_ path: String)
+}
+
+public struct LocalFileSystem: FileSystem {
+    public init() {}
+
+    public func info(_ path: String) -> FileInfo? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let type = status.st_mode & S_IFMT
+        let kind: FileInfo.Kind = type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .other
+        return FileInfo(
+            kind: kind,
+            permissions: UInt32(status.st_mode & 0o7777),
+            owner: status.st_uid,
+            size: Int64(status.st_size),
+            modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        )
+    }
+
+    public func read(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(path: path, code: errno)
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+            if bytes.count > limit {
+                throw FileSystemError(path: path, reason: "larger than \(limit) bytes")
+            }
+        }
+    }
+
+    public func list(_ directory: String) -> [String]? {
+        guard let stream = opendir(directory) else { return nil }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    public func isExecutable(_ path: String) -> Bool {
+        info(path)?.kind == .regular && access(path, X_OK) == 0
+    }
+
+    public func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws {
+        let directory = parentDirectory(of: path)
+        try createDirectory(directory, permissions: 0o700)
+        var template = Array("\(path).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: Int32 = 0
+        var offset = 0
+        while offset < bytes.count && failure == 0 {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno != EINTR { failure = errno }
+            } else {
+                offset += written
+            }
+        }
+        if failure == 0 && fchmod(fd, mode_t(permissions)) != 0 { failure = errno }
+        if failure == 0 && fsync(fd) != 0 { failure = errno }
+        close(fd)
+        if failure == 0 && Glibc.rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw FileSystemError(path: path, code: failure)
+        }
+        // Make the rename itself durable, so a crash cannot bring back the old file.
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    public func createDirectory(_ path: String, permissions: UInt32) throws {
+        if info(path)?.kind == .directory { return }
+        let parent = parentDirectory(of: path)
+        if parent != path { try createDirectory(parent, permissions: permissions) }
+        if mkdir(path, mode_t(permissions)) != 0 && errno != EEXIST {
+            throw FileSystemError(path: path, code: errno)
+        }
+    }
+
+    public func rename(_ source: String, to destination: String) throws {
+        if Glibc.rename(source, destination) != 0 {
+            throw FileSystemError(path: source, code: errno)
+        }
+    }
+
+    public func remove(_ path: String) {
+        unlink(path)
+    }
+}
+
+/// The directory part of a path (`/a/b` → `/a`, `/a` → `/`).
+public func parentDirectory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    let parent = String(path[..<slash])
+    return parent.isEmpty ? "/" : parent
+}
+
+/// Joins path components with single slashes.
+public func joinPath(_ base: String, _ components: String...) -> String {
+    var result = base
+    for component in components {
+        if result.hasSuffix("/") {
+            result += component
+        } else {
+            result += "/" + component
+        }
+    }
+    return result
+}

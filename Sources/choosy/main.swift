@@ -1,0 +1,2 @@
+import ChoosyKit
+writeStandardOutput("choosy\n")

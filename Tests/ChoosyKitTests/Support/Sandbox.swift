@@ -1,0 +1,171 @@
+import ChoosyKit
+import Foundation
+import Glibc
+
+/// A temporary home for one test: HOME and every XDG directory live under one temp dir, so
+/// nothing a test does can see or touch the real user's files. Removed when released.
+final class Sandbox: @unchecked Sendable {
+    let root: String
+    var home: String { root + "/home" }
+    var dataHome: String { root + "/home/.local/share" }
+    var configHome: String { root + "/home/.config" }
+    var cacheHome: String { root + "/home/.cache" }
+    var dataDir: String { root + "/usr/share" }
+    var bin: String { root + "/bin" }
+    var records: String { root + "/records" }
+    /// Variables added to (or, when empty, removed from) every command this sandbox runs.
+    var overrides: [String: String] = [:]
+
+    init() {
+        var template = Array((NSTemporaryDirectory() + "choosy-test-XXXXXX").utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(created != nil, "mkdtemp failed")
+        root = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for directory in [home, dataHome + "/applications", configHome, cacheHome, dataDir + "/applications", bin, records] {
+            try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// The isolated environment: no variable of the real one leaks in, and the network is off
+    /// unless a test points CHOOSY_CATALOG_URL somewhere and clears CHOOSY_OFFLINE.
+    var environment: [String: String] {
+        var variables = [
+            "HOME": home,
+            "XDG_DATA_HOME": dataHome,
+            "XDG_CONFIG_HOME": configHome,
+            "XDG_CACHE_HOME": cacheHome,
+            "XDG_STATE_HOME": root + "/home/.local/state",
+            "XDG_RUNTIME_DIR": root + "/run",
+            "XDG_DATA_DIRS": dataDir,
+            "XDG_CONFIG_DIRS": root + "/etc/xdg",
+            "PATH": bin + ":/usr/bin:/bin",
+            "LANG": "C",
+            "CHOOSY_OFFLINE": "1",
+        ]
+        for (name, value) in overrides {
+            variables[name] = value.isEmpty ? nil : value
+        }
+        return variables
+    }
+
+    var choosyEnvironment: Environment { Environment(environment) }
+
+    // MARK: Files
+
+    @discardableResult
+    func write(_ path: String, _ contents: String, mode: Int = 0o644) -> String {
+        let full = path.hasPrefix("/") ? path : root + "/" + path
+        try! FileManager.default.createDirectory(atPath: parentDirectory(of: full), withIntermediateDirectories: true)
+        try! Data(contents.utf8).write(to: URL(fileURLWithPath: full))
+        chmod(full, mode_t(mode))
+        return full
+    }
+
+    func read(_ path: String) -> String? {
+        let full = path.hasPrefix("/") ? path : root + "/" + path
+        return FileManager.default.contents(atPath: full).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func exists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path.hasPrefix("/") ? path : root + "/" + path)
+    }
+
+    /// Writes a desktop entry into `$XDG_DATA_HOME/applications` (or `directory`).
+    @discardableResult
+    func desktopEntry(_ id: String, _ contents: String, directory: String? = nil) -> String {
+        write((directory ?? dataHome + "/applications") + "/" + id, contents)
+    }
+
+    /// An executable that records each run's argv (NUL-separated) and working directory
+    /// under `records/<name>.<n>`; returns its path.
+    @discardableResult
+    func recorder(_ name: String) -> String {
+        write(bin + "/" + name, """
+            #!/bin/sh
+            n=$(date +%s%N)-$$
+            pwd > "\(records)/\(name).$n.cwd"
+            for a in "$0" "$@"; do printf '%s\\0' "$a"; done > "\(records)/\(name).$n.tmp"
+            mv "\(records)/\(name).$n.tmp" "\(records)/\(name).$n.argv"
+
+            """, mode: 0o755)
+    }
+
+    /// The argv of every finished run of recorder `name` (argv[0] first), oldest first.
+    func recordedRuns(_ name: String) -> [[String]] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? [])
+            .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".argv") }
+            .sorted()
+        return files.map { file in
+            let data = FileManager.default.contents(atPath: records + "/" + file) ?? Data()
+            var arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+            if arguments.last == "" { arguments.removeLast() }
+            return arguments
+        }
+    }
+
+    /// Waits up to `timeout` seconds for recorder `name` to have run `count` times: launched
+    /// apps are detached, so they finish after choosy returns.
+    func waitForRuns(_ name: String, count: Int = 1, timeout: Double = 10) -> [[String]] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let runs = recordedRuns(name)
+            if runs.count >= count { return runs }
+            usleep(20_000)
+        }
+        return recordedRuns(name)
+    }
+
+    // MARK: Running choosy
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    }
+
+    /// Runs the built `choosy` binary with this sandbox's environment, in a new session with
+    /// no controlling terminal (as when a link is clicked in a desktop app).
+    @discardableResult
+    func choosy(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:], timeout: Double = 60) -> Output {
+        var variables = environment
+        for (name, value) in extra { variables[name] = value.isEmpty ? nil : value }
+        let request = ProcessRequest(
+            argv: ["/usr/bin/setsid", "-w", Sandbox.choosyBinary] + arguments,
+            environment: variables,
+            workingDirectory: root,
+            input: input.map { Array($0.utf8) },
+            timeout: timeout
+        )
+        let result = try! PosixProcessRunner().run(request)
+        return Output(
+            status: result.status,
+            stdout: String(decoding: result.stdout, as: UTF8.self),
+            stderr: String(decoding: result.stderr, as: UTF8.self)
+        )
+    }
+
+    func choosy(_ arguments: String..., input: String? = nil, environment extra: [String: String] = [:]) -> Output {
+        choosy(arguments, input: input, environment: extra)
+    }
+
+    /// The binary under test: `CHOOSY_TEST_BINARY`, else the `choosy` built beside the tests.
+    static let choosyBinary: String = {
+        if let path = ProcessInfo.processInfo.environment["CHOOSY_TEST_BINARY"] { return path }
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return parentDirectory(of: runner) + "/choosy"
+    }()
+
+    /// The package root, for fixtures such as `../shared/fixtures/choosy-data`.
+    static let packageRoot: String = {
+        var path = #filePath
+        for _ in 0..<4 { path = parentDirectory(of: path) }
+        return path
+    }()
+
+    static let upstreamFixtures = packageRoot + "/../shared/fixtures/choosy-data"
+}
