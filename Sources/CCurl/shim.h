@@ -39,4 +39,8 @@ static inline CURLcode choosy_curl_getinfo_long(void *fn, CURL *handle, CURLINFO
     return ((choosy_curl_getinfo_fn)fn)(handle, info, value);
 }
 
+static inline CURLcode choosy_curl_getinfo_string(void *fn, CURL *handle, CURLINFO info, const char **value) {
+    return ((choosy_curl_getinfo_fn)fn)(handle, info, value);
+}
+
 #endif

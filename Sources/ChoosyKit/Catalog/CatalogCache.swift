@@ -1,0 +1,93 @@
+import FoundationEssentials
+
+/// Downloaded app-type files under `$XDG_CACHE_HOME/choosy/catalog/<key>.cache`: one line of
+/// metadata (when it was fetched, the validators for conditional requests, the type names)
+/// followed by the body exactly as served. One file per type, replaced atomically, so a crash
+/// leaves the old file or the new one.
+public struct CatalogCache: Sendable {
+    public struct Metadata: Codable, Equatable, Sendable {
+        public var fetchedAt: Double
+        public var url: String
+        public var etag: String?
+        public var lastModified: String?
+        public var name: String?
+
+        enum CodingKeys: String, CodingKey {
+            case fetchedAt = "fetched_at", url, etag, lastModified = "last_modified", name
+        }
+    }
+
+    public struct Entry: Sendable {
+        public var metadata: Metadata
+        public var body: [UInt8]
+        /// The records of the cached type (only those whose key is the file's).
+        public var records: [AppTypeRecord]
+    }
+
+    public let directory: String
+    private let fileSystem: FileSystem
+
+    public init(directory: String, fileSystem: FileSystem) {
+        self.directory = directory
+        self.fileSystem = fileSystem
+    }
+
+    public init(environment: Environment, fileSystem: FileSystem) {
+        self.init(directory: joinPath(environment.cacheHome, "choosy", "catalog"), fileSystem: fileSystem)
+    }
+
+    public func path(for key: String) -> String { joinPath(directory, key + ".cache") }
+    public func lockPath(for key: String) -> String { joinPath(directory, key + ".lock") }
+
+    public func exists(_ key: String) -> Bool {
+        fileSystem.info(path(for: key))?.kind == .regular
+    }
+
+    /// The cached type, or nil. A file that cannot be read back is removed (it will be fetched
+    /// again) and reported; it never stops a command.
+    public func entry(for key: String, diagnostics: DiagnosticSink) -> Entry? {
+        let path = path(for: key)
+        guard let bytes = try? fileSystem.read(path, limit: 4 << 20) else { return nil }
+        do {
+            return try decode(bytes, key: key)
+        } catch {
+            fileSystem.remove(path)
+            diagnostics.warning("discarded corrupt cache file \(path) (\(error)); it will be downloaded again")
+            return nil
+        }
+    }
+
+    /// Key and name of every cached type, from the metadata lines only.
+    public func typeNames() -> [(key: String, name: String)] {
+        guard let names = fileSystem.list(directory) else { return [] }
+        return names.sorted().compactMap { file in
+            guard file.hasSuffix(".cache") else { return nil }
+            let key = String(file.dropLast(6))
+            guard isValidTypeKey(key),
+                  let bytes = try? fileSystem.read(joinPath(directory, file), limit: 4 << 20),
+                  let newline = bytes.firstIndex(of: 0x0A),
+                  let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(bytes[..<newline]))
+            else { return nil }
+            return (key, metadata.name ?? key)
+        }
+    }
+
+    public func store(_ key: String, metadata: Metadata, body: [UInt8]) throws {
+        let header = try JSONEncoder().encode(metadata)
+        try fileSystem.writeAtomically(Array(header) + [0x0A] + body, to: path(for: key), permissions: 0o600)
+    }
+
+    private func decode(_ bytes: [UInt8], key: String) throws -> Entry {
+        guard let newline = bytes.firstIndex(of: 0x0A) else {
+            throw CatalogFormatError(description: "no metadata line")
+        }
+        let metadata = try JSONDecoder().decode(Metadata.self, from: Data(bytes[..<newline]))
+        let body = Array(bytes[(newline + 1)...])
+        let records = try CatalogDecoder.decode(body, source: path(for: key), diagnostics: RecordingDiagnostics(verbose: false))
+            .filter { $0.key == key }
+        guard !records.isEmpty else {
+            throw CatalogFormatError(description: "it holds no app type '\(key)'")
+        }
+        return Entry(metadata: metadata, body: body, records: records)
+    }
+}

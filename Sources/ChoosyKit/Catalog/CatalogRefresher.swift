@@ -1,0 +1,131 @@
+import FoundationEssentials
+
+/// Downloads one app type into the cache, under a per-type lock so that concurrent
+/// processes download it once: whoever gets the lock second finds the fresh file.
+public struct CatalogRefresher: Sendable {
+    public enum Outcome: Equatable, Sendable {
+        /// The cache was fresh when the lock was taken; nothing was requested.
+        case alreadyFresh
+        case updated
+        case notModified
+        /// The server has no such type (404).
+        case notFound
+        case failed(String)
+    }
+
+    public let baseURL: String
+    private let cache: CatalogCache
+    private let client: @Sendable () -> HTTPClient
+    private let freshness: CatalogFreshness
+    private let clock: Clock
+
+    /// `client` is called only when a request is really made (it loads libcurl).
+    public init(baseURL: String, cache: CatalogCache, client: @escaping @Sendable () -> HTTPClient, freshness: CatalogFreshness, clock: Clock) {
+        self.baseURL = baseURL
+        self.cache = cache
+        self.client = client
+        self.freshness = freshness
+        self.clock = clock
+    }
+
+    public func url(for key: String) -> String {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        return "\(base)/app-data/\(key).json"
+    }
+
+    /// Fetches `key` (a conditional request when it is cached). With `onlyIfStale`, a cache
+    /// entry that is fresh once the lock is held is kept as it is.
+    public func refresh(_ key: String, onlyIfStale: Bool, diagnostics: DiagnosticSink) -> Outcome {
+        guard isValidTypeKey(key) else { return .failed("invalid app type key '\(key)'") }
+        let lock: FileLock
+        do {
+            lock = try FileLock(path: cache.lockPath(for: key), timeout: 30)
+        } catch {
+            return .failed("cannot lock the cache: \(error)")
+        }
+        defer { lock.unlock() }
+
+        let cached = cache.entry(for: key, diagnostics: diagnostics)
+        if onlyIfStale, let cached, freshness.isFresh(cached.metadata, now: clock.now()) {
+            return .alreadyFresh
+        }
+        let url = url(for: key)
+        let request = HTTPRequest(
+            url: url, ifNoneMatch: cached?.metadata.etag, ifModifiedSince: cached?.metadata.lastModified, label: key
+        )
+        diagnostics.explain("GET \(url)\(cached == nil ? "" : " (conditional)")")
+        let response: HTTPResponse
+        do {
+            response = try client().get(request)
+        } catch {
+            return .failed(error.description)
+        }
+        let now = clock.now()
+        switch response.status {
+        case 304 where cached != nil:
+            var metadata = cached!.metadata
+            metadata.fetchedAt = now
+            metadata.etag = response.etag ?? metadata.etag
+            metadata.lastModified = response.lastModified ?? metadata.lastModified
+            return store(key, metadata, cached!.body, success: .notModified)
+        case 200:
+            let records: [AppTypeRecord]
+            do {
+                records = try CatalogDecoder.decode(response.body, source: url, diagnostics: diagnostics)
+            } catch {
+                return .failed(error.description)
+            }
+            guard let record = records.first(where: { $0.key == key }) else {
+                return .failed("\(url) holds no app type '\(key)'")
+            }
+            let metadata = CatalogCache.Metadata(
+                fetchedAt: now, url: url, etag: response.etag, lastModified: response.lastModified, name: record.name
+            )
+            return store(key, metadata, response.body, success: .updated)
+        case 404, 410:
+            return .notFound
+        default:
+            return .failed("\(url): HTTP \(response.status)")
+        }
+    }
+
+    private func store(_ key: String, _ metadata: CatalogCache.Metadata, _ body: [UInt8], success: Outcome) -> Outcome {
+        do {
+            try cache.store(key, metadata: metadata, body: body)
+            return success
+        } catch {
+            return .failed("cannot write the cache: \(error)")
+        }
+    }
+}
+
+/// When cached data counts as fresh: within the TTL (24 h, `CHOOSY_CACHE_TTL` seconds), never
+/// in development mode, and never when its timestamp is in the future (a clock jump).
+public struct CatalogFreshness: Sendable {
+    public static let defaultTTL: Double = 24 * 60 * 60
+
+    public var ttl: Double
+    public var developmentMode: Bool
+
+    public init(ttl: Double = CatalogFreshness.defaultTTL, developmentMode: Bool = false) {
+        self.ttl = ttl
+        self.developmentMode = developmentMode
+    }
+
+    public init(environment: Environment, diagnostics: DiagnosticSink) {
+        var ttl = CatalogFreshness.defaultTTL
+        if let value = environment.value("CHOOSY_CACHE_TTL") {
+            if let seconds = Double(value), seconds >= 0, seconds.isFinite {
+                ttl = seconds
+            } else {
+                diagnostics.warning("ignoring CHOOSY_CACHE_TTL='\(value)': expected a number of seconds")
+            }
+        }
+        self.init(ttl: ttl, developmentMode: environment.flag("CHOOSY_DEVELOPMENT_MODE"))
+    }
+
+    public func isFresh(_ metadata: CatalogCache.Metadata, now: Double) -> Bool {
+        !developmentMode && metadata.fetchedAt <= now + 60 && now - metadata.fetchedAt < ttl
+    }
+}

@@ -1,0 +1,269 @@
+import CCurl
+import Glibc
+
+/// HTTP over libcurl, loaded with dlopen on the first request so that commands which never
+/// download do not pay for loading it. Redirects are followed here, not by libcurl, so that
+/// every hop is checked against `CatalogURLPolicy`.
+public struct CurlHTTPClient: HTTPClient {
+    private let limits: HTTPLimits
+    private let showProgress: Bool
+
+    /// `showProgress`: draw a progress line on stderr when a download takes over half a second.
+    public init(limits: HTTPLimits = HTTPLimits(), showProgress: Bool) {
+        self.limits = limits
+        self.showProgress = showProgress
+    }
+
+    public func get(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+        let curl = try CurlLibrary.shared()
+        guard let handle = curl.easyInit() else { throw HTTPError("libcurl could not start a transfer") }
+        defer { curl.easyCleanup(handle) }
+        let deadline = monotonicSeconds() + limits.totalTimeout
+        var url = request.url
+        for _ in 0...limits.maxRedirects {
+            guard CatalogURLPolicy.permits(url) else {
+                throw HTTPError("refusing \(url): only https:// (or http:// on loopback) is allowed")
+            }
+            let remaining = deadline - monotonicSeconds()
+            guard remaining > 0 else { throw HTTPError("\(request.url): timed out") }
+            let transfer = Transfer(limit: limits.maxBodyBytes, label: request.label, showProgress: showProgress)
+            let code = perform(curl, handle, url: url, request: request, transfer: transfer, timeout: remaining)
+            transfer.clearProgress()
+            if transfer.tooLarge {
+                throw HTTPError("\(url): response larger than \(limits.maxBodyBytes / 1024) KiB")
+            }
+            guard code == CURLE_OK else {
+                throw HTTPError("\(url): \(curl.errorText(code))")
+            }
+            let status = curl.responseCode(handle)
+            if [301, 302, 303, 307, 308].contains(status) {
+                guard let next = curl.redirectURL(handle) else {
+                    throw HTTPError("\(url): HTTP \(status) without a Location")
+                }
+                url = next
+                continue
+            }
+            return HTTPResponse(status: status, etag: transfer.etag, lastModified: transfer.lastModified, body: transfer.body)
+        }
+        throw HTTPError("\(request.url): more than \(limits.maxRedirects) redirects")
+    }
+
+    private func perform(
+        _ curl: CurlLibrary, _ handle: UnsafeMutableRawPointer, url: String, request: HTTPRequest,
+        transfer: Transfer, timeout: Double
+    ) -> CURLcode {
+        curl.reset(handle)
+        var headers: OpaquePointer?
+        if let etag = request.ifNoneMatch { headers = curl.append(headers, "If-None-Match: \(etag)") }
+        if let date = request.ifModifiedSince { headers = curl.append(headers, "If-Modified-Since: \(date)") }
+        defer { curl.freeList(headers) }
+
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        curl.set(handle, CURLOPT_URL, url)
+        curl.set(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        curl.set(handle, CURLOPT_FOLLOWLOCATION, 0)
+        curl.set(handle, CURLOPT_NOSIGNAL, 1)
+        curl.set(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
+        curl.set(handle, CURLOPT_TIMEOUT_MS, max(1, Int(timeout * 1000)))
+        curl.set(handle, CURLOPT_MAXFILESIZE_LARGE, offset: Int64(limits.maxBodyBytes))
+        curl.set(handle, CURLOPT_ACCEPT_ENCODING, "")
+        curl.set(handle, CURLOPT_USERAGENT, "choosy/\(choosyVersion)")
+        curl.set(handle, CURLOPT_HTTPHEADER, pointer: headers.map { UnsafeMutableRawPointer($0) })
+        curl.set(handle, CURLOPT_WRITEFUNCTION, callback: { data, size, count, context in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.receive(data, size * count)
+        })
+        curl.set(handle, CURLOPT_WRITEDATA, pointer: context)
+        curl.set(handle, CURLOPT_HEADERFUNCTION, callback: { data, size, count, context in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            transfer.header(data, size * count)
+            return size * count
+        })
+        curl.set(handle, CURLOPT_HEADERDATA, pointer: context)
+        curl.set(handle, CURLOPT_NOPROGRESS, 0)
+        curl.set(handle, CURLOPT_XFERINFOFUNCTION, progress: { context, total, now, _, _ in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.progress(received: Int64(now), total: Int64(total))
+        })
+        curl.set(handle, CURLOPT_XFERINFODATA, pointer: context)
+        return curl.perform(handle)
+    }
+}
+
+/// The state of one request: body, validators, size limit, progress line.
+private final class Transfer {
+    var body: [UInt8] = []
+    var etag: String?
+    var lastModified: String?
+    var tooLarge = false
+    private let limit: Int
+    private let label: String
+    private let showProgress: Bool
+    private let started = monotonicSeconds()
+    private var progressShown = false
+
+    init(limit: Int, label: String, showProgress: Bool) {
+        self.limit = limit
+        self.label = label
+        self.showProgress = showProgress
+    }
+
+    func receive(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+        guard body.count + count <= limit else {
+            tooLarge = true
+            return 0
+        }
+        if let data, count > 0 {
+            body += UnsafeRawBufferPointer(start: data, count: count)
+        }
+        return count
+    }
+
+    func header(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) {
+        guard let data else { return }
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            // A new response (after a 100 Continue, say): forget the previous one's validators.
+            etag = nil
+            lastModified = nil
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].lowercased()
+        let value = trimmed(line[line.index(after: colon)...])
+        if name == "etag" { etag = value }
+        if name == "last-modified" { lastModified = value }
+    }
+
+    func progress(received: Int64, total: Int64) -> Int32 {
+        if received > limit || total > limit {
+            tooLarge = true
+            return 1
+        }
+        guard showProgress, monotonicSeconds() - started > 0.5 else { return 0 }
+        progressShown = true
+        let size = total > 0 ? "\(received / 1024)/\(total / 1024) KiB" : "\(received / 1024) KiB"
+        writeStandardError("\rchoosy: downloading \(label)… \(size)\u{1B}[K")
+        return 0
+    }
+
+    func clearProgress() {
+        if progressShown { writeStandardError("\r\u{1B}[K") }
+    }
+}
+
+/// The libcurl functions choosy uses, resolved once with dlopen/dlsym.
+private final class CurlLibrary: @unchecked Sendable {
+    private typealias InitFunction = @convention(c) () -> UnsafeMutableRawPointer?
+    private typealias HandleFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    private typealias PerformFunction = @convention(c) (UnsafeMutableRawPointer?) -> CURLcode
+    private typealias StrErrorFunction = @convention(c) (CURLcode) -> UnsafePointer<CChar>?
+    private typealias ListAppendFunction = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
+    private typealias ListFreeFunction = @convention(c) (OpaquePointer?) -> Void
+    private typealias GlobalInitFunction = @convention(c) (Int) -> CURLcode
+
+    private let easyInitFunction: InitFunction
+    private let easyCleanupFunction: HandleFunction
+    private let easyResetFunction: HandleFunction
+    private let performFunction: PerformFunction
+    private let strErrorFunction: StrErrorFunction
+    private let listAppendFunction: ListAppendFunction
+    private let listFreeFunction: ListFreeFunction
+    private let setopt: UnsafeMutableRawPointer
+    private let getinfo: UnsafeMutableRawPointer
+
+    private static let loaded: Result<CurlLibrary, HTTPError> = {
+        let names = ["libcurl.so.4", "libcurl.so"]
+        guard let library = names.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
+            return .failure(HTTPError("libcurl is not installed (apt-get install libcurl4)"))
+        }
+        func symbol(_ name: String) -> UnsafeMutableRawPointer? { dlsym(library, name) }
+        guard let easyInit = symbol("curl_easy_init"), let cleanup = symbol("curl_easy_cleanup"),
+              let reset = symbol("curl_easy_reset"), let perform = symbol("curl_easy_perform"),
+              let strError = symbol("curl_easy_strerror"), let append = symbol("curl_slist_append"),
+              let free = symbol("curl_slist_free_all"), let setopt = symbol("curl_easy_setopt"),
+              let getinfo = symbol("curl_easy_getinfo"), let globalInit = symbol("curl_global_init")
+        else { return .failure(HTTPError("the installed libcurl lacks a needed function")) }
+        _ = unsafeBitCast(globalInit, to: GlobalInitFunction.self)(Int(CURL_GLOBAL_DEFAULT))
+        return .success(CurlLibrary(
+            easyInit: unsafeBitCast(easyInit, to: InitFunction.self),
+            cleanup: unsafeBitCast(cleanup, to: HandleFunction.self),
+            reset: unsafeBitCast(reset, to: HandleFunction.self),
+            perform: unsafeBitCast(perform, to: PerformFunction.self),
+            strError: unsafeBitCast(strError, to: StrErrorFunction.self),
+            append: unsafeBitCast(append, to: ListAppendFunction.self),
+            free: unsafeBitCast(free, to: ListFreeFunction.self),
+            setopt: setopt,
+            getinfo: getinfo
+        ))
+    }()
+
+    static func shared() throws(HTTPError) -> CurlLibrary {
+        try loaded.get()
+    }
+
+    private init(
+        easyInit: @escaping InitFunction, cleanup: @escaping HandleFunction, reset: @escaping HandleFunction,
+        perform: @escaping PerformFunction, strError: @escaping StrErrorFunction,
+        append: @escaping ListAppendFunction, free: @escaping ListFreeFunction,
+        setopt: UnsafeMutableRawPointer, getinfo: UnsafeMutableRawPointer
+    ) {
+        easyInitFunction = easyInit
+        easyCleanupFunction = cleanup
+        easyResetFunction = reset
+        performFunction = perform
+        strErrorFunction = strError
+        listAppendFunction = append
+        listFreeFunction = free
+        self.setopt = setopt
+        self.getinfo = getinfo
+    }
+
+    func easyInit() -> UnsafeMutableRawPointer? { easyInitFunction() }
+    func easyCleanup(_ handle: UnsafeMutableRawPointer) { easyCleanupFunction(handle) }
+    func reset(_ handle: UnsafeMutableRawPointer) { easyResetFunction(handle) }
+    func perform(_ handle: UnsafeMutableRawPointer) -> CURLcode { performFunction(handle) }
+    func append(_ list: OpaquePointer?, _ line: String) -> OpaquePointer? { listAppendFunction(list, line) }
+    func freeList(_ list: OpaquePointer?) { listFreeFunction(list) }
+
+    func errorText(_ code: CURLcode) -> String {
+        strErrorFunction(code).map { String(cString: $0) } ?? "libcurl error \(code.rawValue)"
+    }
+
+    func set(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
+        _ = choosy_curl_setopt_long(setopt, handle, option, value)
+    }
+
+    func set(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, offset: Int64) {
+        _ = choosy_curl_setopt_offset(setopt, handle, option, curl_off_t(offset))
+    }
+
+    func set(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) {
+        // libcurl copies string options (since 7.17), so a temporary C string is enough.
+        _ = value.withCString { choosy_curl_setopt_string(setopt, handle, option, $0) }
+    }
+
+    func set(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, pointer: UnsafeMutableRawPointer?) {
+        _ = choosy_curl_setopt_pointer(setopt, handle, option, pointer)
+    }
+
+    func set(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, callback: choosy_curl_data_callback) {
+        _ = choosy_curl_setopt_data_callback(setopt, handle, option, callback)
+    }
+
+    func set(_ handle: UnsafeMutableRawPointer, _ option: CURLoption, progress: choosy_curl_progress_callback) {
+        _ = choosy_curl_setopt_progress_callback(setopt, handle, option, progress)
+    }
+
+    func responseCode(_ handle: UnsafeMutableRawPointer) -> Int {
+        var code = 0
+        _ = choosy_curl_getinfo_long(getinfo, handle, CURLINFO_RESPONSE_CODE, &code)
+        return code
+    }
+
+    func redirectURL(_ handle: UnsafeMutableRawPointer) -> String? {
+        var value: UnsafePointer<CChar>?
+        _ = choosy_curl_getinfo_string(getinfo, handle, CURLINFO_REDIRECT_URL, &value)
+        return value.map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,30 @@
+extension Choosy {
+    public struct UpdateReport: Sendable {
+        public var key: String
+        public var outcome: CatalogRefresher.Outcome
+    }
+
+    /// `choosy update [TYPE…]`: download now, ignoring the TTL. Exit 4 when any failed.
+    public func update(_ inputs: [String]) throws(ChoosyError) -> [UpdateReport] {
+        guard !isOffline else { throw .unavailable("cannot update while offline (--offline or CHOOSY_OFFLINE)") }
+        let catalog = try catalog()
+        var keys: [String] = []
+        for input in inputs {
+            let lowered = input.lowercased()
+            if isValidTypeKey(lowered) {
+                keys.append(lowered)
+            } else {
+                keys.append(try catalog.resolve(input))
+            }
+        }
+        return catalog.update(keys).map { UpdateReport(key: $0.key, outcome: $0.outcome) }
+    }
+
+    /// `choosy __refresh KEY…`, run detached by `ProcessBackgroundRefresher`.
+    public func refreshInBackground(_ keys: [String]) throws(ChoosyError) {
+        let catalog = try catalog()
+        for key in keys where isValidTypeKey(key) {
+            catalog.refreshIfStale(key)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Glibc
+
+/// The composition root: every side effect comes in here (environment, files, clock,
+/// processes, network), and each command is a method on it. The `choosy` executable builds
+/// one, calls one method and prints the result.
+public final class Choosy {
+    public struct Settings: Sendable {
+        public var verbose = false
+        /// `--offline` or `CHOOSY_OFFLINE=1`: no network at all.
+        public var offline = false
+        /// choosy's own executable, so it never hands a URL to itself and can refresh in
+        /// the background.
+        public var executable: String
+
+        public init(executable: String) {
+            self.executable = executable
+        }
+    }
+
+    public let environment: Environment
+    public let settings: Settings
+    public let fileSystem: FileSystem
+    public let clock: Clock
+    public let diagnostics: DiagnosticSink
+    public let runner: ProcessRunner
+    private let httpClient: @Sendable () -> HTTPClient
+
+    public init(
+        environment: Environment, settings: Settings, diagnostics: DiagnosticSink,
+        fileSystem: FileSystem = LocalFileSystem(), clock: Clock = SystemClock(),
+        runner: ProcessRunner = PosixProcessRunner(),
+        httpClient: (@Sendable () -> HTTPClient)? = nil
+    ) {
+        self.environment = environment
+        self.settings = settings
+        self.diagnostics = diagnostics
+        self.fileSystem = fileSystem
+        self.clock = clock
+        self.runner = runner
+        let showProgress = isatty(2) == 1
+        self.httpClient = httpClient ?? { CurlHTTPClient(showProgress: showProgress) }
+    }
+
+    public var isOffline: Bool { settings.offline || environment.flag("CHOOSY_OFFLINE") }
+
+    // MARK: Parts, built on first use so each command pays only for what it touches.
+
+    private var loadedConfiguration: Configuration?
+    public func configuration() throws(ChoosyError) -> Configuration {
+        if let loadedConfiguration { return loadedConfiguration }
+        let configuration = try Configuration.load(environment: environment, fileSystem: fileSystem)
+        loadedConfiguration = configuration
+        return configuration
+    }
+
+    /// The remote catalog's base: `CHOOSY_CATALOG_URL`, the config's `catalog_url`, or the
+    /// project's published tree.
+    public func catalogBaseURL() throws(ChoosyError) -> String {
+        if let url = environment.value("CHOOSY_CATALOG_URL") { return url }
+        return try configuration().catalogURL ?? Choosy.publishedCatalogURL
+    }
+
+    public static let publishedCatalogURL = "https://raw.githubusercontent.com/choosy-linux/choosy/main/catalog"
+
+    private var loadedCatalog: Catalog?
+    public func catalog() throws(ChoosyError) -> Catalog {
+        if let loadedCatalog { return loadedCatalog }
+        let cache = CatalogCache(environment: environment, fileSystem: fileSystem)
+        var network: Catalog.Network?
+        if !isOffline {
+            let freshness = CatalogFreshness(environment: environment, diagnostics: diagnostics)
+            let refresher = CatalogRefresher(
+                baseURL: try catalogBaseURL(), cache: cache, client: httpClient, freshness: freshness, clock: clock
+            )
+            let background = ProcessBackgroundRefresher(executable: settings.executable, environment: environment, runner: runner)
+            network = Catalog.Network(refresher: refresher, freshness: freshness, background: background)
+        }
+        let catalog = Catalog(
+            cache: cache, userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem),
+            network: network, clock: clock, diagnostics: diagnostics
+        )
+        loadedCatalog = catalog
+        return catalog
+    }
+
+    private var loadedPreferences: PreferenceStore?
+    public func preferences() -> PreferenceStore {
+        if let loadedPreferences { return loadedPreferences }
+        let store = PreferenceStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: clock)
+        loadedPreferences = store
+        return store
+    }
+
+    /// The app type for what the user typed (key or name, any case).
+    public func appType(_ input: String) throws(ChoosyError) -> AppType {
+        let catalog = try catalog()
+        return try catalog.appType(try catalog.resolve(input))
+    }
+}

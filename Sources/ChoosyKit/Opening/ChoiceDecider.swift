@@ -1,0 +1,72 @@
+/// What choosy knows when it must pick an app for an action (SPEC §6).
+public struct ChoiceSituation: Equatable, Sendable {
+    /// Installed apps of the type, in catalog order.
+    public var installed: [String]
+    /// The apps to offer: installed ones that support the action, or all installed ones when
+    /// none does; the system's default handler first.
+    public var candidates: [String]
+    public var preference: TypePreference
+    /// `--app KEY`.
+    public var forcedApp: String?
+    /// `--choose`, the long press.
+    public var choose: Bool
+    /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
+    public var alwaysPicker: Bool
+
+    public init(installed: [String], candidates: [String], preference: TypePreference, forcedApp: String? = nil, choose: Bool = false, alwaysPicker: Bool = false) {
+        self.installed = installed
+        self.candidates = candidates
+        self.preference = preference
+        self.forcedApp = forcedApp
+        self.choose = choose
+        self.alwaysPicker = alwaysPicker
+    }
+}
+
+public enum ChoiceDecision: Equatable, Sendable {
+    case launch(app: String, reason: String)
+    /// Show the picker with these apps in this order; `forgetDefault`: the remembered default
+    /// is dropped first (`--choose`, or it was uninstalled).
+    case pick(candidates: [String], forgetDefault: Bool, reason: String)
+    case nothingInstalled
+}
+
+/// The decision order of SPEC §6, as a pure function so every rule is tested directly.
+public enum ChoiceDecider {
+    public static func decide(_ situation: ChoiceSituation) -> ChoiceDecision {
+        if let app = situation.forcedApp {
+            return .launch(app: app, reason: "--app \(app) was given (nothing is remembered)")
+        }
+        let candidates = situation.candidates
+        guard !candidates.isEmpty else { return .nothingInstalled }
+        if situation.choose {
+            return .pick(candidates: candidates, forgetDefault: situation.preference.defaultApp != nil, reason: "--choose was given: the default is forgotten and the picker shown")
+        }
+        let remembered = situation.preference.defaultApp
+        if situation.alwaysPicker {
+            return .pick(candidates: first(remembered, in: candidates), forgetDefault: false, reason: "CHOOSY_ALWAYS_DISPLAY_PICKER is set")
+        }
+        if let remembered {
+            guard situation.installed.contains(remembered) else {
+                return .pick(candidates: candidates, forgetDefault: true, reason: "the default '\(remembered)' is no longer installed: it is forgotten")
+            }
+            let new = situation.installed.filter { !situation.preference.seen.contains($0) }
+            if !new.isEmpty {
+                return .pick(candidates: first(remembered, in: candidates), forgetDefault: false, reason: "new app(s) since the default was chosen: \(new.joined(separator: ", "))")
+            }
+            if candidates.contains(remembered) {
+                return .launch(app: remembered, reason: "'\(remembered)' is the default and no new app appeared")
+            }
+            return .pick(candidates: candidates, forgetDefault: false, reason: "the default '\(remembered)' cannot do this action")
+        }
+        if candidates.count == 1 {
+            return .launch(app: candidates[0], reason: "no default, and '\(candidates[0])' is the only app that can do it")
+        }
+        return .pick(candidates: candidates, forgetDefault: false, reason: "no default, and \(candidates.count) apps can do it")
+    }
+
+    private static func first(_ key: String?, in candidates: [String]) -> [String] {
+        guard let key, candidates.contains(key) else { return candidates }
+        return [key] + candidates.filter { $0 != key }
+    }
+}

@@ -1,0 +1,42 @@
+/// The version `--version` prints and the User-Agent carries.
+public let choosyVersion = "0.1.0"
+
+/// The text without leading and trailing spaces, tabs, CR and LF.
+public func trimmed<S: StringProtocol>(_ text: S) -> String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
+    guard let first = text.firstIndex(where: { !isSpace($0) }),
+          let last = text.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(text[first...last])
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.lowercased().unicodeScalars)
+    let b = Array(b.lowercased().unicodeScalars)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+/// The closest of `candidates` to a mistyped `input`, if it is close enough to be a typo.
+public func suggestion(for input: String, among candidates: [String]) -> String? {
+    let scored = candidates.map { ($0, editDistance(input, $0)) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+    let allowed = max(1, min(3, input.count / 3))
+    return best.1 <= allowed ? best.0 : nil
+}
+
+/// ` (did you mean 'X'?)`, or nothing.
+public func didYouMean(_ input: String, among candidates: [String]) -> String {
+    suggestion(for: input, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+}

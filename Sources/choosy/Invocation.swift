@@ -1,0 +1,34 @@
+import ChoosyKit
+
+/// A parsed command line.
+struct Invocation {
+    enum Command: Equatable {
+        case open(type: String, action: String?, parameters: [(String, String)])
+        case url(type: String, action: String, parameters: [(String, String)])
+        case reset(type: String?)
+        case showDefault(type: String)
+        case setDefault(type: String, app: String)
+        case list(type: String?)
+        case describe(type: String)
+        case update(types: [String])
+        case handle(url: String)
+        case route(url: String)
+        case install(defaultHandler: Bool)
+        case uninstall
+        case completions(shell: String)
+        case complete(words: [String])
+        case refresh(types: [String])
+        case help(topic: String?)
+        case version
+
+        static func == (lhs: Command, rhs: Command) -> Bool { "\(lhs)" == "\(rhs)" }
+    }
+
+    var command: Command
+    var options = OpenOptions()
+    var verbose = false
+    var offline = false
+    var json = false
+    var showHelp = false
+    var defaultHandler = false
+}

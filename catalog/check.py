@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""Validate choosy's bundled catalog (catalog/app-data/*.json).
+
+Usage: python3 check.py [CATALOG_DIR]   (default: the directory holding this script)
+
+Prints every problem found and exits 1 if there is any, 0 otherwise.
+Standard library only.
+"""
+
+import json
+import os
+import re
+import sys
+
+MIN_TYPES = 10
+MIN_APPS = 40
+
+KEY_RE = re.compile(r"^[a-z0-9_]+$")
+PLACEHOLDER_RE = re.compile(r"\{\{([^{}]*)\}\}")
+SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:$")
+URL_START_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+WEB_SCHEME_RE = re.compile(r"^https?://[^/?#\s]+(/[^\s]*)?$")
+DOCS_RE = re.compile(r"^https://[^/\s]+(/\S*)?$")
+DESKTOP_ID_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*\.desktop$")
+
+# Types the catalog must provide, with the action and parameter keys that choosy's
+# built-in handling (SPEC section 8.1) and the upstream data rely on.
+REQUIRED_TYPES = {
+    "browser": ({"browse"}, {"url"}),
+    "email": ({"compose"}, {"to", "cc", "bcc", "subject", "body"}),
+    "maps": ({"show_location", "search", "get_directions"},
+             {"query", "start_address", "end_address", "latitude", "longitude", "latitude_longitude"}),
+    "twitter": ({"show_profile", "post", "status", "search", "retweet", "favorite", "follow"},
+                {"text", "url_in_tweet", "reference_tweet_id", "via", "hashtags", "related",
+                 "profile_screenname", "user_id", "callback_url"}),
+}
+
+# Keys used by the upstream iOS data (shared/fixtures/choosy-data) for other apps;
+# reusing them here would merge a Linux app into an unrelated iOS entry.
+UPSTREAM_APP_KEYS = {
+    "chrome", "gmail", "googlemaps", "waze", "tweetbot", "twitterific", "echofon",
+    "twittelator", "mail", "safari", "twitter", "maps", "mailbox", "ymail", "dispatch",
+}
+
+
+def is_web_scheme(scheme):
+    """A web app: its app_url_scheme is http(s) (SPEC section 3)."""
+    return isinstance(scheme, str) and scheme.lower().startswith(("http:", "https:"))
+
+
+def nonempty_str(value):
+    return isinstance(value, str) and value.strip() != ""
+
+
+class Checker:
+    def __init__(self, root):
+        self.root = root
+        self.data_dir = os.path.join(root, "app-data")
+        self.problems = []
+        self.app_keys = {}  # key -> "type/file"
+        self.type_count = 0
+        self.types = {}  # key -> (action keys, parameter keys)
+        self.app_count = 0
+
+    def err(self, where, msg):
+        self.problems.append("%s: %s" % (where, msg))
+
+    # ------------------------------------------------------------------ files
+    def run(self):
+        if not os.path.isdir(self.data_dir):
+            self.err(self.data_dir, "directory missing")
+            return
+        names = sorted(n for n in os.listdir(self.data_dir) if not n.startswith("."))
+        for name in names:
+            path = os.path.join(self.data_dir, name)
+            if not name.endswith(".json"):
+                self.err(path, "unexpected file (only <type_key>.json belongs here)")
+                continue
+            self.check_file(path, name[: -len(".json")])
+        for tkey, (need_actions, need_params) in sorted(REQUIRED_TYPES.items()):
+            where = os.path.join("app-data", tkey + ".json")
+            if tkey not in self.types:
+                self.err(where, "required app type %r is missing" % tkey)
+                continue
+            have_actions, have_params = self.types[tkey]
+            for k in sorted(need_actions - have_actions):
+                self.err(where, "required action %r is not declared" % k)
+            for k in sorted(need_params - have_params):
+                self.err(where, "required parameter %r is not declared" % k)
+        if self.type_count < MIN_TYPES:
+            self.err(self.data_dir, "only %d app types, need at least %d" % (self.type_count, MIN_TYPES))
+        if self.app_count < MIN_APPS:
+            self.err(self.data_dir, "only %d apps, need at least %d" % (self.app_count, MIN_APPS))
+
+    def check_file(self, path, stem):
+        where = os.path.relpath(path, self.root)
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+            text = raw.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            self.err(where, "cannot read as UTF-8: %s" % e)
+            return
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            self.err(where, "invalid JSON: %s" % e)
+            return
+        if text != json.dumps(data, indent=2, ensure_ascii=False) + "\n":
+            self.err(where, "not pretty-printed with 2-space indentation "
+                            "(json.dumps(data, indent=2, ensure_ascii=False) plus a final newline)")
+        if not KEY_RE.match(stem):
+            self.err(where, "file name %r does not match ^[a-z0-9_]+$" % stem)
+        if not isinstance(data, list) or len(data) != 1:
+            self.err(where, "must be a JSON array holding exactly one app type")
+            return
+        self.check_type(where, stem, data[0])
+
+    # ------------------------------------------------------------------ type
+    def check_type(self, where, stem, t):
+        if not isinstance(t, dict):
+            self.err(where, "app type must be an object")
+            return
+        self.type_count += 1
+        key = t.get("key")
+        if not isinstance(key, str) or not KEY_RE.match(key):
+            self.err(where, "type key %r does not match ^[a-z0-9_]+$" % (key,))
+        elif key != stem:
+            self.err(where, "type key %r differs from the file name %r" % (key, stem + ".json"))
+        if not nonempty_str(t.get("name")):
+            self.err(where, "type needs a human-readable name")
+        elif not t["name"][0].isupper():
+            self.err(where, "type name %r should be capitalized" % t["name"])
+
+        params = self.check_named_list(where, t, "parameters", need_description=True)
+        actions = self.check_named_list(where, t, "actions", need_description=False)
+        if isinstance(key, str):
+            self.types[key] = (actions, params)
+
+        apps = t.get("apps")
+        if not isinstance(apps, list) or not apps:
+            self.err(where, "type needs a non-empty 'apps' array")
+            return
+        for i, a in enumerate(apps):
+            self.check_app(where, key, i, a, params, actions)
+
+    def check_named_list(self, where, t, field, need_description):
+        items = t.get(field)
+        keys = set()
+        if not isinstance(items, list):
+            self.err(where, "'%s' must be an array" % field)
+            return keys
+        for i, item in enumerate(items):
+            w = "%s: %s[%d]" % (where, field, i)
+            if not isinstance(item, dict):
+                self.err(w, "must be an object")
+                continue
+            k = item.get("key")
+            if not isinstance(k, str) or not KEY_RE.match(k):
+                self.err(w, "key %r does not match ^[a-z0-9_]+$" % (k,))
+                continue
+            if k in keys:
+                self.err(w, "duplicate key %r" % k)
+            keys.add(k)
+            if not nonempty_str(item.get("name")):
+                self.err(w, "%r needs a name" % k)
+            if need_description and not nonempty_str(item.get("description")):
+                self.err(w, "%r needs a one-sentence description" % k)
+        return keys
+
+    # ------------------------------------------------------------------ app
+    def check_app(self, where, type_key, i, a, params, actions):
+        if not isinstance(a, dict):
+            self.err("%s: apps[%d]" % (where, i), "must be an object")
+            return
+        self.app_count += 1
+        key = a.get("key")
+        w = "%s: app %r" % (where, key if key is not None else i)
+        if not isinstance(key, str) or not KEY_RE.match(key):
+            self.err(w, "app key must be snake_case (^[a-z0-9_]+$)")
+        else:
+            if key in self.app_keys:
+                self.err(w, "app key already used in %s" % self.app_keys[key])
+            else:
+                self.app_keys[key] = where
+            if key in UPSTREAM_APP_KEYS:
+                self.err(w, "app key %r is an upstream iOS key; choose another" % key)
+        if not nonempty_str(a.get("name")):
+            self.err(w, "app needs a name")
+
+        scheme = a.get("app_url_scheme")
+        web = is_web_scheme(scheme)
+        if not isinstance(scheme, str) or not scheme:
+            self.err(w, "app needs an app_url_scheme")
+        elif type_key == "browser":
+            if scheme not in ("http:", "https:"):
+                self.err(w, "the browser type holds installed browsers only (app_url_scheme 'http:'); "
+                            "web apps and other schemes are not allowed there, got %r" % scheme)
+        elif web:
+            if not WEB_SCHEME_RE.match(scheme):
+                self.err(w, "web app scheme must be an http(s)://host URL, got %r" % scheme)
+        elif not SCHEME_RE.match(scheme):
+            self.err(w, "app_url_scheme must be a scheme with its colon (e.g. 'mailto:'), got %r" % scheme)
+
+        # desktop ids: required for native apps (and every browser), absent for web apps
+        native = type_key == "browser" or not web
+        ids = a.get("desktop_ids")
+        if native:
+            if not isinstance(ids, list) or not ids:
+                self.err(w, "needs a non-empty desktop_ids list")
+            else:
+                seen = set()
+                for d in ids:
+                    if not isinstance(d, str) or not DESKTOP_ID_RE.match(d):
+                        self.err(w, "bad desktop id %r (must end in .desktop)" % (d,))
+                    elif d in seen:
+                        self.err(w, "duplicate desktop id %r" % d)
+                    else:
+                        seen.add(d)
+        elif ids is not None:
+            self.err(w, "web apps open through the browser and carry no desktop_ids")
+
+        docs = a.get("docs")
+        if not isinstance(docs, str) or not DOCS_RE.match(docs):
+            self.err(w, "needs a 'docs' https:// URL, got %r" % (docs,))
+        if "note" in a and not nonempty_str(a["note"]):
+            self.err(w, "'note' must be a non-empty string")
+
+        app_actions = a.get("actions")
+        if not isinstance(app_actions, list) or not app_actions:
+            self.err(w, "needs a non-empty 'actions' array")
+            return
+        seen_actions = set()
+        for j, act in enumerate(app_actions):
+            aw = "%s action[%d]" % (w, j)
+            if not isinstance(act, dict):
+                self.err(aw, "must be an object")
+                continue
+            ak = act.get("key")
+            if ak not in actions:
+                self.err(aw, "action %r is not declared in the type's actions" % (ak,))
+            if ak in seen_actions:
+                self.err(aw, "action %r listed twice" % (ak,))
+            seen_actions.add(ak)
+            self.check_format(aw, act.get("url_format"), params, web and type_key != "browser")
+
+    def check_format(self, w, fmt, params, web):
+        if not nonempty_str(fmt):
+            self.err(w, "needs a url_format")
+            return
+        if re.search(r"\s", fmt):
+            self.err(w, "url_format contains whitespace")
+        for name in PLACEHOLDER_RE.findall(fmt):
+            if name not in params:
+                self.err(w, "placeholder {{%s}} is not a declared parameter of the type" % name)
+        rest = PLACEHOLDER_RE.sub("", fmt)
+        if "{{" in rest or "}}" in rest:
+            self.err(w, "unbalanced {{ }} in %r" % fmt)
+        if fmt.startswith("{{"):
+            return  # a leading placeholder supplies the whole URL or path
+        if web:
+            if not fmt.lower().startswith(("https://", "http://")):
+                self.err(w, "a web app's url_format must be an http(s) URL, got %r" % fmt)
+        elif not URL_START_RE.match(fmt):
+            self.err(w, "url_format must start with a scheme or a placeholder, got %r" % fmt)
+
+
+def main(argv):
+    root = argv[1] if len(argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    c = Checker(root)
+    c.run()
+    for p in c.problems:
+        print("check.py: " + p, file=sys.stderr)
+    if c.problems:
+        print("catalog has %d problem(s)" % len(c.problems), file=sys.stderr)
+        return 1
+    print("catalog OK: %d app types, %d apps" % (c.type_count, c.app_count))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
