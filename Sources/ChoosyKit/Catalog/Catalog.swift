@@ -116,7 +116,9 @@ public final class Catalog {
         let targets = keys.isEmpty ? summaries().map(\.key) : keys
         return targets.map { key in
             guard let network else { return (key, .failed("offline")) }
-            return (key, network.refresher.refresh(key, onlyIfStale: false, diagnostics: diagnostics))
+            let outcome = network.refresher.refresh(key, onlyIfStale: false, diagnostics: diagnostics)
+            report(key, outcome)
+            return (key, outcome)
         }
     }
 

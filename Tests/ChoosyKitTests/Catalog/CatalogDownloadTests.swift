@@ -1,0 +1,212 @@
+@testable import ChoosyKit
+import Foundation
+import Testing
+
+/// The catalog against a real HTTP server on 127.0.0.1 (SPEC §2.3).
+@Suite struct CatalogDownloadTests {
+    let sandbox = Sandbox()
+    let server: CatalogServer
+    let twitter = "/app-data/twitter.json"
+
+    init() throws {
+        server = try CatalogServer(serving: Sandbox.upstreamFixtures, in: sandbox)
+        sandbox.overrides = ["CHOOSY_CATALOG_URL": server.baseURL, "CHOOSY_OFFLINE": ""]
+    }
+
+    var cacheFile: String { sandbox.cacheHome + "/choosy/catalog/twitter.cache" }
+
+    func cacheDirectoryListing() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.cacheHome + "/choosy/catalog")) ?? []).sorted()
+    }
+
+    func fetchedAt() throws -> Double {
+        let text = try #require(sandbox.read(cacheFile))
+        let header = try #require(text.split(separator: "\n").first)
+        let object = try JSONSerialization.jsonObject(with: Data(header.utf8)) as? [String: Any]
+        return try #require(object?["fetched_at"] as? Double)
+    }
+
+    @Test func updateThenDescribeShowsUpstreamAppsMergedWithTheBundledType() throws {
+        let update = sandbox.choosy("update", "twitter")
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stderr.isEmpty)
+        let describe = sandbox.choosy("describe", "twitter", "--json")
+        #expect(describe.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(describe.stdout.utf8)) as? [String: Any]
+        let apps = (object?["apps"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        for key in ["x_web", "tweetbot", "twitterific", "echofon", "twittelator"] {
+            #expect(apps.contains(key), "\(key) in \(apps)")
+        }
+        let actions = (object?["actions"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        #expect(actions.contains("show_profile") && actions.contains("timeline"))
+        #expect(server.requests(for: twitter).count == 1, "describe within the TTL makes no request")
+    }
+
+    @Test func noRequestWithinTheTTL() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        for _ in 0..<3 {
+            #expect(sandbox.choosy("describe", "twitter").status == 0)
+        }
+        #expect(server.requests(for: twitter).count == 1)
+    }
+
+    @Test func afterTheTTLOneConditionalRequestGetsA304AndRenewsTheCache() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        let before = try fetchedAt()
+        let etag = try #require(server.requests(for: twitter).first.map { _ in
+            sandbox.read(cacheFile)?.split(separator: "\n").first.map(String.init)
+        } ?? nil)
+        usleep(50_000)
+        // The background refresh inherits stderr, so the command's output ends when it is done.
+        let describe = sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_CACHE_TTL": "0"])
+        #expect(describe.status == 0)
+        #expect(describe.stderr.isEmpty, "\(describe.stderr)")
+        #expect(describe.stdout.contains("tweetbot"), "stale data is used at once")
+        let requests = server.requests(for: twitter)
+        #expect(requests.count == 2)
+        #expect(requests.last?.status == 304)
+        #expect(requests.last.map { !$0.ifNoneMatch.isEmpty && etag.contains($0.ifNoneMatch.replacingOccurrences(of: "\"", with: "\\\"")) } == true)
+        #expect(try fetchedAt() > before)
+    }
+
+    @Test func developmentModeRefreshesOnEveryUse() throws {
+        for _ in 0..<3 {
+            #expect(sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_DEVELOPMENT_MODE": "1"]).status == 0)
+        }
+        #expect(server.requests(for: twitter).count == 3)
+    }
+
+    @Test func aTypeNoSourceKnowsIsFetchedOnceByConcurrentProcesses() throws {
+        try """
+            [{"name":"Podcasts","key":"podcasts","parameters":[{"name":"Feed","description":"","key":"feed"}],
+              "actions":[{"name":"Subscribe","key":"subscribe"}],
+              "apps":[{"name":"gPodder","key":"gpodder","app_url_scheme":"gpodder:","desktop_ids":["gpodder.desktop"],
+                       "actions":[{"key":"subscribe","url_format":"{{feed}}"}]}]}]
+            """.write(toFile: server.root + "/app-data/podcasts.json", atomically: true, encoding: .utf8)
+        let outputs = (0..<10).map { _ in
+            Thread.detachNewThreadWithResult { self.sandbox.choosy("describe", "Podcasts") }
+        }.map { $0.value() }
+        for output in outputs {
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.stdout.contains("gpodder"))
+        }
+        #expect(server.requests(for: "/app-data/podcasts.json").count == 1)
+    }
+
+    @Test func aTypeUnknownEverywhereIsAnUnknownType() {
+        let output = sandbox.choosy("describe", "nosuchtype")
+        #expect(output.status == 3)
+        #expect(output.stderrLines == ["choosy: unknown app type 'nosuchtype'"])
+    }
+
+    static let faults = ["404", "500", "truncate", "invalid", "huge", "redirect-loop"]
+
+    @Test(arguments: faults)
+    func aFailedRefreshKeepsTheLastGoodDataWithOneWarning(fault: String) throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        let good = try #require(sandbox.read(cacheFile))
+        server.inject([twitter: fault])
+
+        let update = sandbox.choosy("update", "twitter")
+        #expect(update.status == 4)
+        #expect(update.stderrLines.count == 1, "\(update.stderr)")
+        #expect(update.stderr.hasPrefix("choosy: warning: could not refresh app type 'twitter'"))
+
+        let describe = sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_CACHE_TTL": "0"])
+        #expect(describe.status == 0)
+        #expect(describe.stdout.contains("tweetbot"))
+        #expect(describe.stderrLines.count == 1, "\(describe.stderr)")
+        #expect(sandbox.read(cacheFile) == good)
+        #expect(cacheDirectoryListing() == ["twitter.cache", "twitter.lock"])
+    }
+
+    @Test func aRefusedConnectionKeepsTheLastGoodData() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        let good = sandbox.read(cacheFile)
+        let refused = ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"]
+        let update = sandbox.choosy(["update", "twitter"], environment: refused)
+        #expect(update.status == 4)
+        #expect(update.stderrLines.count == 1)
+        let describe = sandbox.choosy(["describe", "twitter"], environment: refused.merging(["CHOOSY_CACHE_TTL": "0"]) { $1 })
+        #expect(describe.status == 0)
+        #expect(describe.stderrLines.count == 1)
+        #expect(sandbox.read(cacheFile) == good)
+    }
+
+    @Test func aStalledServerTimesOutAndKeepsTheLastGoodData() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        let good = sandbox.read(cacheFile)
+        server.inject([twitter: "stall"])
+        let started = Date()
+        let update = sandbox.choosy("update", "twitter")
+        #expect(update.status == 4)
+        #expect(update.stderr.contains("imeout") || update.stderr.contains("timed out"), "\(update.stderr)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(sandbox.read(cacheFile) == good)
+    }
+
+    @Test func aCorruptCacheFileIsDiscardedAndFetchedAgain() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        sandbox.write(cacheFile, "{\"fetched_at\":1}\n[{\"key\":")
+        let describe = sandbox.choosy("describe", "twitter")
+        #expect(describe.status == 0)
+        #expect(describe.stderr.contains("corrupt"))
+        #expect(server.requests(for: twitter).count == 2)
+        #expect(sandbox.choosy("describe", "twitter").stdout.contains("tweetbot"))
+    }
+
+    @Test func offlineMakesNoRequest() {
+        let describe = sandbox.choosy(["describe", "twitter", "--offline"], environment: ["CHOOSY_DEVELOPMENT_MODE": "1"])
+        #expect(describe.status == 0)
+        let env = sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_DEVELOPMENT_MODE": "1", "CHOOSY_OFFLINE": "1"])
+        #expect(env.status == 0)
+        #expect(server.requests.isEmpty)
+        #expect(sandbox.choosy("update", "--offline").status == 4)
+    }
+}
+
+/// A TCP port on 127.0.0.1 where nothing listens.
+func closedPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            _ = bind(fd, $0, length)
+            _ = getsockname(fd, $0, &length)
+        }
+    }
+    close(fd)
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+extension Thread {
+    /// Runs `body` on a new thread; `value()` waits for its result.
+    static func detachNewThreadWithResult<T>(_ body: @escaping @Sendable () -> T) -> ThreadResult<T> {
+        let result = ThreadResult<T>()
+        Thread.detachNewThread { result.set(body()) }
+        return result
+    }
+}
+
+final class ThreadResult<T>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stored: T?
+
+    func set(_ value: T) {
+        condition.lock()
+        stored = value
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func value() -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        while stored == nil { condition.wait() }
+        return stored!
+    }
+}
