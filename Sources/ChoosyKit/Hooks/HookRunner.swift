@@ -160,7 +160,7 @@ public struct HookRunner: Sendable {
         do {
             result = try processRunner.run(request)
         } catch {
-            return .failed("\(name): \(error)", HookRunner.cannotStartStatus)
+            return .failed("\(name) cannot be started: \(error.reason)", HookRunner.cannotStartStatus)
         }
         if result.timedOut {
             return .failed("\(name) timed out after \(formatSeconds(timeout)) s", HookRunner.timeoutStatus)
