@@ -1,0 +1,56 @@
+/// An action on an app type that a plain link stands for.
+public struct LinkAction: Equatable, Sendable {
+    public var type: String
+    public var action: String
+    public var parameters: [String: String]
+
+    public init(type: String, action: String, parameters: [String: String]) {
+        self.type = type
+        self.action = action
+        self.parameters = parameters
+    }
+}
+
+/// Where `choosy handle URL` sends a link (SPEC §8.1).
+public enum LinkTarget: Equatable, Sendable {
+    /// Open through the app type's chooser.
+    case action(LinkAction)
+    /// A `choosy:` URL: an x-callback-url request for `choosy route`.
+    case route(String)
+    /// Any other scheme (lowercased): the caller matches it against the catalog's apps.
+    case scheme(String)
+}
+
+/// Turns a plain URL into the action it stands for.
+public enum LinkClassifier {
+    public static func classify(_ link: String) throws(ChoosyError) -> LinkTarget {
+        let url = trimmed(link)
+        guard let parts = URLParts(url) else {
+            throw ChoosyError.usage("'\(link)' is not a URL (it has no scheme)")
+        }
+        let scheme = parts.scheme.lowercased()
+        switch scheme {
+        case "http", "https":
+            return .action(TwitterLink.action(parts)
+                ?? LinkAction(type: "browser", action: "browse", parameters: ["url": url]))
+        case "mailto":
+            return .action(MailtoLink.action(parts))
+        case "geo":
+            // A geo: URI whose coordinates make no sense is left to whatever app claims the scheme.
+            return GeoLink.action(parts).map { .action($0) } ?? .scheme(scheme)
+        case "choosy":
+            return .route(url)
+        default:
+            return .scheme(scheme)
+        }
+    }
+
+    /// Links pasted from documents often carry surrounding spaces or a trailing newline.
+    private static func trimmed(_ link: String) -> String {
+        let scalars = link.unicodeScalars
+        let isBlank = { (scalar: Unicode.Scalar) in scalar.value <= 0x20 || scalar.properties.isWhitespace }
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }),
+              let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(scalars[first...last])
+    }
+}
