@@ -55,7 +55,6 @@ public struct DesktopEntry: Equatable, Sendable {
     public var workingDirectory: String? { value("Path") }
     public var mimeTypes: [String] { list("MimeType") }
     public var isHidden: Bool { boolean("Hidden") }
-    public var isNoDisplay: Bool { boolean("NoDisplay") }
     public var runsInTerminal: Bool { boolean("Terminal") }
 
     /// True when `MimeType` lists `mimeType` (MIME types compare case-insensitively).

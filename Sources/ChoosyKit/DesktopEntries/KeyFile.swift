@@ -12,10 +12,6 @@ public struct KeyFile: Equatable, Sendable {
     /// `.ENCODING` part of the locale removed, since matching ignores it.
     public var groups: [String: [String: String]]
 
-    public init(groups: [String: [String: String]]) {
-        self.groups = groups
-    }
-
     /// Nil for anything that is not a valid key file: invalid UTF-8, control characters,
     /// over-long lines, keys before the first group, or lines that are neither a comment, a
     /// group header nor `Key=Value`.

@@ -11,9 +11,11 @@ public struct ExecError: Error, Equatable, Sendable, CustomStringConvertible {
 /// - arguments are separated by spaces, tabs and newlines;
 /// - `"…"` quotes, inside which `\"`, `` \` ``, `\$` and `\\` stand for the second character;
 /// - where the spec is silent, shell habits that real entries rely on are accepted: `'…'`
-///   quotes everything literally, and outside quotes `\x` stands for `x`;
+///   quotes without any escapes, and outside quotes `\x` stands for `x`;
 /// - other reserved characters (`;`, `|`, `$`, `*`, …) are plain characters, since no shell
-///   ever sees the command.
+///   ever sees the command;
+/// - a field code inside quotes (undefined in the spec) is accepted only as the whole argument
+///   (`"%u"`); `%%` is a `%` anywhere; any other code, or a lone `%`, makes the `Exec` invalid.
 public struct ExecCommandLine: Equatable, Sendable {
     enum Piece: Equatable, Sendable {
         case text(String)

@@ -29,7 +29,7 @@ import Testing
         #expect(entry.keys["Name[sr_RS@latin]"] == "Pregledač")
         #expect(entry.value("Comment") == " leading space\ttab\nnewline\rreturn\\backslash \\q kept")
         #expect(entry.mimeTypes == ["x-scheme-handler/foo", "text/a;b", "text/c\\"])
-        #expect(entry.isNoDisplay)
+        #expect(entry.boolean("NoDisplay"))
         #expect(!entry.isHidden)
         #expect(entry.handles("X-Scheme-Handler/FOO"))
     }
