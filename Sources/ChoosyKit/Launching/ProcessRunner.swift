@@ -99,11 +99,16 @@ public struct PosixProcessRunner: ProcessRunner {
             throw SpawnError(program: "", reason: "empty command")
         }
         let searchPath = Environment(request.environment).searchPath
-        guard let executable = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem) else {
+        guard var executable = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem) else {
             let reason = program.contains("/")
                 ? (fileSystem.info(program) == nil ? "no such file" : "not an executable file")
                 : "not found on PATH"
             throw SpawnError(program: program, reason: reason)
+        }
+        // The child changes directory before exec, so a relative path must be made absolute
+        // against the directory it was checked in.
+        if !executable.hasPrefix("/"), let directory = currentDirectory() {
+            executable = joinPath(directory, executable)
         }
 
         var actions = posix_spawn_file_actions_t()
@@ -272,6 +277,12 @@ public struct PosixProcessRunner: ProcessRunner {
             timedOut: timedOut
         )
     }
+}
+
+private func currentDirectory() -> String? {
+    guard let directory = getcwd(nil, 0) else { return nil }
+    defer { free(directory) }
+    return String(cString: directory)
 }
 
 /// The absolute path `program` runs from: itself when it contains a slash, else the first

@@ -1,0 +1,65 @@
+/// Decides which catalog apps are installed (SPEC §3) and what they are called here.
+public struct AppProbe: Sendable {
+    public let index: DesktopEntryIndex
+    public let mimeApps: MimeAppsList
+    public let locale: DesktopLocale?
+    private let diagnostics: DiagnosticSink?
+
+    public init(index: DesktopEntryIndex, mimeApps: MimeAppsList, locale: DesktopLocale?, diagnostics: DiagnosticSink? = nil) {
+        self.index = index
+        self.mimeApps = mimeApps
+        self.locale = locale
+        self.diagnostics = diagnostics
+    }
+
+    /// Everything from one environment, the usual way to make a probe.
+    public init(environment: Environment, excludingExecutable executable: String?, diagnostics: DiagnosticSink? = nil) {
+        let index = DesktopEntryIndex(environment: environment, excludingExecutable: executable)
+        self.init(
+            index: index, mimeApps: MimeAppsList(environment: environment, index: index),
+            locale: DesktopLocale.messages(in: environment), diagnostics: diagnostics
+        )
+    }
+
+    /// The usable entry that makes `app` installed: the first usable of its `desktopIDs`;
+    /// without desktop IDs, a usable entry listing `x-scheme-handler/<scheme>` (the system
+    /// default when it is one of them, else the first). Nil when the app is not installed,
+    /// and always for web apps, which open through the `browser` type instead.
+    public func installedEntry(for app: App) -> DesktopEntry? {
+        guard !app.isWebApp else { return nil }
+        if !app.desktopIDs.isEmpty {
+            for id in app.desktopIDs {
+                guard let entry = index.entry(id: id) else {
+                    diagnostics?.explain("\(app.key): \(id) is not installed")
+                    continue
+                }
+                if let reason = index.unusableReason(entry) {
+                    diagnostics?.explain("\(app.key): \(id) is not usable: \(reason)")
+                    continue
+                }
+                return entry
+            }
+            return nil
+        }
+        let scheme = app.scheme
+        guard !scheme.isEmpty else { return nil }
+        let handlers = index.handlers(forScheme: scheme)
+        guard let first = handlers.first else {
+            diagnostics?.explain("\(app.key): no usable entry handles \(scheme): URLs")
+            return nil
+        }
+        guard handlers.count > 1, let preferred = mimeApps.defaultEntry(for: "x-scheme-handler/\(scheme)"),
+              handlers.contains(where: { $0.id == preferred.id })
+        else { return first }
+        return preferred
+    }
+
+    /// The entry's `Name` translated for the locale when it has one, else the catalog name.
+    public func displayName(for app: App, entry: DesktopEntry?) -> String {
+        entry?.translation(of: "Name", for: locale) ?? app.name
+    }
+
+    public func displayName(for app: App) -> String {
+        displayName(for: app, entry: installedEntry(for: app))
+    }
+}

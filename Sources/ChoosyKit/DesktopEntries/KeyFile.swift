@@ -1,0 +1,118 @@
+/// The `.ini`-like format shared by desktop entries and `mimeapps.list` (Desktop Entry spec,
+/// "Basic format of the file"): groups of `Key=Value` lines, with raw (still escaped) values.
+/// Parsing is all-or-nothing: a file that is not text in this format is rejected whole, so
+/// junk can never be half-read into a launcher.
+public struct KeyFile: Equatable, Sendable {
+    /// Files larger than this are not read at all (real desktop entries are a few KiB).
+    public static let sizeLimit = 1 << 20
+    /// A longer line means the file is not a hand-written key file.
+    public static let lineLimit = 64 << 10
+
+    /// Group name → key → raw value. Localized keys keep their suffix (`Name[de]`), with any
+    /// `.ENCODING` part of the locale removed, since matching ignores it.
+    public var groups: [String: [String: String]]
+
+    /// Nil for anything that is not a valid key file: invalid UTF-8, control characters,
+    /// over-long lines, keys before the first group, or lines that are neither a comment, a
+    /// group header nor `Key=Value`.
+    public init?(parsing bytes: [UInt8]) {
+        guard bytes.count <= KeyFile.sizeLimit, let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        var groups: [String: [String: String]] = [:]
+        var current: String?
+        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+            guard rawLine.count <= KeyFile.lineLimit else { return nil }
+            var line = rawLine[...]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            // Tab is the only control character a key file may hold; anything else is binary.
+            guard !line.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
+            line = line.drop { $0 == 0x20 || $0 == 0x09 }
+            guard let first = line.first, first != UInt8(ascii: "#") else { continue }
+            if first == UInt8(ascii: "[") {
+                while line.last == 0x20 || line.last == 0x09 { line = line.dropLast() }
+                let name = line.dropFirst().dropLast()
+                guard line.last == UInt8(ascii: "]"), !name.isEmpty,
+                      !name.contains(UInt8(ascii: "[")), !name.contains(UInt8(ascii: "]"))
+                else { return nil }
+                let group = String(Substring(name))
+                current = group
+                if groups[group] == nil { groups[group] = [:] }
+                continue
+            }
+            guard let group = current, let equals = line.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+            var keyBytes = line[..<equals]
+            while keyBytes.last == 0x20 || keyBytes.last == 0x09 { keyBytes = keyBytes.dropLast() }
+            guard let key = KeyFile.normalizedKey(String(Substring(keyBytes))) else { return nil }
+            let value = line[line.index(after: equals)...].drop { $0 == 0x20 || $0 == 0x09 }
+            groups[group, default: [:]][key] = String(Substring(value))
+        }
+        self.groups = groups
+    }
+
+    /// `Key` or `Key[locale]` with the locale's `.ENCODING` dropped; nil when malformed.
+    private static func normalizedKey(_ key: String) -> String? {
+        guard !key.isEmpty, !key.contains(" ") else { return nil }
+        guard let open = key.firstIndex(of: "[") else {
+            return key.contains("]") ? nil : key
+        }
+        let base = key[..<open]
+        let locale = key[key.index(after: open)...].dropLast()
+        guard !base.isEmpty, key.last == "]", !locale.isEmpty, !locale.contains("["), !locale.contains("]") else { return nil }
+        guard let dot = locale.firstIndex(of: ".") else { return key }
+        let modifier = locale[dot...].firstIndex(of: "@").map { locale[$0...] } ?? ""
+        return "\(base)[\(locale[..<dot])\(modifier)]"
+    }
+
+    /// A `string` / `localestring` value with its escapes undone: `\s \n \t \r \\`. Other
+    /// backslash sequences are kept as written, because `Exec` gives them a meaning of its own
+    /// (`\"`, `\$`, `` \` ``) that is undone later, when the command line is split.
+    public static func unescape(_ raw: String) -> String {
+        guard raw.contains("\\") else { return raw }
+        var result = ""
+        var scalars = raw.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "\\" else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalars.next() {
+            case "s": result += " "
+            case "n": result += "\n"
+            case "t": result += "\t"
+            case "r": result += "\r"
+            case "\\": result += "\\"
+            case let other?: result.unicodeScalars.append(contentsOf: ["\\", other])
+            case nil: result += "\\"
+            }
+        }
+        return result
+    }
+
+    /// A `;`-separated list (`\;` is a literal semicolon), each element unescaped; empty
+    /// elements (the usual trailing `;`) are dropped.
+    public static func list(_ raw: String) -> [String] {
+        var elements: [String] = []
+        var current = ""
+        var scalars = raw.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar {
+            case ";":
+                if !current.isEmpty { elements.append(unescape(current)) }
+                current = ""
+            case "\\":
+                guard let next = scalars.next() else {
+                    current += "\\"
+                    break
+                }
+                if next == ";" {
+                    current += ";"
+                } else {
+                    current.unicodeScalars.append(contentsOf: ["\\", next])
+                }
+            default:
+                current.unicodeScalars.append(scalar)
+            }
+        }
+        if !current.isEmpty { elements.append(unescape(current)) }
+        return elements
+    }
+}

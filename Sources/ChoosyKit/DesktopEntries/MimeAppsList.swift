@@ -1,0 +1,176 @@
+/// The system's default applications (MIME Applications Associations spec 1.0.1): the
+/// `mimeapps.list` files in their lookup order, read on each query.
+public struct MimeAppsList: Sendable {
+    public struct Location: Equatable, Sendable {
+        public var path: String
+        /// `<desktop>-mimeapps.list` files may only set defaults.
+        public var isDesktopSpecific: Bool
+    }
+
+    /// Every file that may exist, most important first.
+    public let locations: [Location]
+    private let index: DesktopEntryIndex
+    private let fileSystem: FileSystem
+
+    public init(environment: Environment, index: DesktopEntryIndex, fileSystem: FileSystem = LocalFileSystem()) {
+        // A desktop name becomes part of a file name; one that could leave the directory is ignored.
+        let desktops = environment.currentDesktops.filter { !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }
+        var locations: [Location] = []
+        let directories = [environment.configHome] + environment.configDirs
+            + ([environment.dataHome] + environment.dataDirs).map { joinPath($0, "applications") }
+        for directory in directories {
+            for desktop in desktops {
+                locations.append(Location(path: joinPath(directory, "\(desktop)-mimeapps.list"), isDesktopSpecific: true))
+            }
+            locations.append(Location(path: joinPath(directory, "mimeapps.list"), isDesktopSpecific: false))
+        }
+        self.locations = locations
+        self.index = index
+        self.fileSystem = fileSystem
+    }
+
+    /// The default application for `mimeType` (e.g. `x-scheme-handler/https`):
+    /// 1. the first usable ID under `[Default Applications]`, file by file;
+    /// 2. else the first usable ID under `[Added Associations]`, file by file, skipping IDs
+    ///    that a more important file put under `[Removed Associations]`;
+    /// 3. else, for `x-scheme-handler/*`, the first usable entry whose `MimeType` lists it and
+    ///    that no file removed.
+    /// A listed default is taken when it is installed, associated with the type or not, as
+    /// `xdg-mime` does (spec 1.0 allowed it; 1.0.1's ordering algorithm counts defaults as
+    /// associations anyway). The index's exclusion of choosy applies throughout.
+    public func defaultEntry(for mimeType: String) -> DesktopEntry? {
+        let files = locations.compactMap { location -> (Location, KeyFile)? in
+            guard let info = fileSystem.info(location.path), info.kind == .regular,
+                  let bytes = try? fileSystem.read(location.path, limit: KeyFile.sizeLimit),
+                  let file = KeyFile(parsing: bytes)
+            else { return nil }
+            return (location, file)
+        }
+        for (_, file) in files {
+            for id in MimeAppsList.ids(in: file, group: "Default Applications", for: mimeType) {
+                if let entry = index.usableEntry(id: id) { return entry }
+            }
+        }
+        var removed: Set<String> = []
+        for (location, file) in files where !location.isDesktopSpecific {
+            for id in MimeAppsList.ids(in: file, group: "Added Associations", for: mimeType) where !removed.contains(id) {
+                if let entry = index.usableEntry(id: id) { return entry }
+            }
+            removed.formUnion(MimeAppsList.ids(in: file, group: "Removed Associations", for: mimeType))
+        }
+        let prefix = "x-scheme-handler/"
+        guard mimeType.lowercased().hasPrefix(prefix) else { return nil }
+        return index.handlers(forScheme: String(mimeType.dropFirst(prefix.count))).first { !removed.contains($0.id) }
+    }
+
+    /// The IDs a group lists for a MIME type, matched case-insensitively.
+    static func ids(in file: KeyFile, group: String, for mimeType: String) -> [String] {
+        guard let keys = file.groups[group] else { return [] }
+        if let raw = keys[mimeType] { return KeyFile.list(raw) }
+        let wanted = mimeType.lowercased()
+        return keys.first { $0.key.lowercased() == wanted }.map { KeyFile.list($0.value) } ?? []
+    }
+}
+
+/// Changes `[Default Applications]` in the user's `$XDG_CONFIG_HOME/mimeapps.list` (what
+/// `choosy install` needs) and leaves every other byte of the file as it was: other lines,
+/// comments, line endings, even invalid text.
+public struct MimeAppsEditor: Sendable {
+    public let path: String
+    private let fileSystem: FileSystem
+
+    public init(environment: Environment, fileSystem: FileSystem = LocalFileSystem()) {
+        self.path = joinPath(environment.configHome, "mimeapps.list")
+        self.fileSystem = fileSystem
+    }
+
+    /// Makes each desktop ID the default for its MIME type (`x-scheme-handler/https` →
+    /// `choosy.desktop`) and returns, per MIME type, the IDs this file listed before (absent
+    /// when it listed none). The file is replaced atomically; a symlinked file is written
+    /// through its link.
+    @discardableResult
+    public func setDefaults(_ defaults: [String: String]) throws(ChoosyError) -> [String: [String]] {
+        for (mimeType, id) in defaults {
+            guard MimeAppsEditor.isValidMimeType(mimeType), DesktopEntryIndex.isValidID(id), !id.contains(";") else {
+                throw ChoosyError.internal("cannot set '\(id)' as the default for '\(mimeType)'")
+            }
+        }
+        let info = fileSystem.info(path)
+        var original: [UInt8] = []
+        if info != nil {
+            do {
+                original = try fileSystem.read(path, limit: KeyFile.sizeLimit)
+            } catch {
+                throw ChoosyError.internal("cannot read \(error)")
+            }
+        }
+        let newline = UInt8(ascii: "\n")
+        var lines = original.split(separator: newline, omittingEmptySubsequences: false).map(Array.init)
+        let endedWithNewline = original.last == newline
+        if endedWithNewline || original.isEmpty { lines.removeLast() }
+        let crlf = lines.first?.last == UInt8(ascii: "\r")
+        func line(_ text: String) -> [UInt8] { Array(text.utf8) + (crlf ? [UInt8(ascii: "\r")] : []) }
+
+        var previous: [String: [String]] = [:]
+        var replaced: Set<String> = []
+        var group: String?
+        // New keys go after the last key of the first [Default Applications] group.
+        var insertionPoint: Int?
+        var inFirstDefaultsGroup = false
+        for (number, bytes) in lines.enumerated() {
+            let content = MimeAppsEditor.trimmed(bytes)
+            if content.hasPrefix("[") && content.hasSuffix("]") {
+                group = String(content.dropFirst().dropLast())
+                inFirstDefaultsGroup = group == "Default Applications" && insertionPoint == nil
+                if inFirstDefaultsGroup { insertionPoint = number }
+                continue
+            }
+            guard group == "Default Applications", !content.isEmpty, !content.hasPrefix("#") else { continue }
+            if inFirstDefaultsGroup { insertionPoint = number }
+            guard let equals = content.firstIndex(of: "=") else { continue }
+            let key = MimeAppsEditor.trimmed(Array(content[..<equals].utf8)).lowercased()
+            guard let mimeType = defaults.keys.first(where: { $0.lowercased() == key }) else { continue }
+            previous[mimeType] = KeyFile.list(String(content[content.index(after: equals)...].drop { $0 == " " || $0 == "\t" }))
+            lines[number] = line("\(mimeType)=\(defaults[mimeType]!);")
+            replaced.insert(mimeType)
+        }
+
+        let missing = defaults.keys.filter { !replaced.contains($0) }.sorted().map { line("\($0)=\(defaults[$0]!);") }
+        var appendedAtEnd = false
+        if let insertionPoint {
+            lines.insert(contentsOf: missing, at: insertionPoint + 1)
+            appendedAtEnd = !missing.isEmpty && insertionPoint == lines.count - missing.count - 1
+        } else if !missing.isEmpty {
+            if let last = lines.last, !MimeAppsEditor.trimmed(last).isEmpty { lines.append(line("")) }
+            lines.append(line("[Default Applications]"))
+            lines += missing
+            appendedAtEnd = true
+        }
+        var bytes = Array(lines.joined(separator: [newline]))
+        if endedWithNewline || original.isEmpty || appendedAtEnd { bytes.append(newline) }
+
+        // Write through a symlink (dotfile managers link this file) instead of replacing it.
+        let target = info == nil ? path : (canonicalPath(path) ?? path)
+        do {
+            try fileSystem.writeAtomically(bytes, to: target, permissions: info?.permissions ?? 0o644)
+        } catch {
+            throw ChoosyError.internal("cannot write \(error)")
+        }
+        return previous
+    }
+
+    /// A line without its leading and trailing blanks (and `\r`).
+    private static func trimmed(_ bytes: [UInt8]) -> String {
+        var slice = bytes[...]
+        while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
+        while let last = slice.last, last == 0x20 || last == 0x09 || last == 0x0D { slice = slice.dropLast() }
+        return String(decoding: slice, as: UTF8.self)
+    }
+
+    /// `type/subtype` with nothing that could break the line it is written into.
+    private static func isValidMimeType(_ mimeType: String) -> Bool {
+        let parts = mimeType.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+            && mimeType.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !"=[];".unicodeScalars.contains($0) }
+    }
+}

@@ -1,0 +1,79 @@
+/// Starts a desktop entry with a URL (SPEC §5): the `Exec` expanded into an argv, run directly
+/// (never through a shell), detached in its own session with stdio on `/dev/null`, in the
+/// entry's `Path` directory; `Terminal=true` apps inside a terminal emulator.
+public struct Launcher: Sendable {
+    private let environment: Environment
+    private let runner: ProcessRunner
+    private let fileSystem: FileSystem
+    private let locale: DesktopLocale?
+
+    public init(environment: Environment, runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem()) {
+        self.environment = environment
+        self.runner = runner
+        self.fileSystem = fileSystem
+        self.locale = DesktopLocale.messages(in: environment)
+    }
+
+    /// The argv that `launch` would run, without running anything (for `--dry-run`). An entry
+    /// whose `Exec` takes no URL gets none.
+    public func argv(for entry: DesktopEntry, url: String?) throws(ChoosyError) -> [String] {
+        guard let exec = entry.exec else { throw failure(entry, "it has no Exec") }
+        let commandLine: ExecCommandLine
+        do {
+            commandLine = try ExecCommandLine(parsing: exec)
+        } catch {
+            throw failure(entry, "invalid Exec: \(error)")
+        }
+        let argv = commandLine.expand(
+            url: url, icon: entry.icon, name: entry.localizedValue("Name", for: locale), entryPath: entry.path
+        )
+        guard entry.runsInTerminal else { return argv }
+        guard let terminal = terminalCommand() else {
+            throw failure(entry, "it runs in a terminal, and none was found ($TERMINAL, xdg-terminal-exec, x-terminal-emulator)")
+        }
+        return terminal + argv
+    }
+
+    /// Starts the entry and returns the argv it ran. Throws `.launchFailed` with a one-line
+    /// reason when the process cannot be started (missing or non-executable program, missing
+    /// working directory, no terminal).
+    @discardableResult
+    public func launch(_ entry: DesktopEntry, url: String?) throws(ChoosyError) -> [String] {
+        let argv = try argv(for: entry, url: url)
+        var workingDirectory: String?
+        if let path = entry.workingDirectory, !path.isEmpty {
+            guard path.hasPrefix("/"), fileSystem.info(path)?.kind == .directory else {
+                throw failure(entry, "its working directory '\(path)' does not exist")
+            }
+            workingDirectory = path
+        }
+        let request = ProcessRequest(
+            argv: argv, environment: environment.variables, workingDirectory: workingDirectory,
+            stdout: .discard, stderr: .discard
+        )
+        do {
+            try runner.spawnDetached(request)
+        } catch {
+            throw failure(entry, error.description)
+        }
+        return argv
+    }
+
+    /// The terminal and its arguments to put before the app's argv: `$TERMINAL` (split on
+    /// whitespace) with `-e`, else `xdg-terminal-exec` (which takes the command as is), else
+    /// `x-terminal-emulator -e`; the first whose program is on `PATH`.
+    private func terminalCommand() -> [String]? {
+        var candidates: [[String]] = []
+        if let terminal = environment.value("TERMINAL") {
+            let words = terminal.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+            if !words.isEmpty { candidates.append(words + ["-e"]) }
+        }
+        candidates.append(["xdg-terminal-exec"])
+        candidates.append(["x-terminal-emulator", "-e"])
+        return candidates.first { resolveExecutable($0[0], searchPath: environment.searchPath, fileSystem: fileSystem) != nil }
+    }
+
+    private func failure(_ entry: DesktopEntry, _ reason: String) -> ChoosyError {
+        .launchFailed(singleLine("cannot launch \(entry.id): \(reason)"))
+    }
+}

@@ -1,0 +1,241 @@
+import ChoosyKit
+import Foundation
+import Testing
+
+@Suite struct DesktopEntryIndexTests {
+    private func index(_ sandbox: Sandbox, excluding executable: String? = nil) -> DesktopEntryIndex {
+        DesktopEntryIndex(environment: sandbox.choosyEnvironment, excludingExecutable: executable)
+    }
+
+    @Test func dataHomeWinsOverDataDirs() {
+        let sandbox = Sandbox()
+        let second = sandbox.root + "/opt/share"
+        sandbox.overrides["XDG_DATA_DIRS"] = sandbox.dataDir + ":" + second
+        sandbox.desktopEntry("viewer.desktop", sandbox.application(name: "Home", exec: "viewer"))
+        sandbox.desktopEntry("viewer.desktop", sandbox.application(name: "System", exec: "viewer"), directory: sandbox.dataDir + "/applications")
+        sandbox.desktopEntry("other.desktop", sandbox.application(name: "First dir", exec: "other"), directory: sandbox.dataDir + "/applications")
+        sandbox.desktopEntry("other.desktop", sandbox.application(name: "Second dir", exec: "other"), directory: second + "/applications")
+        let index = index(sandbox)
+        #expect(index.directories == [sandbox.dataHome + "/applications", sandbox.dataDir + "/applications", second + "/applications"])
+        #expect(index.entry(id: "viewer.desktop")?.name == "Home")
+        #expect(index.entry(id: "viewer.desktop")?.path == sandbox.dataHome + "/applications/viewer.desktop")
+        #expect(index.entry(id: "other.desktop")?.name == "First dir")
+        #expect(index.entry(id: "missing.desktop") == nil)
+    }
+
+    @Test func relativeXDGDirectoriesAreIgnored() {
+        let sandbox = Sandbox()
+        sandbox.overrides["XDG_DATA_DIRS"] = "relative/share:" + sandbox.dataDir
+        #expect(index(sandbox).directories == [sandbox.dataHome + "/applications", sandbox.dataDir + "/applications"])
+    }
+
+    @Test func hiddenMasksTheIDEntirely() {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry("viewer.desktop", "[Desktop Entry]\nHidden=true\n")
+        sandbox.desktopEntry("viewer.desktop", sandbox.application(name: "System", exec: "viewer"), directory: sandbox.dataDir + "/applications")
+        sandbox.desktopEntry("gone.desktop", sandbox.application(name: "Gone", exec: "gone", "Hidden=true\n"))
+        let index = index(sandbox)
+        #expect(index.entry(id: "viewer.desktop") == nil)
+        #expect(index.usableEntry(id: "viewer.desktop") == nil)
+        #expect(index.entry(id: "gone.desktop") == nil)
+    }
+
+    @Test func malformedFilesAreSkippedAsIfAbsent() {
+        let sandbox = Sandbox()
+        let home = sandbox.dataHome + "/applications/"
+        let system = sandbox.dataDir + "/applications"
+        var generator = SeededGenerator(seed: 7)
+        sandbox.writeBytes(home + "random.desktop", (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        sandbox.writeBytes(home + "utf8.desktop", Array("[Desktop Entry]\nType=Application\nExec=app\nName=".utf8) + [0xFF, 0xFE, 0x0A])
+        sandbox.write(home + "longline.desktop", "[Desktop Entry]\nType=Application\nExec=app\nComment=" + String(repeating: "z", count: 2_000_000) + "\n")
+        sandbox.desktopEntry("nogroup.desktop", "Type=Application\nExec=app\n")
+        for id in ["random.desktop", "utf8.desktop", "longline.desktop", "nogroup.desktop"] {
+            #expect(index(sandbox).entry(id: id) == nil, "\(id)")
+        }
+        // A broken file in a more important directory does not hide a good one below it.
+        sandbox.desktopEntry("utf8.desktop", sandbox.application(name: "Good", exec: "app"), directory: system)
+        #expect(index(sandbox).entry(id: "utf8.desktop")?.name == "Good")
+    }
+
+    @Test func subdirectoriesMakeDashedIDs() {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry("kde/foo.desktop", sandbox.application(name: "Foo", exec: "foo"))
+        sandbox.desktopEntry("a-b/c.desktop", sandbox.application(name: "C", exec: "c"))
+        sandbox.desktopEntry("x/y/z.desktop", sandbox.application(name: "Z", exec: "z"), directory: sandbox.dataDir + "/applications")
+        let index = index(sandbox)
+        #expect(index.entry(id: "kde-foo.desktop")?.name == "Foo")
+        #expect(index.entry(id: "kde-foo.desktop")?.id == "kde-foo.desktop")
+        #expect(index.entry(id: "a-b-c.desktop")?.name == "C")
+        #expect(index.entry(id: "x-y-z.desktop")?.name == "Z")
+        #expect(index.entry(id: "foo.desktop") == nil)
+    }
+
+    @Test func refusesIDsThatLeaveTheDirectory() {
+        let sandbox = Sandbox()
+        sandbox.write("secret.desktop", sandbox.application(name: "Outside", exec: "x"))
+        sandbox.desktopEntry("inside/x.desktop", sandbox.application(name: "Inside", exec: "x"))
+        let index = index(sandbox)
+        for id in ["..-..-..-..-secret.desktop", "inside-..-..-..-..-..-secret.desktop", "../secret.desktop", "inside/x.desktop", ".desktop", "x", "-x.desktop"] {
+            #expect(index.entry(id: id) == nil, "\(id)")
+        }
+    }
+
+    @Test func usabilityFollowsTheSpec() {
+        let sandbox = Sandbox()
+        sandbox.recorder("installed-tool")
+        sandbox.write(sandbox.bin + "/not-executable", "#!/bin/sh\n", mode: 0o644)
+        let entries: [String: String] = [
+            "plain.desktop": sandbox.application(name: "Plain", exec: "plain %u"),
+            "nodisplay.desktop": sandbox.application(name: "Hidden from menus", exec: "app %u", "NoDisplay=true\n"),
+            "tryexec-ok.desktop": sandbox.application(name: "T", exec: "app", "TryExec=installed-tool\n"),
+            "tryexec-absolute.desktop": sandbox.application(name: "T", exec: "app", "TryExec=\(sandbox.bin)/installed-tool\n"),
+            "tryexec-missing.desktop": sandbox.application(name: "T", exec: "app", "TryExec=no-such-tool-anywhere\n"),
+            "tryexec-not-executable.desktop": sandbox.application(name: "T", exec: "app", "TryExec=\(sandbox.bin)/not-executable\n"),
+            "tryexec-relative.desktop": sandbox.application(name: "T", exec: "app", "TryExec=bin/installed-tool\n"),
+            "link.desktop": "[Desktop Entry]\nType=Link\nName=L\nURL=https://example.com\n",
+            "noexec.desktop": "[Desktop Entry]\nType=Application\nName=N\n",
+            "badcode.desktop": sandbox.application(name: "B", exec: "app %x"),
+            "relative.desktop": sandbox.application(name: "R", exec: "bin/app %u"),
+        ]
+        for (id, contents) in entries { sandbox.desktopEntry(id, contents) }
+        let index = index(sandbox)
+        let usable = Set(entries.keys.filter { index.usableEntry(id: $0) != nil })
+        #expect(usable == ["plain.desktop", "nodisplay.desktop", "tryexec-ok.desktop", "tryexec-absolute.desktop"])
+        #expect(index.entry(id: "tryexec-missing.desktop").flatMap(index.unusableReason) == "TryExec 'no-such-tool-anywhere' is not an installed executable")
+        #expect(index.entry(id: "badcode.desktop").flatMap(index.unusableReason) == "invalid Exec: invalid field code '%x'")
+        #expect(index.entry(id: "relative.desktop").flatMap(index.unusableReason) == "invalid Exec: program 'bin/app' is a relative path")
+        #expect(index.entry(id: "link.desktop").flatMap(index.unusableReason) == "Type is not Application")
+    }
+
+    @Test func excludesChoosyItself() throws {
+        let sandbox = Sandbox()
+        let choosy = sandbox.recorder("choosy-binary")
+        // The same executable reached through a symlink on PATH.
+        #expect(symlink(choosy, sandbox.bin + "/choosy-link") == 0)
+        sandbox.desktopEntry("choosy.desktop", sandbox.application(name: "Choosy", exec: "anything %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry("loop.desktop", sandbox.application(name: "Loop", exec: "choosy-link handle %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry("loop2.desktop", sandbox.application(name: "Loop2", exec: "\(choosy) %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry("browser.desktop", sandbox.application(name: "Browser", exec: "browser %u", "MimeType=x-scheme-handler/https;\n"))
+        let index = index(sandbox, excluding: choosy)
+        #expect(index.usableEntry(id: "choosy.desktop") == nil)
+        #expect(index.usableEntry(id: "loop.desktop") == nil)
+        #expect(index.usableEntry(id: "loop2.desktop") == nil)
+        #expect(index.entry(id: "loop.desktop").flatMap(index.unusableReason) == "it is choosy itself")
+        #expect(index.handlers(forScheme: "https").map(\.id) == ["browser.desktop"])
+        // Without an executable to exclude, only the ID gives choosy away.
+        #expect(self.index(sandbox).usableEntry(id: "loop.desktop") != nil)
+    }
+
+    @Test func findsSchemeHandlersInPrecedenceOrder() {
+        let sandbox = Sandbox()
+        let system = sandbox.dataDir + "/applications"
+        sandbox.desktopEntry("b.desktop", sandbox.application(name: "B", exec: "b %u", "MimeType=text/plain;x-scheme-handler/Tweetbot;\n"))
+        sandbox.desktopEntry("a.desktop", sandbox.application(name: "A", exec: "a %u", "MimeType=x-scheme-handler/tweetbot;\n"), directory: system)
+        sandbox.desktopEntry("kde/c.desktop", sandbox.application(name: "C", exec: "c %u", "MimeType=x-scheme-handler/tweetbot;\nNoDisplay=true\n"))
+        sandbox.desktopEntry("unusable.desktop", sandbox.application(name: "U", exec: "u %u", "MimeType=x-scheme-handler/tweetbot;\nTryExec=missing-tool\n"))
+        sandbox.desktopEntry("masked.desktop", "[Desktop Entry]\nHidden=true\n")
+        sandbox.desktopEntry("masked.desktop", sandbox.application(name: "M", exec: "m %u", "MimeType=x-scheme-handler/tweetbot;\n"), directory: system)
+        sandbox.desktopEntry("mail.desktop", sandbox.application(name: "Mail", exec: "mail %u", "MimeType=x-scheme-handler/mailto;\n"))
+        let index = index(sandbox)
+        #expect(index.handlers(forScheme: "tweetbot").map(\.id) == ["b.desktop", "kde-c.desktop", "a.desktop"])
+        #expect(index.handlers(forScheme: "TWEETBOT").map(\.id) == ["b.desktop", "kde-c.desktop", "a.desktop"])
+        #expect(index.handlers(forScheme: "mailto").map(\.id) == ["mail.desktop"])
+        #expect(index.handlers(forScheme: "nothing").isEmpty)
+    }
+
+    @Test func schemeCacheIsSavedAndInvalidatedWhenEntriesChange() throws {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry("one.desktop", sandbox.application(name: "One", exec: "one %u", "MimeType=x-scheme-handler/demo;\n"))
+        sandbox.desktopEntry("sub/two.desktop", sandbox.application(name: "Two", exec: "two %u", "MimeType=x-scheme-handler/demo;\n"))
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
+        let first = index(sandbox)
+        #expect(first.handlers(forScheme: "demo").map(\.id) == ["one.desktop", "sub-two.desktop"])
+        #expect(sandbox.exists(first.cachePath))
+        let saved = sandbox.read(first.cachePath)
+        func fileNumber() throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: first.cachePath)[.systemFileNumber] as? Int
+        }
+        let savedFile = try fileNumber()
+
+        // A fresh index (a new choosy process) answers from the saved map, not rewriting it.
+        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop", "sub-two.desktop"])
+        #expect(try fileNumber() == savedFile)
+
+        // A new entry in a subdirectory changes that directory's mtime.
+        sandbox.desktopEntry("sub/three.desktop", sandbox.application(name: "Three", exec: "three %u", "MimeType=x-scheme-handler/demo;\n"))
+        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop", "sub-three.desktop", "sub-two.desktop"])
+
+        // So does one in a system directory, and a removed one disappears.
+        sandbox.desktopEntry("four.desktop", sandbox.application(name: "Four", exec: "four %u", "MimeType=x-scheme-handler/demo;\n"), directory: sandbox.dataDir + "/applications")
+        try FileManager.default.removeItem(atPath: sandbox.dataHome + "/applications/one.desktop")
+        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["sub-three.desktop", "sub-two.desktop", "four.desktop"])
+
+        // Once things settle, the rebuilt map is saved again.
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
+        #expect(index(sandbox).handlers(forScheme: "demo").count == 3)
+        #expect(sandbox.read(first.cachePath) != saved)
+        #expect(sandbox.read(first.cachePath)?.contains("four.desktop") == true)
+    }
+
+    @Test func corruptCacheIsIgnoredAndRebuilt() throws {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry("one.desktop", sandbox.application(name: "One", exec: "one %u", "MimeType=x-scheme-handler/demo;\n"))
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
+        let cachePath = index(sandbox).cachePath
+        for junk in ["", "garbage\n", "choosy-desktop-index 1\nS\tdemo\n", "choosy-desktop-index 1\nD\tnot-a-number\t/x\n", "choosy-desktop-index 1\nX\t%zz\n"] {
+            sandbox.write(cachePath, junk)
+            #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop"], "\(junk)")
+            #expect(sandbox.read(cachePath)?.hasPrefix("choosy-desktop-index 1\n") == true)
+        }
+        sandbox.writeBytes(cachePath, [0xFF, 0x00, 0xC3])
+        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop"])
+    }
+
+    @Test func aCacheFromOtherDirectoriesIsNotUsed() {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry("one.desktop", sandbox.application(name: "One", exec: "one %u", "MimeType=x-scheme-handler/demo;\n"))
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
+        let cachePath = index(sandbox).cachePath
+        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop"])
+        #expect(sandbox.exists(cachePath))
+        let other = sandbox.root + "/other/share"
+        sandbox.desktopEntry("two.desktop", sandbox.application(name: "Two", exec: "two %u", "MimeType=x-scheme-handler/demo;\n"), directory: other + "/applications")
+        sandbox.overrides["XDG_DATA_DIRS"] = other
+        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop", "two.desktop"])
+    }
+
+    @Test func answersQuicklyWithThousandsOfEntries() throws {
+        let sandbox = Sandbox()
+        let system = sandbox.dataDir + "/applications"
+        for number in 0..<4000 {
+            let directory = number % 10 == 0 ? system + "/vendor" : system
+            sandbox.write(directory + "/org.example.App\(number).desktop", sandbox.application(
+                name: "App \(number)", exec: "app\(number) %u",
+                "Name[de]=Programm \(number)\nComment=An application with a longer comment line\nMimeType=text/plain;x-scheme-handler/s\(number % 50);\n"
+            ))
+        }
+        sandbox.backdateDirectories(under: system)
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        let build = ContinuousClock().measure { _ = self.index(sandbox).handlers(forScheme: "s1") }  // builds and saves the map
+        #expect(build < .seconds(20))
+
+        let index = index(sandbox)
+        let clock = ContinuousClock()
+        let byID = clock.measure {
+            for number in stride(from: 0, to: 4000, by: 400) {
+                _ = index.usableEntry(id: "org.example.App\(number).desktop")
+            }
+        }
+        var handlers: [DesktopEntry] = []
+        let byScheme = clock.measure { handlers = index.handlers(forScheme: "s7") }
+        #expect(handlers.count == 80)
+        #expect(index.entry(id: "vendor-org.example.App10.desktop")?.name == "App 10")
+        // Generous bounds: debug builds on a shared machine. Reading all 4,000 would take seconds.
+        #expect(byID < .milliseconds(100), "10 lookups by ID took \(byID)")
+        #expect(byScheme < .milliseconds(300), "a scheme lookup took \(byScheme)")
+    }
+}

@@ -1,0 +1,124 @@
+import ChoosyKit
+import Foundation
+import Testing
+
+@Suite struct DesktopEntryParserTests {
+    private func parse(_ text: String) -> DesktopEntry? {
+        DesktopEntryParser.parse(Array(text.utf8), id: "test.desktop", path: "/x/test.desktop")
+    }
+
+    @Test func readsKeysLocalizedKeysAndEscapes() throws {
+        let entry = try #require(parse("""
+            # a comment
+            [Desktop Entry]
+            Type = Application
+            Name=Viewer
+            Name[de]=Betrachter
+            Name[sr_RS.UTF-8@latin]=Pregledač
+            Comment=\\sleading space\\ttab\\nnewline\\rreturn\\\\backslash \\q kept
+            MimeType=x-scheme-handler/foo;text/a\\;b;text/c\\\\;;
+            NoDisplay=true
+
+            [Desktop Action new]
+            Name=Other group
+            """))
+        #expect(entry.type == "Application")
+        #expect(entry.name == "Viewer")
+        #expect(entry.keys["Name[de]"] == "Betrachter")
+        // The encoding part of a key's locale is dropped: matching ignores it.
+        #expect(entry.keys["Name[sr_RS@latin]"] == "Pregledač")
+        #expect(entry.value("Comment") == " leading space\ttab\nnewline\rreturn\\backslash \\q kept")
+        #expect(entry.mimeTypes == ["x-scheme-handler/foo", "text/a;b", "text/c\\"])
+        #expect(entry.boolean("NoDisplay"))
+        #expect(!entry.isHidden)
+        #expect(entry.handles("X-Scheme-Handler/FOO"))
+    }
+
+    @Test func acceptsCRLFLineEndings() throws {
+        let entry = try #require(parse("[Desktop Entry]\r\nName=Crlf\r\nExec=app %u\r\n"))
+        #expect(entry.name == "Crlf")
+        #expect(entry.exec == "app %u")
+    }
+
+    @Test(arguments: [
+        ("no group", "Name=Orphan\nExec=app\n"),
+        ("other group only", "[Desktop Action x]\nExec=app\n"),
+        ("junk line", "[Desktop Entry]\nthis is not a key\n"),
+        ("broken header", "[Desktop Entry\nExec=app\n"),
+        ("NUL byte", "[Desktop Entry]\nExec=app\u{0}\n"),
+        ("escape character", "[Desktop Entry]\nName=\u{1B}[31mred\n"),
+        ("empty key", "[Desktop Entry]\n=value\n"),
+    ])
+    func rejectsMalformedText(_ label: String, _ text: String) {
+        #expect(parse(text) == nil, "\(label)")
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        let bytes = Array("[Desktop Entry]\nName=".utf8) + [0xC3, 0x28, 0xFF, 0x0A]
+        #expect(DesktopEntryParser.parse(bytes, id: "a.desktop", path: "/a.desktop") == nil)
+    }
+
+    @Test func rejectsOverlongLines() {
+        let long = "[Desktop Entry]\nExec=app\nComment=" + String(repeating: "x", count: KeyFile.lineLimit + 1) + "\n"
+        #expect(parse(long) == nil)
+        let fine = "[Desktop Entry]\nExec=app\nComment=" + String(repeating: "x", count: 10_000) + "\n"
+        #expect(parse(fine) != nil)
+    }
+
+    @Test func survivesRandomBytes() {
+        var generator = SeededGenerator(seed: 42)
+        for length in [0, 1, 7, 100, 4096] {
+            for _ in 0..<50 {
+                let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                // Random bytes are never a desktop entry, and must not trap.
+                #expect(DesktopEntryParser.parse(bytes, id: "r.desktop", path: "/r.desktop") == nil)
+            }
+        }
+        // Mostly printable junk, with the header in front, must not crash either.
+        let alphabet = Array("[]=#\\;\n abcXYZ%\"'".utf8)
+        for _ in 0..<200 {
+            let bytes = Array("[Desktop Entry]\n".utf8) + (0..<200).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+            _ = DesktopEntryParser.parse(bytes, id: "r.desktop", path: "/r.desktop")
+        }
+    }
+
+    @Test func doesNotReadHugeFilesOrNonRegularFiles() throws {
+        let sandbox = Sandbox()
+        let huge = sandbox.root + "/huge.desktop"
+        let contents = "[Desktop Entry]\nExec=app\nComment=" + String(repeating: "y", count: 2 << 20) + "\n"
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: huge))
+        #expect(DesktopEntryParser.read(huge, id: "huge.desktop", fileSystem: LocalFileSystem()) == nil)
+
+        let fifo = sandbox.root + "/fifo.desktop"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(DesktopEntryParser.read(fifo, id: "fifo.desktop", fileSystem: LocalFileSystem()) == nil)
+
+        let good = sandbox.write("good.desktop", "[Desktop Entry]\nType=Application\nExec=app\n")
+        #expect(DesktopEntryParser.read(good, id: "good.desktop", fileSystem: LocalFileSystem())?.exec == "app")
+    }
+
+    @Test func keyFileListsAndEscapes() {
+        #expect(KeyFile.list("a;b;;c;") == ["a", "b", "c"])
+        #expect(KeyFile.list("a\\;b;c") == ["a;b", "c"])
+        #expect(KeyFile.list("a\\\\;b") == ["a\\", "b"])
+        #expect(KeyFile.list("x\\sy;") == ["x y"])
+        #expect(KeyFile.unescape("a\\") == "a\\")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so fuzz cases are reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

@@ -1,0 +1,179 @@
+import ChoosyKit
+import Foundation
+import Testing
+
+@Suite struct MimeAppsListTests {
+    private func list(_ sandbox: Sandbox, excluding executable: String? = nil) -> MimeAppsList {
+        let environment = sandbox.choosyEnvironment
+        return MimeAppsList(environment: environment, index: DesktopEntryIndex(environment: environment, excludingExecutable: executable))
+    }
+
+    private func installBrowsers(_ sandbox: Sandbox, _ ids: [String]) {
+        for id in ids {
+            sandbox.desktopEntry(id, sandbox.application(name: id, exec: "browser %u", "MimeType=x-scheme-handler/https;\n"))
+        }
+    }
+
+    @Test func looksInTheSpecOrder() {
+        let sandbox = Sandbox()
+        sandbox.overrides["XDG_CURRENT_DESKTOP"] = "ubuntu:GNOME"
+        let list = list(sandbox)
+        let config = sandbox.configHome
+        let configDir = sandbox.root + "/etc/xdg"
+        let data = sandbox.dataHome + "/applications"
+        let dataDir = sandbox.dataDir + "/applications"
+        #expect(list.locations.map(\.path) == [
+            config + "/ubuntu-mimeapps.list", config + "/gnome-mimeapps.list", config + "/mimeapps.list",
+            configDir + "/ubuntu-mimeapps.list", configDir + "/gnome-mimeapps.list", configDir + "/mimeapps.list",
+            data + "/ubuntu-mimeapps.list", data + "/gnome-mimeapps.list", data + "/mimeapps.list",
+            dataDir + "/ubuntu-mimeapps.list", dataDir + "/gnome-mimeapps.list", dataDir + "/mimeapps.list",
+        ])
+        #expect(list.locations.filter(\.isDesktopSpecific).count == 8)
+    }
+
+    @Test func firstInstalledDefaultWins() {
+        let sandbox = Sandbox()
+        sandbox.overrides["XDG_CURRENT_DESKTOP"] = "KDE"
+        installBrowsers(sandbox, ["firefox.desktop", "chromium.desktop", "epiphany.desktop", "kde-browser.desktop"])
+        sandbox.write(sandbox.dataDir + "/applications/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=epiphany.desktop;\n")
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "epiphany.desktop")
+
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=uninstalled.desktop;chromium.desktop;\n")
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "chromium.desktop")
+        #expect(list(sandbox).defaultEntry(for: "X-Scheme-Handler/HTTPS")?.id == "chromium.desktop")
+
+        sandbox.write(sandbox.configHome + "/kde-mimeapps.list", "[Default Applications]\nx-scheme-handler/https=kde-browser.desktop\n")
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "kde-browser.desktop")
+    }
+
+    @Test func fallsBackToAssociationsMinusRemovals() {
+        let sandbox = Sandbox()
+        installBrowsers(sandbox, ["a.desktop", "b.desktop"])
+        sandbox.desktopEntry("c.desktop", sandbox.application(name: "C", exec: "c %u"))
+        // No defaults: the first usable entry listing the type.
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "a.desktop")
+        // A removal in the user's file skips it.
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Removed Associations]\nx-scheme-handler/https=a.desktop;\n")
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "b.desktop")
+        // An added association comes before the entries' own MimeType lists.
+        sandbox.write(sandbox.dataDir + "/applications/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=c.desktop;\n")
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "c.desktop")
+        // ...unless a more important file removed it.
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Removed Associations]\nx-scheme-handler/https=a.desktop;c.desktop;\n")
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "b.desktop")
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/gopher") == nil)
+        #expect(list(sandbox).defaultEntry(for: "text/plain") == nil)
+    }
+
+    @Test func neverReturnsChoosy() {
+        let sandbox = Sandbox()
+        let choosy = sandbox.recorder("choosy")
+        sandbox.desktopEntry("choosy.desktop", sandbox.application(name: "Choosy", exec: "\(choosy) handle %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry("my-choosy.desktop", sandbox.application(name: "Also choosy", exec: "choosy handle %u", "MimeType=x-scheme-handler/https;\n"))
+        installBrowsers(sandbox, ["firefox.desktop"])
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=choosy.desktop;my-choosy.desktop;\n")
+        #expect(list(sandbox, excluding: choosy).defaultEntry(for: "x-scheme-handler/https")?.id == "firefox.desktop")
+    }
+
+    @Test func ignoresBrokenFiles() {
+        let sandbox = Sandbox()
+        installBrowsers(sandbox, ["a.desktop", "b.desktop"])
+        sandbox.writeBytes(sandbox.configHome + "/mimeapps.list", [0xFF, 0xFE] + Array("[Default Applications]\nx-scheme-handler/https=b.desktop;\n".utf8))
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "a.desktop")
+    }
+
+    // MARK: Editing
+
+    @Test func editorReplacesOnlyTheDefaultLines() throws {
+        let sandbox = Sandbox()
+        let original = """
+            # my settings; keep me
+            [Added Associations]
+            x-scheme-handler/https=firefox.desktop;
+
+            [Default Applications]
+            text/html=firefox.desktop;
+            x-scheme-handler/https = firefox.desktop;chromium.desktop;
+              # indented comment
+            x-scheme-handler/mailto=thunderbird.desktop;
+
+            [Removed Associations]
+            x-scheme-handler/http=bad.desktop;
+            """ + "\n"
+        let path = sandbox.write(sandbox.configHome + "/mimeapps.list", original, mode: 0o600)
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        #expect(editor.path == path)
+        let previous = try editor.setDefaults([
+            "x-scheme-handler/https": "choosy.desktop",
+            "x-scheme-handler/choosy": "choosy.desktop",
+            "x-scheme-handler/geo": "choosy.desktop",
+        ])
+        #expect(previous == ["x-scheme-handler/https": ["firefox.desktop", "chromium.desktop"]])
+        #expect(sandbox.read(path) == """
+            # my settings; keep me
+            [Added Associations]
+            x-scheme-handler/https=firefox.desktop;
+
+            [Default Applications]
+            text/html=firefox.desktop;
+            x-scheme-handler/https=choosy.desktop;
+              # indented comment
+            x-scheme-handler/mailto=thunderbird.desktop;
+            x-scheme-handler/choosy=choosy.desktop;
+            x-scheme-handler/geo=choosy.desktop;
+
+            [Removed Associations]
+            x-scheme-handler/http=bad.desktop;
+            """ + "\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        // Reading it back through the spec's lookup sees the new default (once installed).
+        sandbox.desktopEntry("other.desktop", sandbox.application(name: "O", exec: "o %u", "MimeType=x-scheme-handler/choosy;\n"))
+        sandbox.desktopEntry("handler.desktop", sandbox.application(name: "H", exec: "h %u"))
+        try editor.setDefaults(["x-scheme-handler/choosy": "handler.desktop"])
+        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/choosy")?.id == "handler.desktop")
+    }
+
+    @Test func editorCreatesTheFileOrTheGroup() throws {
+        let sandbox = Sandbox()
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        try FileManager.default.removeItem(atPath: sandbox.configHome)
+        #expect(try editor.setDefaults(["x-scheme-handler/choosy": "choosy.desktop"]).isEmpty)
+        #expect(sandbox.read(editor.path) == "[Default Applications]\nx-scheme-handler/choosy=choosy.desktop;\n")
+
+        // No trailing newline and no group: the group is appended after a blank line.
+        sandbox.write(editor.path, "[Added Associations]\r\ntext/plain=gedit.desktop;")
+        try editor.setDefaults(["x-scheme-handler/https": "choosy.desktop"])
+        #expect(sandbox.read(editor.path) == "[Added Associations]\r\ntext/plain=gedit.desktop;\n\r\n[Default Applications]\r\nx-scheme-handler/https=choosy.desktop;\r\n")
+    }
+
+    @Test func editorKeepsOtherBytesEvenWhenInvalid() throws {
+        let sandbox = Sandbox()
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let junk: [UInt8] = Array("# \u{00E9}".utf8) + [0xFF, 0xFE] + Array("\n[Default Applications]\nx-scheme-handler/https=old.desktop;\n".utf8)
+        sandbox.writeBytes(editor.path, junk)
+        #expect(try editor.setDefaults(["x-scheme-handler/https": "new.desktop"]) == ["x-scheme-handler/https": ["old.desktop"]])
+        let written = try #require(FileManager.default.contents(atPath: editor.path))
+        #expect(Array(written) == Array("# \u{00E9}".utf8) + [0xFF, 0xFE] + Array("\n[Default Applications]\nx-scheme-handler/https=new.desktop;\n".utf8))
+    }
+
+    @Test func editorWritesThroughASymlink() throws {
+        let sandbox = Sandbox()
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let real = sandbox.write("dotfiles/mimeapps.list", "[Default Applications]\n")
+        #expect(symlink(real, editor.path) == 0)
+        try editor.setDefaults(["x-scheme-handler/https": "choosy.desktop"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: editor.path) == real)
+        #expect(sandbox.read(real) == "[Default Applications]\nx-scheme-handler/https=choosy.desktop;\n")
+    }
+
+    @Test func editorRefusesValuesThatWouldBreakTheFile() {
+        let sandbox = Sandbox()
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        for (type, id) in [("x-scheme-handler/https\n[x]", "a.desktop"), ("noslash", "a.desktop"), ("a/b", "a;b.desktop"), ("a/b", "../a.desktop")] {
+            #expect(throws: ChoosyError.self) { try editor.setDefaults([type: id]) }
+        }
+        #expect(!sandbox.exists(editor.path))
+    }
+}

@@ -1,0 +1,48 @@
+import ChoosyKit
+import Foundation
+
+extension Sandbox {
+    /// A minimal usable application entry, with extra `Key=Value` lines.
+    func application(name: String, exec: String, _ extra: String = "") -> String {
+        "[Desktop Entry]\nType=Application\nName=\(name)\nExec=\(exec)\n" + extra
+    }
+
+    /// Writes raw bytes (junk files, invalid UTF-8) to a path under the sandbox.
+    @discardableResult
+    func writeBytes(_ path: String, _ bytes: [UInt8]) -> String {
+        let full = path.hasPrefix("/") ? path : root + "/" + path
+        try! FileManager.default.createDirectory(atPath: parentDirectory(of: full), withIntermediateDirectories: true)
+        try! Data(bytes).write(to: URL(fileURLWithPath: full))
+        return full
+    }
+
+    /// Sets the modification time of `directory` and every directory below it an hour back, as
+    /// if nothing had changed lately (indexes do not trust directories changed just now).
+    func backdateDirectories(under directory: String) {
+        let past = Date().addingTimeInterval(-3600)
+        var directories = [directory]
+        if let enumerator = FileManager.default.enumerator(atPath: directory) {
+            for case let relative as String in enumerator {
+                var isDirectory: ObjCBool = false
+                let path = directory + "/" + relative
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                    directories.append(path)
+                }
+            }
+        }
+        for path in directories {
+            try! FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: path)
+        }
+    }
+
+    /// The working directory of every finished run of recorder `name`, oldest first.
+    func recordedWorkingDirectories(_ name: String) -> [String] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? [])
+            .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".cwd") }
+            .sorted()
+        return files.map { file in
+            let text = String(decoding: FileManager.default.contents(atPath: records + "/" + file) ?? Data(), as: UTF8.self)
+            return text.hasSuffix("\n") ? String(text.dropLast()) : text
+        }
+    }
+}
