@@ -15,7 +15,7 @@ public struct FzfPicker: Picker {
     public func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
         let argv = [
             executable, "--no-multi", "--no-sort", "--layout=reverse", "--height=~50%",
-            "--prompt=> ", "--header=\(request.title)",
+            "--prompt=choosy> ", "--header=\(request.title)",
         ]
         let program = ChoiceLineProgram(argv: argv, environment: environment, runner: runner)
         return try program.choose(request, lines: ChoiceLines(request))
