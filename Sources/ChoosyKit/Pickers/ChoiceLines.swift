@@ -53,14 +53,15 @@ public struct ChoiceLines: Equatable, Sendable {
         return choices.first { $0.line == line }?.answer ?? .cancelled
     }
 
-    /// A name from a desktop entry may hold newlines or escape sequences: they would break
-    /// the line protocol or drive the terminal. An empty name falls back to the app key.
+    /// An empty name falls back to the app key.
     private static func singleLineName(_ candidate: PickerCandidate) -> String {
         let name = singleLineText(candidate.displayName)
         return name.isEmpty ? singleLineText(candidate.appKey) : name
     }
 
-    private static func singleLineText(_ text: String) -> String {
+    /// A name from a desktop entry (or a title) may hold newlines or escape sequences: they
+    /// would break the line protocol or drive the terminal. They become spaces.
+    static func singleLineText(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)

@@ -16,7 +16,7 @@ struct TTYMenu {
     private static let maximumTyped = 8
 
     init(request: PickerRequest, labels: [String], arrowKeys: Bool) {
-        title = request.title
+        title = ChoiceLines.singleLineText(request.title)
         self.labels = labels
         defaults = request.candidates.map(\.isDefault)
         allowAlways = request.allowAlways

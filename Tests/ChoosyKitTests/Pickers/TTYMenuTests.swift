@@ -94,6 +94,12 @@ import Testing
         #expect(colored[2] == "\u{1B}[7m> 2  Chromium\u{1B}[0m")
     }
 
+    @Test func theTitleCannotDriveTheTerminal() {
+        let request = PickerRequest(title: "Open\n\u{1B}[2Jwith", candidates: [PickerCandidate(appKey: "a", displayName: "A")])
+        let menu = TTYMenu(request: request, labels: ["A"], arrowKeys: true)
+        #expect(menu.lines(style: TerminalStyle(enabled: false), width: 80)[0] == "Open  [2Jwith")
+    }
+
     @Test func longLinesAreCutToTheTerminalWidth() {
         let lines = menu().lines(style: TerminalStyle(enabled: false), width: 20)
         #expect(lines.allSatisfy { $0.count < 20 })
