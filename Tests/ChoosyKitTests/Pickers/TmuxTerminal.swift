@@ -14,6 +14,9 @@ final class TmuxTerminal {
     init(_ arguments: [String], environment: [String: String] = [:], sandbox: Sandbox = Sandbox()) throws {
         self.sandbox = sandbox
         socket = sandbox.root + "/tmux.sock"
+        guard FileManager.default.isExecutableFile(atPath: TmuxTerminal.pickerCheck) else {
+            throw TmuxTestFailure(description: "\(TmuxTerminal.pickerCheck) is missing: build it with swift build --build-tests")
+        }
         var variables = ["PATH": sandbox.bin + ":/usr/bin:/bin", "HOME": sandbox.home]
         for (name, value) in environment { variables[name] = value }
         let assignments = variables.sorted { $0.key < $1.key }.map { shellQuoted("\($0.key)=\($0.value)") }
@@ -24,17 +27,19 @@ final class TmuxTerminal {
             echo $$ > "\(sandbox.root)/pid"
             exec env -i TERM="$TERM" \(assignments.joined(separator: " ")) \(program.joined(separator: " ")) > "\(sandbox.root)/answer"
 
-            """, mode: 0o755)
+            """)
         sandbox.write("pane", """
             #!/bin/sh
-            "\(sandbox.root)/run-picker"
+            /bin/sh "\(sandbox.root)/run-picker"
             echo $? > "\(sandbox.root)/status.tmp"
             stty -a > "\(sandbox.root)/stty"
             mv "\(sandbox.root)/status.tmp" "\(sandbox.root)/status"
             exec sleep 600
 
-            """, mode: 0o755)
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", sandbox.root + "/pane"])
+            """)
+        // Scripts are run through sh, not executed: a file just written can be held open by a
+        // child another test thread is spawning, and exec would fail with ETXTBSY.
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "/bin/sh " + sandbox.root + "/pane"])
     }
 
     deinit {
@@ -44,7 +49,10 @@ final class TmuxTerminal {
     static var isInstalled: Bool { resolveExecutable("tmux", searchPath: ["/usr/bin", "/bin", "/usr/local/bin"], fileSystem: LocalFileSystem()) != nil }
 
     /// Built beside the test bundle by `swift build --build-tests`.
-    static let pickerCheck: String = parentDirectory(of: Sandbox.choosyBinary) + "/choosy-picker-check"
+    static let pickerCheck: String = {
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return parentDirectory(of: runner) + "/choosy-picker-check"
+    }()
 
     /// The visible text of the pane (`escapes` keeps colours and attributes as SGR codes).
     func screen(escapes: Bool = false) -> String {
@@ -97,16 +105,15 @@ final class TmuxTerminal {
         )
         let result = try PosixProcessRunner().run(request)
         guard result.status == 0 else {
-            throw TmuxFailure(arguments: arguments, stderr: String(decoding: result.stderr, as: UTF8.self))
+            let stderr = String(decoding: result.stderr, as: UTF8.self)
+            throw TmuxTestFailure(description: "tmux \(arguments.joined(separator: " ")) failed: \(stderr)")
         }
         return String(decoding: result.stdout, as: UTF8.self)
     }
 }
 
-struct TmuxFailure: Error, CustomStringConvertible {
-    var arguments: [String]
-    var stderr: String
-    var description: String { "tmux \(arguments.joined(separator: " ")) failed: \(stderr)" }
+struct TmuxTestFailure: Error, CustomStringConvertible {
+    var description: String
 }
 
 private func shellQuoted(_ text: String) -> String {
