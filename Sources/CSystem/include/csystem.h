@@ -3,6 +3,8 @@
 
 #include <spawn.h>
 
+#include "choosy_terminal.h"
+
 // glibc declares these only under _GNU_SOURCE, which Swift's Glibc module is built without.
 
 /// pipe2(fds, O_CLOEXEC): both ends close on exec, with no window for another spawn.

@@ -83,9 +83,15 @@ public struct PosixProcessRunner: ProcessRunner {
     }
 
     public func run(_ request: ProcessRequest) throws(SpawnError) -> ProcessResult {
+        if request.input != nil { PosixProcessRunner.ignoreBrokenPipes }
         let child = try spawn(request, newSession: false)
         return collect(child, request: request)
     }
+
+    /// A child that exits without reading all its input (a picker printing its answer at
+    /// once) must make the write fail with EPIPE, which `collect` handles, not kill choosy
+    /// with SIGPIPE. Children get the default disposition back (POSIX_SPAWN_SETSIGDEF).
+    private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     private struct Child {
         var pid: pid_t

@@ -1,0 +1,82 @@
+/// The line protocol every external picker speaks (SPEC §6): for each candidate its label
+/// (*just once*) and, when remembering is allowed, its label followed by ` (always)`. The
+/// picker prints back the line it chose.
+public struct ChoiceLines: Sendable {
+    /// One per candidate: the display name, made safe for a single line, with ` [<app key>]`
+    /// added when another candidate has the same name.
+    public let labels: [String]
+    /// The lines in the order they are offered, with the answer each one stands for.
+    public let choices: [Choice]
+
+    public struct Choice: Equatable, Sendable {
+        public var line: String
+        public var answer: PickerAnswer
+    }
+
+    public static let alwaysSuffix = " (always)"
+
+    public init(_ request: PickerRequest) {
+        let names = request.candidates.map { ChoiceLines.singleLineName($0) }
+        var counts: [String: Int] = [:]
+        for name in names { counts[name, default: 0] += 1 }
+        labels = zip(names, request.candidates).map { name, candidate in
+            counts[name, default: 0] > 1 ? "\(name) [\(ChoiceLines.singleLineText(candidate.appKey))]" : name
+        }
+        var choices: [Choice] = []
+        for (index, label) in labels.enumerated() {
+            choices.append(Choice(line: label, answer: .justOnce(index)))
+            if request.allowAlways {
+                choices.append(Choice(line: label + ChoiceLines.alwaysSuffix, answer: .always(index)))
+            }
+        }
+        self.choices = choices
+    }
+
+    public var lines: [String] { choices.map(\.line) }
+
+    /// The lines as a picker reads them on stdin: each one newline-terminated.
+    public var input: [UInt8] { Array(lines.map { $0 + "\n" }.joined().utf8) }
+
+    /// The answer a picker gave: its output when it exited with 0, else a cancel. One
+    /// trailing newline (and CR) is ignored; empty or unknown output is a cancel.
+    public func answer(output: [UInt8], status: Int32) -> PickerAnswer {
+        guard status == 0 else { return .cancelled }
+        // Bytes, not Characters: "\r\n" is a single Character.
+        var bytes = output[...]
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return answer(line: String(decoding: bytes, as: UTF8.self))
+    }
+
+    public func answer(line: String) -> PickerAnswer {
+        guard !line.isEmpty else { return .cancelled }
+        return choices.first { $0.line == line }?.answer ?? .cancelled
+    }
+
+    /// An empty name falls back to the app key.
+    private static func singleLineName(_ candidate: PickerCandidate) -> String {
+        let name = singleLineText(candidate.displayName)
+        return name.isEmpty ? singleLineText(candidate.appKey) : name
+    }
+
+    /// A name from a desktop entry (or a title) may hold newlines or escape sequences: they
+    /// would break the line protocol or drive the terminal. They become spaces.
+    static func singleLineText(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                || scalar == "\u{2028}" || scalar == "\u{2029}"
+            result.unicodeScalars.append(isControl ? " " : scalar)
+        }
+        return result.trimmingSpaces()
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        var scalars = Substring(self)
+        while scalars.first == " " { scalars.removeFirst() }
+        while scalars.last == " " { scalars.removeLast() }
+        return String(scalars)
+    }
+}

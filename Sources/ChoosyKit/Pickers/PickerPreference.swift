@@ -1,0 +1,28 @@
+/// The picker the user asked for with `--picker` or `CHOOSY_PICKER`.
+public enum PickerPreference: Equatable, Sendable {
+    /// The terminal when there is one, else a graphical picker when there is a display.
+    case automatic
+    case tty
+    case fzf
+    case rofi
+    case zenity
+    /// Anything that is not one of the names: a shell command speaking the choice lines.
+    case command(String)
+
+    /// `auto` or an empty value is automatic.
+    public init(_ text: String) {
+        switch text {
+        case "", "auto": self = .automatic
+        case "tty": self = .tty
+        case "fzf": self = .fzf
+        case "rofi": self = .rofi
+        case "zenity": self = .zenity
+        default: self = .command(text)
+        }
+    }
+
+    /// `--picker` (nil when not given) wins over `CHOOSY_PICKER`; neither means automatic.
+    public static func resolve(option: String?, environment: Environment) -> PickerPreference {
+        PickerPreference(option ?? environment["CHOOSY_PICKER"] ?? "")
+    }
+}
