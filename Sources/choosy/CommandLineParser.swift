@@ -22,6 +22,11 @@ struct CommandLineParser {
     }
 
     private mutating func run() throws(ChoosyError) -> Invocation {
+        // -v and --offline may also come before the command (`choosy -v open …`).
+        while let first = arguments.first, ["-v", "--verbose", "--offline"].contains(first) {
+            arguments.removeFirst()
+            if first == "--offline" { invocation.offline = true } else { invocation.verbose = true }
+        }
         guard let first = arguments.first else { return invocation }
         arguments.removeFirst()
         switch first {
@@ -40,7 +45,10 @@ struct CommandLineParser {
             throw .usage("unknown command '\(first)'" + didYouMean(first, among: Self.commands) + "; see 'choosy help'")
         }
         try readOptions(for: first)
-        if invocation.showHelp { return Invocation(command: .help(topic: first)) }
+        if invocation.showHelp {
+            invocation.command = .help(topic: first)
+            return invocation
+        }
         invocation.command = try command(first)
         return invocation
     }

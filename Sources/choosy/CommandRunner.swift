@@ -6,21 +6,43 @@ struct CommandRunner {
     let invocation: Invocation
     let environment: Environment
 
-    func run() throws(ChoosyError) -> ExitStatus {
-        let outputStyle = TerminalStyle.forStream(1, environment: environment)
+    /// The exit status: route passes on its handler's, which may be any code.
+    func run() throws(ChoosyError) -> Int32 {
         switch invocation.command {
         case .help(let topic):
             writeStandardOutput(try HelpText.text(for: topic))
-            return .ok
+            return 0
         case .version:
             writeStandardOutput("choosy \(choosyVersion)\n")
-            return .ok
+            return 0
         default:
             break
         }
         let choosy = makeChoosy()
-        let formatter = OutputFormatter(style: outputStyle, json: invocation.json)
+        let interactive = isatty(1) == 1
+        let formatter = OutputFormatter(style: TerminalStyle.forStream(1, environment: environment), json: invocation.json)
+        let options = invocation.options
         switch invocation.command {
+        case .open(let type, let action, let parameters):
+            let result = try choosy.open(OpenRequest(type: type, action: action, parameters: parameters, options: options))
+            writeStandardOutput(formatter.opened(result, dryRun: options.dryRun))
+        case .url(let type, let action, let parameters):
+            let result = try choosy.open(OpenRequest(type: type, action: action, parameters: parameters, options: options, purpose: .url))
+            writeStandardOutput(formatter.url(result))
+        case .reset(let type?):
+            let forgotten = try choosy.reset(type)
+            if interactive { writeStandardOutput(forgotten.map { "Forgot \($0) as the default.\n" } ?? "There was no default.\n") }
+        case .reset(nil):
+            try choosy.resetAll()
+            if interactive { writeStandardOutput("Forgot every default.\n") }
+        case .showDefault(let type):
+            if let app = try choosy.defaultApp(type) { writeStandardOutput(app + "\n") }
+        case .setDefault(let type, let app):
+            try choosy.setDefaultApp(type, app: app)
+        case .list(let type):
+            writeStandardOutput(formatter.list(try choosy.list(type), single: type != nil))
+        case .describe(let type):
+            writeStandardOutput(formatter.describe(try choosy.appType(type)))
         case .update(let types):
             let reports = try choosy.update(types)
             writeStandardOutput(formatter.update(reports))
@@ -30,16 +52,35 @@ struct CommandRunner {
                 case .updated, .notModified, .alreadyFresh: return false
                 }
             }
-            return failed ? .unavailable : .ok
+            return (failed ? ExitStatus.unavailable : .ok).rawValue
         case .refresh(let types):
             try choosy.refreshInBackground(types)
-            return .ok
-        case .describe(let type):
-            writeStandardOutput(formatter.describe(try choosy.appType(type)))
-            return .ok
-        default:
+        case .handle(let url):
+            switch try choosy.handle(url, options: options) {
+            case .opened(let result): writeStandardOutput(formatter.opened(result, dryRun: options.dryRun))
+            case .routed(let report): return finish(report)
+            }
+        case .route(let url):
+            return finish(try choosy.route(url, options: options))
+        case .install(let defaultHandler):
+            let installer = choosy.linkHandlerInstaller()
+            let mimeTypes = try installer.install(defaultHandler: defaultHandler)
+            writeStandardOutput("Wrote \(installer.entryPath)\nchoosy now handles: \(mimeTypes.map { $0.replacingPrefix("x-scheme-handler/", with: "") + ":" }.joined(separator: " "))\n")
+        case .uninstall:
+            let installer = choosy.linkHandlerInstaller()
+            writeStandardOutput(try installer.uninstall() ? "Removed \(installer.entryPath) and restored the previous link handlers.\n" : "choosy was not installed.\n")
+        case .completions, .complete, .help, .version:
             throw .internal("command not built yet")
         }
+        return 0
+    }
+
+    /// Prints what `route` needs said and turns its status into the exit status.
+    private func finish(_ report: RouteReport) -> Int32 {
+        let result = report.result
+        if invocation.options.dryRun, let callback = result.callbackURL { writeStandardOutput(callback + "\n") }
+        if let message = result.message { writeStandardError("choosy: \(message)\n") }
+        return result.status
     }
 
     private func makeChoosy() -> Choosy {
@@ -58,5 +99,11 @@ struct CommandRunner {
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return CommandLine.arguments[0] }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    fileprivate func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
     }
 }

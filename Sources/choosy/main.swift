@@ -16,7 +16,7 @@ func fail(_ error: ChoosyError) -> Never {
 do {
     let invocation = try CommandLineParser.parse(arguments)
     let status = try CommandRunner(invocation: invocation, environment: environment).run()
-    exit(status.rawValue)
+    exit(status)
 } catch {
     fail(error)
 }

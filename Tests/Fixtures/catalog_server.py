@@ -77,8 +77,6 @@ class Handler(BaseHTTPRequestHandler):
             body = f.read()
         etag = '"%s"' % hashlib.sha1(body).hexdigest()
         modified = email.utils.formatdate(os.path.getmtime(path), usegmt=True)
-        if self.headers.get("If-None-Match") == etag:
-            return self.send(304, headers={"ETag": etag, "Last-Modified": modified})
         if fault == "truncate":
             self.record(200)
             self.send_response(200)
@@ -88,6 +86,8 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
+        if self.headers.get("If-None-Match") == etag:
+            return self.send(304, headers={"ETag": etag, "Last-Modified": modified})
         self.send(200, body, {"ETag": etag, "Last-Modified": modified, "Content-Type": "application/json"})
 
 

@@ -73,10 +73,11 @@ public struct App: Equatable, Sendable {
         return head.lowercased()
     }
 
-    /// Web apps have no client of their own: they open in the user's browser.
+    /// Web apps have no client of their own: they open in the user's browser. Browsers also
+    /// have an `http:` scheme, but they name their desktop entries, so they are not web apps.
     public var isWebApp: Bool {
         let lowered = urlScheme.lowercased()
-        return lowered.hasPrefix("http:") || lowered.hasPrefix("https:")
+        return (lowered.hasPrefix("http:") || lowered.hasPrefix("https:")) && desktopIDs.isEmpty
     }
 }
 

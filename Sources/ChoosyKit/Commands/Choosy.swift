@@ -96,4 +96,35 @@ public final class Choosy {
         let catalog = try catalog()
         return try catalog.appType(try catalog.resolve(input))
     }
+
+    private var loadedProbe: AppProbe?
+    /// Desktop entries, excluding choosy's own (it must never be handed its own URLs).
+    public func probe() -> AppProbe {
+        if let loadedProbe { return loadedProbe }
+        let probe = AppProbe(environment: environment, excludingExecutable: settings.executable, diagnostics: diagnostics)
+        loadedProbe = probe
+        return probe
+    }
+
+    public func installedAppFinder() -> InstalledAppFinder {
+        let installer = linkHandlerInstaller()
+        return InstalledAppFinder(
+            probe: probe(), diagnostics: diagnostics,
+            browserInstalled: { [unowned self] in (try? !self.installedApps(of: self.appType("browser")).isEmpty) ?? false },
+            previousHandler: { installer.previousHandler(for: $0) }
+        )
+    }
+
+    private var installedByType: [String: [InstalledApp]] = [:]
+    /// The installed apps of a type, found once per command.
+    public func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] {
+        if let found = installedByType[type.key] { return found }
+        let found = installedAppFinder().installedApps(of: type)
+        installedByType[type.key] = found
+        return found
+    }
+
+    public func hookRunner() -> HookRunner {
+        HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem)
+    }
 }

@@ -70,6 +70,50 @@ public struct OutputFormatter: Sendable {
         ])
     }
 
+    // MARK: list
+
+    public func list(_ listings: [TypeListing], single: Bool) -> String {
+        if json { return JSONValue.array(listings.map(\.json)).rendered() + "\n" }
+        if !single {
+            let width = listings.map(\.type.key.count).max() ?? 0
+            return listings.map { listing in
+                let installed = listing.apps.filter { $0.installed != nil }.count
+                let defaultApp = listing.apps.first { $0.isDefault }.map { style.dim(", default \($0.app.key)") } ?? ""
+                return "\(pad(listing.type.key, width))  \(listing.type.name) " + style.dim("(\(installed) of \(listing.apps.count) installed") + defaultApp + style.dim(")")
+            }.joined(separator: "\n") + "\n"
+        }
+        var lines: [String] = []
+        for listing in listings {
+            lines.append("\(style.bold(listing.type.name)) (\(listing.type.key))")
+            let keyWidth = listing.apps.map(\.app.key.count).max() ?? 0
+            let nameWidth = listing.apps.map { ($0.installed?.displayName ?? $0.app.name).count }.max() ?? 0
+            for entry in listing.apps {
+                let marker = entry.isDefault ? style.green("*") : " "
+                let name = pad(entry.installed?.displayName ?? entry.app.name, nameWidth)
+                let status: String
+                if let installed = entry.installed {
+                    status = installed.entry.map { "installed: \($0.id)" } ?? "web app, opens in the browser"
+                } else {
+                    status = style.dim(entry.app.isWebApp ? "web app, needs a browser" : "not installed")
+                }
+                lines.append("\(marker) \(pad(entry.app.key, keyWidth))  \(name)  \(status)\(entry.isDefault ? style.green("  (default)") : "")")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: open, url
+
+    /// `--json` object, `--dry-run` argv line, or nothing.
+    public func opened(_ result: OpenResult, dryRun: Bool) -> String {
+        if json { return result.json.rendered() + "\n" }
+        return dryRun ? shellQuoted(result.argv) + "\n" : ""
+    }
+
+    public func url(_ result: OpenResult) -> String {
+        json ? result.json.rendered() + "\n" : result.url + "\n"
+    }
+
     // MARK: update
 
     public func update(_ reports: [Choosy.UpdateReport]) -> String {

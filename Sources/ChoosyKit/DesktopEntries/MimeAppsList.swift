@@ -84,16 +84,21 @@ public struct MimeAppsEditor: Sendable {
         self.fileSystem = fileSystem
     }
 
-    /// Makes each desktop ID the default for its MIME type (`x-scheme-handler/https` →
-    /// `choosy.desktop`) and returns, per MIME type, the IDs this file listed before (absent
-    /// when it listed none). The file is replaced atomically; a symlinked file is written
-    /// through its link.
+    /// Makes the desktop IDs the defaults for their MIME type (`x-scheme-handler/https` →
+    /// `[choosy.desktop]`; an empty list removes the line) and returns, per MIME type, the IDs
+    /// this file listed before (absent when it listed none). The file is replaced atomically;
+    /// a symlinked file is written through its link.
     @discardableResult
-    public func setDefaults(_ defaults: [String: String]) throws(ChoosyError) -> [String: [String]] {
-        for (mimeType, id) in defaults {
-            guard MimeAppsEditor.isValidMimeType(mimeType), DesktopEntryIndex.isValidID(id), !id.contains(";") else {
-                throw ChoosyError.internal("cannot set '\(id)' as the default for '\(mimeType)'")
+    public func setDefaults(_ defaults: [String: [String]]) throws(ChoosyError) -> [String: [String]] {
+        for (mimeType, ids) in defaults {
+            for id in ids {
+                guard MimeAppsEditor.isValidMimeType(mimeType), DesktopEntryIndex.isValidID(id), !id.contains(";") else {
+                    throw ChoosyError.internal("cannot set '\(id)' as the default for '\(mimeType)'")
+                }
             }
+        }
+        func value(_ mimeType: String) -> String {
+            "\(mimeType)=" + defaults[mimeType]!.map { $0 + ";" }.joined()
         }
         let info = fileSystem.info(path)
         var original: [UInt8] = []
@@ -113,6 +118,8 @@ public struct MimeAppsEditor: Sendable {
 
         var previous: [String: [String]] = [:]
         var replaced: Set<String> = []
+        // Lines to drop: a removed default, and repeats of a key already replaced.
+        var removed: Set<Int> = []
         var group: String?
         // New keys go after the last key of the first [Default Applications] group.
         var insertionPoint: Int?
@@ -131,11 +138,17 @@ public struct MimeAppsEditor: Sendable {
             let key = MimeAppsEditor.trimmed(Array(content[..<equals].utf8)).lowercased()
             guard let mimeType = defaults.keys.first(where: { $0.lowercased() == key }) else { continue }
             previous[mimeType] = KeyFile.list(String(content[content.index(after: equals)...].drop { $0 == " " || $0 == "\t" }))
-            lines[number] = line("\(mimeType)=\(defaults[mimeType]!);")
+            removed.insert(number)
+            if !defaults[mimeType]!.isEmpty && !replaced.contains(mimeType) {
+                lines[number] = line(value(mimeType))
+                removed.remove(number)
+            }
             replaced.insert(mimeType)
         }
+        lines = lines.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+        if let point = insertionPoint { insertionPoint = point - removed.filter { $0 <= point }.count }
 
-        let missing = defaults.keys.filter { !replaced.contains($0) }.sorted().map { line("\($0)=\(defaults[$0]!);") }
+        let missing = defaults.keys.filter { !replaced.contains($0) && !defaults[$0]!.isEmpty }.sorted().map { line(value($0)) }
         var appendedAtEnd = false
         if let insertionPoint {
             lines.insert(contentsOf: missing, at: insertionPoint + 1)

@@ -104,9 +104,9 @@ import Testing
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
         #expect(editor.path == path)
         let previous = try editor.setDefaults([
-            "x-scheme-handler/https": "choosy.desktop",
-            "x-scheme-handler/choosy": "choosy.desktop",
-            "x-scheme-handler/geo": "choosy.desktop",
+            "x-scheme-handler/https": ["choosy.desktop"],
+            "x-scheme-handler/choosy": ["choosy.desktop"],
+            "x-scheme-handler/geo": ["choosy.desktop"],
         ])
         #expect(previous == ["x-scheme-handler/https": ["firefox.desktop", "chromium.desktop"]])
         #expect(sandbox.read(path) == """
@@ -131,7 +131,7 @@ import Testing
         // Reading it back through the spec's lookup sees the new default (once installed).
         sandbox.desktopEntry("other.desktop", sandbox.application(name: "O", exec: "o %u", "MimeType=x-scheme-handler/choosy;\n"))
         sandbox.desktopEntry("handler.desktop", sandbox.application(name: "H", exec: "h %u"))
-        try editor.setDefaults(["x-scheme-handler/choosy": "handler.desktop"])
+        try editor.setDefaults(["x-scheme-handler/choosy": ["handler.desktop"]])
         #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/choosy")?.id == "handler.desktop")
     }
 
@@ -139,12 +139,12 @@ import Testing
         let sandbox = Sandbox()
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
         try FileManager.default.removeItem(atPath: sandbox.configHome)
-        #expect(try editor.setDefaults(["x-scheme-handler/choosy": "choosy.desktop"]).isEmpty)
+        #expect(try editor.setDefaults(["x-scheme-handler/choosy": ["choosy.desktop"]]).isEmpty)
         #expect(sandbox.read(editor.path) == "[Default Applications]\nx-scheme-handler/choosy=choosy.desktop;\n")
 
         // No trailing newline and no group: the group is appended after a blank line.
         sandbox.write(editor.path, "[Added Associations]\r\ntext/plain=gedit.desktop;")
-        try editor.setDefaults(["x-scheme-handler/https": "choosy.desktop"])
+        try editor.setDefaults(["x-scheme-handler/https": ["choosy.desktop"]])
         #expect(sandbox.read(editor.path) == "[Added Associations]\r\ntext/plain=gedit.desktop;\n\r\n[Default Applications]\r\nx-scheme-handler/https=choosy.desktop;\r\n")
     }
 
@@ -153,7 +153,7 @@ import Testing
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
         let junk: [UInt8] = Array("# \u{00E9}".utf8) + [0xFF, 0xFE] + Array("\n[Default Applications]\nx-scheme-handler/https=old.desktop;\n".utf8)
         sandbox.writeBytes(editor.path, junk)
-        #expect(try editor.setDefaults(["x-scheme-handler/https": "new.desktop"]) == ["x-scheme-handler/https": ["old.desktop"]])
+        #expect(try editor.setDefaults(["x-scheme-handler/https": ["new.desktop"]]) == ["x-scheme-handler/https": ["old.desktop"]])
         let written = try #require(FileManager.default.contents(atPath: editor.path))
         #expect(Array(written) == Array("# \u{00E9}".utf8) + [0xFF, 0xFE] + Array("\n[Default Applications]\nx-scheme-handler/https=new.desktop;\n".utf8))
     }
@@ -163,7 +163,7 @@ import Testing
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
         let real = sandbox.write("dotfiles/mimeapps.list", "[Default Applications]\n")
         #expect(symlink(real, editor.path) == 0)
-        try editor.setDefaults(["x-scheme-handler/https": "choosy.desktop"])
+        try editor.setDefaults(["x-scheme-handler/https": ["choosy.desktop"]])
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: editor.path) == real)
         #expect(sandbox.read(real) == "[Default Applications]\nx-scheme-handler/https=choosy.desktop;\n")
     }
@@ -172,8 +172,17 @@ import Testing
         let sandbox = Sandbox()
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
         for (type, id) in [("x-scheme-handler/https\n[x]", "a.desktop"), ("noslash", "a.desktop"), ("a/b", "a;b.desktop"), ("a/b", "../a.desktop")] {
-            #expect(throws: ChoosyError.self) { try editor.setDefaults([type: id]) }
+            #expect(throws: ChoosyError.self) { try editor.setDefaults([type: [id]]) }
         }
         #expect(!sandbox.exists(editor.path))
+    }
+
+    @Test func editorRemovesADefaultGivenNoIDs() throws {
+        let sandbox = Sandbox()
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        sandbox.write(editor.path, "# mine\n[Default Applications]\nx-scheme-handler/https=choosy.desktop;\ntext/html=firefox.desktop;\nx-scheme-handler/https=again.desktop;\n")
+        let previous = try editor.setDefaults(["x-scheme-handler/https": [], "x-scheme-handler/mailto": ["a.desktop", "b.desktop"]])
+        #expect(previous["x-scheme-handler/https"] != nil)
+        #expect(sandbox.read(editor.path) == "# mine\n[Default Applications]\ntext/html=firefox.desktop;\nx-scheme-handler/mailto=a.desktop;b.desktop;\n")
     }
 }

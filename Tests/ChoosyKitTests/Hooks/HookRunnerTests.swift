@@ -20,20 +20,7 @@ import Testing
 
     @discardableResult
     private func script(_ relativePath: String, _ body: String, mode: Int = 0o755) -> String {
-        writeExecutable(sandbox.configHome + "/choosy/" + relativePath, "#!/bin/sh\n" + body + "\n", mode: mode)
-    }
-
-    /// Writes the file from a child process: a file this process had open for writing could be
-    /// inherited by a child another test is spawning at that moment, and executing it would
-    /// then fail with ETXTBSY.
-    @discardableResult
-    private func writeExecutable(_ path: String, _ contents: String, mode: Int) -> String {
-        try! FileManager.default.createDirectory(atPath: parentDirectory(of: path), withIntermediateDirectories: true)
-        let request = ProcessRequest(argv: ["/bin/sh", "-c", "cat > \"$1\"", "sh", path], environment: sandbox.environment,
-                                     input: Array(contents.utf8))
-        #expect(try! PosixProcessRunner().run(request).status == 0)
-        chmod(path, mode_t(mode))
-        return path
+        sandbox.write(sandbox.configHome + "/choosy/" + relativePath, "#!/bin/sh\n" + body + "\n", mode: mode)
     }
 
     @Test func locatesScriptsBySymbol() {
@@ -128,7 +115,7 @@ import Testing
         script("actions/Slow", "sleep 30")
         #expect(runner(timeout: 0.3).runCustomAction("slow", parameters: [:])
             == .failure(code: HookRunner.timeoutStatus, message: "custom action 'slow' timed out after 0.3 s"))
-        writeExecutable(sandbox.configHome + "/choosy/actions/NoInterpreter", "#!/nonexistent/interpreter\n", mode: 0o755)
+        sandbox.write(sandbox.configHome + "/choosy/actions/NoInterpreter", "#!/nonexistent/interpreter\n", mode: 0o755)
         guard case .failure(let code, let message) = runner().runCustomAction("no interpreter", parameters: [:]) else {
             Issue.record("expected a failure")
             return

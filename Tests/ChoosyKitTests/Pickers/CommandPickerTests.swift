@@ -10,7 +10,7 @@ import Testing
     /// A picker script that records what it was given and answers `answer`.
     @discardableResult
     private func answeringScript(_ sandbox: Sandbox, _ answer: String, status: Int = 0) -> String {
-        sandbox.writeExecutable(sandbox.bin + "/answering-picker", """
+        sandbox.write(sandbox.bin + "/answering-picker", """
             #!/bin/sh
             cat > "\(sandbox.records)/stdin"
             printf '%s' "$CHOOSY_PICKER_TITLE" > "\(sandbox.records)/title"
@@ -18,7 +18,7 @@ import Testing
             printf '\(answer)'
             exit \(status)
 
-            """)
+            """, mode: 0o755)
     }
 
     @Test func theCommandReadsTheLinesAndTheTitleAndItsAnswerIsTheChoice() throws {

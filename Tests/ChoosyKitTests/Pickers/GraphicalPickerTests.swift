@@ -13,14 +13,14 @@ import Testing
     ])
 
     private func standIn(_ name: String, in sandbox: Sandbox, answer: String, status: Int = 0) -> String {
-        sandbox.writeExecutable(sandbox.bin + "/" + name, """
+        sandbox.write(sandbox.bin + "/" + name, """
             #!/bin/sh
             for a in "$0" "$@"; do printf '%s\\0' "$a"; done > "\(sandbox.records)/argv"
             cat > "\(sandbox.records)/stdin"
             printf '\(answer)'
             exit \(status)
 
-            """)
+            """, mode: 0o755)
     }
 
     private func recorded(_ sandbox: Sandbox) -> (argv: [String], stdin: String) {

@@ -22,7 +22,7 @@ import Testing
     private func sandbox(installing programs: [String]) -> Sandbox {
         let sandbox = Sandbox()
         sandbox.overrides["PATH"] = sandbox.bin
-        for program in programs { sandbox.writeExecutable(sandbox.bin + "/" + program, "#!/bin/sh\n") }
+        for program in programs { sandbox.write(sandbox.bin + "/" + program, "#!/bin/sh\n", mode: 0o755) }
         return sandbox
     }
 

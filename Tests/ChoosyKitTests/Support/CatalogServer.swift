@@ -26,14 +26,15 @@ final class CatalogServer: @unchecked Sendable {
         try process.run()
         let line = String(decoding: output.fileHandleForReading.availableLine(), as: UTF8.self)
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw CocoaError(.fileReadUnknown)
         }
         self.port = port
     }
 
     deinit {
-        process.terminate()
+        // SIGKILL: the test runner's threads block SIGTERM, and the child inherits that mask.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 

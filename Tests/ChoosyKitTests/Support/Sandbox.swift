@@ -56,12 +56,23 @@ final class Sandbox: @unchecked Sendable {
 
     // MARK: Files
 
+    /// Writes a file. Executables are written by a child process: a file this process had open
+    /// for writing can be inherited by a child another test spawns at that moment, and running
+    /// the script would then fail with ETXTBSY.
     @discardableResult
     func write(_ path: String, _ contents: String, mode: Int = 0o644) -> String {
         let full = path.hasPrefix("/") ? path : root + "/" + path
         try! FileManager.default.createDirectory(atPath: parentDirectory(of: full), withIntermediateDirectories: true)
-        try! Data(contents.utf8).write(to: URL(fileURLWithPath: full))
-        chmod(full, mode_t(mode))
+        if mode & 0o111 != 0 {
+            let request = ProcessRequest(
+                argv: ["/bin/sh", "-c", "cat > \"$0\" && chmod \(String(mode, radix: 8)) \"$0\"", full],
+                environment: ["PATH": "/usr/bin:/bin"], input: Array(contents.utf8)
+            )
+            precondition(try! PosixProcessRunner().run(request).status == 0, "cannot write \(full)")
+        } else {
+            try! Data(contents.utf8).write(to: URL(fileURLWithPath: full))
+            chmod(full, mode_t(mode))
+        }
         return full
     }
 

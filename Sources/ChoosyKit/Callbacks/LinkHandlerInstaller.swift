@@ -1,0 +1,133 @@
+import FoundationEssentials
+
+/// `choosy install [--default-handler]` and `choosy uninstall` (SPEC §8.3): choosy's desktop
+/// entry, and choosy as the default handler of `choosy:` links (and optionally of http,
+/// https, mailto and geo). What it replaces is recorded first, so `uninstall` can put it back
+/// and the browser type still knows the user's previous browser.
+public struct LinkHandlerInstaller {
+    public static let entryID = "choosy.desktop"
+    public static let ownScheme = "x-scheme-handler/choosy"
+    public static let linkSchemes = ["x-scheme-handler/http", "x-scheme-handler/https", "x-scheme-handler/mailto", "x-scheme-handler/geo"]
+
+    /// The defaults install replaced.
+    public struct Record: Codable, Equatable, Sendable {
+        /// What `$XDG_CONFIG_HOME/mimeapps.list` listed per MIME type (empty: nothing).
+        public var listed: [String: [String]] = [:]
+        /// The desktop ID that handled each MIME type (the effective default), if any.
+        public var handlers: [String: String] = [:]
+    }
+
+    private let environment: Environment
+    private let fileSystem: FileSystem
+    private let executable: String
+    private let mimeApps: MimeAppsList
+
+    public init(environment: Environment, fileSystem: FileSystem, executable: String, mimeApps: MimeAppsList) {
+        self.environment = environment
+        self.fileSystem = fileSystem
+        self.executable = executable
+        self.mimeApps = mimeApps
+    }
+
+    public var entryPath: String { joinPath(environment.dataHome, "applications", Self.entryID) }
+    public var recordPath: String { joinPath(environment.configHome, "choosy", "previous-handlers.json") }
+
+    /// Writes the entry and sets the defaults; returns the MIME types now handled by choosy.
+    @discardableResult
+    public func install(defaultHandler: Bool) throws(ChoosyError) -> [String] {
+        let mimeTypes = [Self.ownScheme] + (defaultHandler ? Self.linkSchemes : [])
+        var record = try loadRecord() ?? Record()
+        // The effective handlers, read before choosy takes over (choosy is never one of them).
+        for mimeType in mimeTypes where record.handlers[mimeType] == nil {
+            if let entry = mimeApps.defaultEntry(for: mimeType) { record.handlers[mimeType] = entry.id }
+        }
+        do {
+            try fileSystem.writeAtomically(Array(desktopEntry(mimeTypes: mimeTypes).utf8), to: entryPath, permissions: 0o644)
+        } catch {
+            throw .internal("cannot write \(entryPath): \(error)")
+        }
+        let editor = MimeAppsEditor(environment: environment, fileSystem: fileSystem)
+        let listed = try editor.setDefaults(Dictionary(uniqueKeysWithValues: mimeTypes.map { ($0, [Self.entryID]) }))
+        for mimeType in mimeTypes where record.listed[mimeType] == nil {
+            // Only the first install's view counts: a second one would record choosy itself.
+            record.listed[mimeType] = (listed[mimeType] ?? []).filter { $0 != Self.entryID }
+        }
+        try save(record)
+        return mimeTypes
+    }
+
+    /// Restores what install replaced and removes the entry; false when nothing was installed.
+    @discardableResult
+    public func uninstall() throws(ChoosyError) -> Bool {
+        let record = try loadRecord()
+        let installed = fileSystem.info(entryPath) != nil
+        guard installed || record != nil else { return false }
+        if let record, !record.listed.isEmpty {
+            try MimeAppsEditor(environment: environment, fileSystem: fileSystem).setDefaults(record.listed)
+        }
+        fileSystem.remove(entryPath)
+        fileSystem.remove(recordPath)
+        return true
+    }
+
+    /// The handler choosy replaced for `mimeType`, so the user's browser stays first.
+    public func previousHandler(for mimeType: String) -> String? {
+        (try? loadRecord())??.handlers[mimeType]
+    }
+
+    func desktopEntry(mimeTypes: [String]) -> String {
+        """
+        [Desktop Entry]
+        Type=Application
+        Name=Choosy
+        GenericName=App Chooser
+        Comment=Open links in your favourite app
+        Exec=\(Self.execArgument(executable)) handle %u
+        Icon=preferences-desktop-default-applications
+        Terminal=false
+        NoDisplay=true
+        Categories=Utility;
+        MimeType=\(mimeTypes.map { $0 + ";" }.joined())
+
+        """
+    }
+
+    /// The path as one Exec argument: quoted when it holds a reserved character, with the
+    /// Exec escapes inside quotes, then the string escape of backslashes (Desktop Entry spec).
+    static func execArgument(_ path: String) -> String {
+        let reserved = " \t\n\"'\\><~|&;$*?#()`="
+        guard path.contains(where: { reserved.contains($0) }) else { return path }
+        var quoted = "\""
+        for character in path {
+            if "\"`$\\".contains(character) { quoted += "\\" }
+            quoted.append(character)
+        }
+        quoted += "\""
+        return quoted.split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "\\\\")
+    }
+
+    private func loadRecord() throws(ChoosyError) -> Record? {
+        guard fileSystem.info(recordPath) != nil else { return nil }
+        do {
+            return try JSONDecoder().decode(Record.self, from: Data(try fileSystem.read(recordPath, limit: 1 << 20)))
+        } catch {
+            throw .corrupt("\(recordPath) is not valid (\(error)); remove it to start over")
+        }
+    }
+
+    private func save(_ record: Record) throws(ChoosyError) {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try fileSystem.writeAtomically(Array(try encoder.encode(record)) + [0x0A], to: recordPath, permissions: 0o600)
+        } catch {
+            throw .internal("cannot write \(recordPath): \(error)")
+        }
+    }
+}
+
+extension Choosy {
+    public func linkHandlerInstaller() -> LinkHandlerInstaller {
+        LinkHandlerInstaller(environment: environment, fileSystem: fileSystem, executable: settings.executable, mimeApps: probe().mimeApps)
+    }
+}

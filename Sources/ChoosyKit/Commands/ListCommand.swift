@@ -1,0 +1,54 @@
+/// One app type as `choosy list` shows it.
+public struct TypeListing: Sendable {
+    public struct Entry: Sendable {
+        public var app: App
+        public var installed: InstalledApp?
+        public var isDefault: Bool
+    }
+
+    public var type: AppType
+    public var apps: [Entry]
+
+    public var json: JSONValue {
+        .object([
+            ("key", .string(type.key)),
+            ("name", .string(type.name)),
+            ("apps", .array(apps.map { entry in
+                .object([
+                    ("key", .string(entry.app.key)),
+                    ("name", .string(entry.installed?.displayName ?? entry.app.name)),
+                    ("installed", .bool(entry.installed != nil)),
+                    ("desktop_id", .optional(entry.installed?.entry?.id)),
+                    ("default", .bool(entry.isDefault)),
+                ])
+            })),
+        ])
+    }
+}
+
+extension Choosy {
+    /// `choosy list [TYPE]`: every type (or one) with its apps, installed or not.
+    public func list(_ typeInput: String?) throws(ChoosyError) -> [TypeListing] {
+        let types: [AppType]
+        if let typeInput {
+            types = [try appType(typeInput)]
+        } else {
+            let catalog = try catalog()
+            var all: [AppType] = []
+            for summary in catalog.summaries() {
+                all.append(try catalog.appType(summary.key))
+            }
+            types = all
+        }
+        let remembered = try preferences().all()
+        var listings: [TypeListing] = []
+        for type in types {
+            let installed = try installedApps(of: type)
+            let defaultApp = remembered[type.key]?.defaultApp
+            listings.append(TypeListing(type: type, apps: type.apps.map { app in
+                TypeListing.Entry(app: app, installed: installed.first { $0.app.key == app.key }, isDefault: app.key == defaultApp)
+            }))
+        }
+        return listings
+    }
+}

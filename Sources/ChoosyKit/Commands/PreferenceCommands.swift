@@ -1,0 +1,38 @@
+extension Choosy {
+    /// `choosy reset TYPE`: forgets the default (and the apps seen); returns the app forgotten.
+    @discardableResult
+    public func reset(_ typeInput: String) throws(ChoosyError) -> String? {
+        let type = try appType(typeInput)
+        let store = preferences()
+        let previous = try store.preference(for: type.key).defaultApp
+        try store.update(type.key) { $0 = TypePreference() }
+        return previous
+    }
+
+    /// `choosy reset --all`.
+    public func resetAll() throws(ChoosyError) {
+        try preferences().resetAll()
+    }
+
+    /// `choosy default TYPE`: the remembered app key, if any.
+    public func defaultApp(_ typeInput: String) throws(ChoosyError) -> String? {
+        let type = try appType(typeInput)
+        return try preferences().preference(for: type.key).defaultApp
+    }
+
+    /// `choosy default TYPE APP`: makes an installed app the default, as picking it *always*.
+    public func setDefaultApp(_ typeInput: String, app key: String) throws(ChoosyError) {
+        let type = try appType(typeInput)
+        guard let app = type.app(key) ?? type.apps.first(where: { $0.name.lowercased() == key.lowercased() }) else {
+            throw .unknown("unknown app '\(key)' for \(type.name)" + didYouMean(key, among: type.apps.map(\.key)))
+        }
+        let installed = try installedApps(of: type)
+        guard installed.contains(where: { $0.app.key == app.key }) else {
+            throw .unavailable("\(app.name) (\(app.key)) is not installed")
+        }
+        try preferences().update(type.key) { preference in
+            preference.defaultApp = app.key
+            preference.seen = installed.map(\.app.key)
+        }
+    }
+}

@@ -1,0 +1,226 @@
+/// The open flow: resolve the type and action, find the installed apps, decide (default,
+/// picker, …), remember, run the prepare hooks, build the URL with only the parameters the
+/// chosen app supports, and launch it, web apps through the browser type.
+final class ActionOpener {
+    private let choosy: Choosy
+    private let diagnostics: DiagnosticSink
+
+    init(choosy: Choosy) {
+        self.choosy = choosy
+        self.diagnostics = choosy.diagnostics
+    }
+
+    func open(_ request: OpenRequest) throws(ChoosyError) -> OpenResult {
+        let type = try choosy.appType(request.type)
+        let action = try resolveAction(request.action, in: type)
+        var parameters = try collect(request.parameters, for: type)
+        let installed = try choosy.installedApps(of: type)
+        let chosen = try choose(type: type, action: action, installed: installed, request: request)
+
+        if let action {
+            let context = HookContext(type: type, action: action, app: chosen.app, parameters: parameters)
+            switch choosy.hookRunner().prepare(context, configure: request.options.configure) {
+            case .proceed(let updated): parameters = updated
+            case .cancel(let reason): throw .noChoice("cancelled: \(reason)")
+            }
+        } else if request.options.configure != nil {
+            diagnostics.explain("--configure needs an action; not run")
+        }
+
+        let url = try buildURL(for: chosen, action: action?.key, parameters: parameters, type: type)
+        var result = OpenResult(type: type.key, action: action?.key, app: chosen.app.key, url: url, argv: [], desktopID: chosen.entry?.id)
+        guard request.purpose == .launch else { return result }
+
+        if let entry = chosen.entry {
+            result.argv = try launch(entry, url: url, dryRun: request.options.dryRun)
+        } else {
+            let browser = try openInBrowser(url, request: request)
+            result.argv = browser.argv
+            result.desktopID = browser.desktopID
+            result.via = OpenResult.Via(type: browser.type, app: browser.app)
+        }
+        return result
+    }
+
+    /// A whole link for one of `candidates` (apps of `type` registered for its scheme): the
+    /// app gets the link unchanged.
+    func open(link: String, type: AppType, candidates: [InstalledApp], options: OpenOptions) throws(ChoosyError) -> OpenResult {
+        let request = OpenRequest(type: type.key, action: nil, parameters: [], options: options)
+        let chosen = try choose(type: type, action: nil, installed: candidates, request: request)
+        guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
+        let argv = try launch(entry, url: link, dryRun: options.dryRun)
+        return OpenResult(type: type.key, action: nil, app: chosen.app.key, url: link, argv: argv, desktopID: entry.id)
+    }
+
+    // MARK: Steps
+
+    /// An action by key or name, any case; actions an app supports but the type does not
+    /// declare count too.
+    private func resolveAction(_ input: String?, in type: AppType) throws(ChoosyError) -> Action? {
+        guard let input else { return nil }
+        var known = type.actions
+        for app in type.apps {
+            for appAction in app.actions where !known.contains(where: { $0.key == appAction.key }) {
+                known.append(Action(key: appAction.key, name: appAction.key))
+            }
+        }
+        let normalized = input.lowercased().replacingSpaces()
+        if let action = known.first(where: { $0.key == input })
+            ?? known.first(where: { $0.key.lowercased() == normalized || $0.name.lowercased().replacingSpaces() == normalized }) {
+            return action
+        }
+        throw .unknown("unknown action '\(input)' for \(type.name)" + didYouMean(input, among: known.map(\.key)))
+    }
+
+    /// Parameters as a dictionary (a later duplicate wins). A key that is a near miss of a
+    /// declared parameter is reported, since it would silently reach no app.
+    private func collect(_ pairs: [(String, String)], for type: AppType) throws(ChoosyError) -> [String: String] {
+        var parameters: [String: String] = [:]
+        let used = Set(type.parameters.map(\.key) + type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
+        for (key, value) in pairs {
+            if !used.contains(key), let near = suggestion(for: key, among: Array(used)) {
+                diagnostics.warning("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+            }
+            parameters[key] = value
+        }
+        return parameters
+    }
+
+    private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest) throws(ChoosyError) -> InstalledApp {
+        let options = request.options
+        if let key = options.app {
+            guard let app = type.app(key) else {
+                throw .unknown("unknown app '\(key)' for \(type.name)" + didYouMean(key, among: type.apps.map(\.key)))
+            }
+            guard let found = installed.first(where: { $0.app.key == app.key }) else {
+                throw .unavailable("\(app.name) (\(app.key)) is not installed" + (app.isWebApp ? " (it needs a browser)" : ""))
+            }
+            diagnostics.explain("--app \(key): using it this once")
+            return found
+        }
+        guard !installed.isEmpty else {
+            let names = type.apps.map(\.name).joined(separator: ", ")
+            throw .unavailable("nothing installed can open \(type.name)" + (names.isEmpty ? "" : " (install one of: \(names))"))
+        }
+        var candidates = installed
+        if let action {
+            let supporting = installed.filter { $0.app.urlFormat(for: action.key) != nil }
+            if supporting.isEmpty {
+                diagnostics.explain("no installed app supports '\(action.key)'; offering every installed app, opened as it is")
+            } else {
+                candidates = supporting
+            }
+        }
+        candidates = choosy.installedAppFinder().systemDefaultFirst(candidates)
+
+        let store = choosy.preferences()
+        let remembers = request.purpose == .launch && !options.dryRun && !options.noRemember
+        let preference = try store.preference(for: type.key)
+        let situation = ChoiceSituation(
+            installed: installed.map(\.app.key), candidates: candidates.map(\.app.key), preference: preference,
+            choose: options.choose, alwaysPicker: choosy.environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER")
+        )
+        switch ChoiceDecider.decide(situation) {
+        case .nothingInstalled:
+            throw .unavailable("nothing installed can open \(type.name)")
+        case .launch(let key, let reason):
+            diagnostics.explain(reason)
+            return candidates.first { $0.app.key == key } ?? installed.first { $0.app.key == key }!
+        case .pick(let keys, let forgetDefault, let reason):
+            diagnostics.explain("showing the picker: \(reason)")
+            if forgetDefault && remembers {
+                try store.update(type.key) { $0.defaultApp = nil }
+            }
+            let ordered = keys.compactMap { key in candidates.first { $0.app.key == key } }
+            let remembered = forgetDefault ? nil : preference.defaultApp
+            let answer = try pick(ordered, type: type, action: action, defaultApp: remembered, request: request)
+            let chosen = ordered[answer.index]
+            if remembers {
+                let shown = installed.map(\.app.key)
+                try store.update(type.key) { preference in
+                    if answer.always { preference.defaultApp = chosen.app.key }
+                    preference.seen = shown
+                }
+                if answer.always { diagnostics.explain("remembered \(chosen.app.key) as the default for \(type.name)") }
+            }
+            return chosen
+        }
+    }
+
+    private func pick(_ candidates: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest) throws(ChoosyError) -> (index: Int, always: Bool) {
+        let options = request.options
+        let allowAlways = request.purpose == .launch && !options.noRemember
+        let title = options.title ?? "\(type.name): \(action?.name ?? "Open") with…"
+        let pickerCandidates = candidates.map { installed in
+            PickerCandidate(
+                appKey: installed.app.key, displayName: installed.displayName,
+                icon: installed.entry?.icon, isDefault: installed.app.key == defaultApp
+            )
+        }
+        // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
+        let configured = choosy.environment["CHOOSY_PICKER"] == nil ? try choosy.configuration().picker : nil
+        let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: choosy.environment)
+        let selector = PickerSelector(environment: choosy.environment, runner: choosy.runner, fileSystem: choosy.fileSystem)
+        guard let picker = try selector.picker(for: preference) else {
+            throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates)
+        }
+        switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways)) {
+        case .justOnce(let index): return (index, false)
+        case .always(let index): return (index, allowAlways)
+        case .cancelled: throw .noChoice("cancelled: no app was chosen")
+        }
+    }
+
+    private func buildURL(for chosen: InstalledApp, action: String?, parameters: [String: String], type: AppType) throws(ChoosyError) -> String {
+        let app = chosen.app
+        guard let action else {
+            diagnostics.explain("no action: opening \(app.key) with its scheme \(app.urlScheme)")
+            return app.urlScheme
+        }
+        let passed = app.parameterKeys(for: action)
+        let dropped = parameters.keys.filter { !passed.contains($0) }.sorted()
+        if !dropped.isEmpty {
+            diagnostics.explain("\(app.key) does not take: \(dropped.joined(separator: ", "))")
+        }
+        let url = app.url(for: action, parameters: parameters)
+        if chosen.isWebApp && !isWebURL(url) {
+            throw .usage("refusing to open '\(url.prefix(60))' from web app \(app.key): only http(s) URLs go to the browser")
+        }
+        diagnostics.explain("URL: \(url)")
+        return url
+    }
+
+    private func launch(_ entry: DesktopEntry, url: String, dryRun: Bool) throws(ChoosyError) -> [String] {
+        let launcher = Launcher(environment: choosy.environment, runner: choosy.runner, fileSystem: choosy.fileSystem)
+        if dryRun {
+            let argv = try launcher.argv(for: entry, url: url)
+            diagnostics.explain("dry run: not starting \(entry.id)")
+            return argv
+        }
+        let argv = try launcher.launch(entry, url: url)
+        diagnostics.explain("started \(entry.id): \(shellQuoted(argv))")
+        return argv
+    }
+
+    /// Web apps open in the browser type's app: its default, or its picker.
+    private func openInBrowser(_ url: String, request: OpenRequest) throws(ChoosyError) -> OpenResult {
+        var options = OpenOptions()
+        options.picker = request.options.picker
+        options.noRemember = request.options.noRemember
+        options.dryRun = request.options.dryRun
+        diagnostics.explain("web app: opening \(url) through the browser type")
+        return try open(OpenRequest(type: "browser", action: "browse", parameters: [("url", url)], options: options))
+    }
+}
+
+func isWebURL(_ url: String) -> Bool {
+    let lowered = url.lowercased()
+    return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+}
+
+extension String {
+    /// `Show Profile` → `show_profile`, for matching action names typed either way.
+    fileprivate func replacingSpaces() -> String {
+        String(map { $0 == " " || $0 == "-" ? "_" : $0 })
+    }
+}
