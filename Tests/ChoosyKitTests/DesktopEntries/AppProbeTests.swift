@@ -48,8 +48,14 @@ import Testing
     @Test func leavesWebAppsToTheBrowserType() {
         let sandbox = Sandbox()
         sandbox.desktopEntry("web.desktop", sandbox.application(name: "Web", exec: "web %u", "MimeType=x-scheme-handler/https;\n"))
-        let web = App(key: "twitter_web", name: "Twitter (web)", urlScheme: "https://twitter.com", desktopIDs: ["web.desktop"])
+        // A web app is not installed by whatever handles https: links; it opens in the browser.
+        let web = App(key: "twitter_web", name: "Twitter (web)", urlScheme: "https://twitter.com")
+        #expect(web.isWebApp)
         #expect(probe(sandbox).installedEntry(for: web) == nil)
+        // A browser names its desktop entries, so its http: scheme does not make it a web app.
+        let browser = App(key: "web", name: "Web", urlScheme: "http:", desktopIDs: ["web.desktop"])
+        #expect(!browser.isWebApp)
+        #expect(probe(sandbox).installedEntry(for: browser)?.id == "web.desktop")
     }
 
     @Test func showsTheTranslatedName() {
