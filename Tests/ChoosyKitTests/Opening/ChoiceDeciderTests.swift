@@ -1,0 +1,69 @@
+@testable import ChoosyKit
+import Testing
+
+/// The decision order of SPEC §6, rule by rule.
+@Suite struct ChoiceDeciderTests {
+    func decide(
+        installed: [String] = ["firefox", "chromium"], candidates: [String]? = nil,
+        default remembered: String? = nil, seen: [String]? = nil,
+        app: String? = nil, choose: Bool = false, always: Bool = false
+    ) -> ChoiceDecision {
+        ChoiceDecider.decide(ChoiceSituation(
+            installed: installed, candidates: candidates ?? installed,
+            preference: TypePreference(defaultApp: remembered, seen: seen ?? installed),
+            forcedApp: app, choose: choose, alwaysPicker: always
+        ))
+    }
+
+    func isPick(_ decision: ChoiceDecision, _ keys: [String], forget: Bool) -> Bool {
+        if case .pick(let candidates, let forgetDefault, _) = decision { return candidates == keys && forgetDefault == forget }
+        return false
+    }
+
+    func launches(_ decision: ChoiceDecision, _ key: String) -> Bool {
+        if case .launch(let app, _) = decision { return app == key }
+        return false
+    }
+
+    @Test func appWinsOverEverything() {
+        #expect(launches(decide(default: "firefox", app: "chromium", choose: true, always: true), "chromium"))
+    }
+
+    @Test func chooseForgetsTheDefaultAndPicksEvenWithOneApp() {
+        #expect(isPick(decide(installed: ["firefox"], default: "firefox", choose: true), ["firefox"], forget: true))
+        #expect(isPick(decide(installed: ["firefox"], choose: true), ["firefox"], forget: false))
+    }
+
+    @Test func alwaysDisplayPickerPicksEveryTimeDefaultFirst() {
+        #expect(isPick(decide(default: "chromium", always: true), ["chromium", "firefox"], forget: false))
+        #expect(isPick(decide(installed: ["firefox"], always: true), ["firefox"], forget: false))
+    }
+
+    @Test func anInstalledDefaultWithNoNewAppLaunches() {
+        #expect(launches(decide(default: "chromium"), "chromium"))
+    }
+
+    @Test func aRemovedDefaultIsForgottenAndThePickerShown() {
+        #expect(isPick(decide(installed: ["firefox"], default: "chromium", seen: ["firefox", "chromium"]), ["firefox"], forget: true))
+    }
+
+    @Test func aNewAppShowsThePickerAgainDefaultFirst() {
+        let decision = decide(installed: ["firefox", "chromium", "brave"], default: "chromium", seen: ["firefox", "chromium"])
+        #expect(isPick(decision, ["chromium", "firefox", "brave"], forget: false))
+    }
+
+    @Test func aDefaultThatCannotDoTheActionIsKeptButNotUsed() {
+        let decision = decide(installed: ["a", "b", "c"], candidates: ["b", "c"], default: "a")
+        #expect(isPick(decision, ["b", "c"], forget: false))
+    }
+
+    @Test func withoutADefaultOneAppLaunchesAndMorePick() {
+        #expect(launches(decide(installed: ["firefox"]), "firefox"))
+        #expect(launches(decide(installed: ["a", "b"], candidates: ["b"]), "b"))
+        #expect(isPick(decide(), ["firefox", "chromium"], forget: false))
+    }
+
+    @Test func nothingInstalled() {
+        #expect(decide(installed: [], candidates: []) == .nothingInstalled)
+    }
+}
