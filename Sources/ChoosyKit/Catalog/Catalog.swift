@@ -25,6 +25,9 @@ public final class Catalog {
         }
     }
 
+    /// Seconds between background attempts after a failed download (at most the TTL).
+    static let retryInterval: Double = 15 * 60
+
     private let cache: CatalogCache
     private let userCatalog: UserCatalog
     private let network: Network?
@@ -99,8 +102,13 @@ public final class Catalog {
         let cached = cache.entry(for: key, diagnostics: diagnostics)
         if let network, !network.freshness.developmentMode,
            cached.map({ !network.freshness.isFresh($0.metadata, now: clock.now()) }) ?? true {
-            diagnostics.explain("downloaded data for '\(key)' is \(cached == nil ? "missing" : "stale"); refreshing it in the background")
-            network.background?.refreshLater(key)
+            let retryAfter = min(network.freshness.ttl, Catalog.retryInterval)
+            if let failed = cache.lastFailure(of: key), clock.now() - failed < retryAfter {
+                diagnostics.explain("downloading '\(key)' failed \(Int(clock.now() - failed)) s ago; trying again later")
+            } else {
+                diagnostics.explain("downloaded data for '\(key)' is \(cached == nil ? "missing" : "stale"); refreshing it in the background")
+                network.background?.refreshLater(key)
+            }
         }
         diagnostics.explain("app type '\(key)': bundled \(bundled.isEmpty ? "no" : "yes"), downloaded \(cached == nil ? "no" : "yes"), user \(user.isEmpty ? "no" : "yes (\(userCatalog.directory))")")
         guard let type = CatalogMerger.merge(bundled + (cached?.records ?? []) + user) else {

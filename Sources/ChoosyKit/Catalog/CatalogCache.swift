@@ -39,6 +39,22 @@ public struct CatalogCache: Sendable {
     public func path(for key: String) -> String { joinPath(directory, key + ".cache") }
     public func lockPath(for key: String) -> String { joinPath(directory, key + ".lock") }
 
+    private func attemptPath(for key: String) -> String { joinPath(directory, key + ".failed") }
+
+    /// When a download of `key` last failed (the marker's mtime), so background refreshes
+    /// back off instead of warning on every command while the network is down.
+    public func lastFailure(of key: String) -> Double? {
+        fileSystem.info(attemptPath(for: key)).map { Double($0.modified) / 1e9 }
+    }
+
+    public func recordFailure(of key: String) {
+        try? fileSystem.writeAtomically([], to: attemptPath(for: key), permissions: 0o600)
+    }
+
+    public func clearFailure(of key: String) {
+        fileSystem.remove(attemptPath(for: key))
+    }
+
     public func exists(_ key: String) -> Bool {
         fileSystem.info(path(for: key))?.kind == .regular
     }

@@ -38,6 +38,16 @@ public struct CatalogRefresher: Sendable {
     /// entry that is fresh once the lock is held is kept as it is.
     public func refresh(_ key: String, onlyIfStale: Bool, diagnostics: DiagnosticSink) -> Outcome {
         guard isValidTypeKey(key) else { return .failed("invalid app type key '\(key)'") }
+        let outcome = fetch(key, onlyIfStale: onlyIfStale, diagnostics: diagnostics)
+        switch outcome {
+        case .updated, .notModified: cache.clearFailure(of: key)
+        case .failed, .notFound: cache.recordFailure(of: key)
+        case .alreadyFresh: break
+        }
+        return outcome
+    }
+
+    private func fetch(_ key: String, onlyIfStale: Bool, diagnostics: DiagnosticSink) -> Outcome {
         let lock: FileLock
         do {
             lock = try FileLock(path: cache.lockPath(for: key), timeout: 30)

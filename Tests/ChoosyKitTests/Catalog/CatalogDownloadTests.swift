@@ -117,7 +117,7 @@ import Testing
         #expect(describe.stdout.contains("tweetbot"))
         #expect(describe.stderrLines.count == 1, "\(describe.stderr)")
         #expect(sandbox.read(cacheFile) == good)
-        #expect(cacheDirectoryListing() == ["twitter.cache", "twitter.lock"])
+        #expect(cacheDirectoryListing() == ["twitter.cache", "twitter.failed", "twitter.lock"])
     }
 
     @Test func aRefusedConnectionKeepsTheLastGoodData() throws {
@@ -153,6 +153,22 @@ import Testing
         #expect(describe.stderr.contains("corrupt"))
         #expect(server.requests(for: twitter).count == 2)
         #expect(sandbox.choosy("describe", "twitter").stdout.contains("tweetbot"))
+    }
+
+    @Test func afterAFailedRefreshTheBackgroundBacksOff() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        server.inject([twitter: "500"])
+        #expect(sandbox.choosy("update", "twitter").status == 4)
+        let stale = ["CHOOSY_CACHE_TTL": "3600"]
+        sandbox.write(cacheFile, try #require(sandbox.read(cacheFile)).replacingOccurrences(
+            of: #""fetched_at":"#, with: #""fetched_at":1,"old":"#))
+        let describe = sandbox.choosy(["describe", "twitter"], environment: stale)
+        #expect(describe.status == 0)
+        #expect(describe.stderr.isEmpty, "no retry, no warning, within the back-off")
+        #expect(server.requests(for: twitter).count == 2)
+        server.inject([:])
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        #expect(!sandbox.exists(sandbox.cacheHome + "/choosy/catalog/twitter.failed"))
     }
 
     @Test func offlineMakesNoRequest() {
