@@ -96,6 +96,44 @@ import Testing
         #expect(sandbox.read("_choosy")?.hasPrefix("#compdef choosy\n") == true)
     }
 
+    /// zsh completes only inside its line editor, so this one types in a real terminal (tmux).
+    @Test func zshCompletesInATerminalAliasesToo() {
+        sandbox.write("zdotdir/.zshrc", """
+            PS1='%% '
+            autoload -Uz compinit && compinit -u -d "\(sandbox.root)/zcompdump"
+            source <(choosy completions zsh)
+            alias tw='choosy open Twitter show_profile'
+
+            """)
+        let socket = sandbox.root + "/tmux.sock"
+        @discardableResult
+        func tmux(_ arguments: String...) -> Sandbox.Output {
+            sandbox.run(["/usr/bin/tmux", "-S", socket] + arguments, environment: ["ZDOTDIR": sandbox.root + "/zdotdir"])
+        }
+        defer { tmux("kill-server") }
+        tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "20", "/usr/bin/zsh -i")
+        func screen(showing text: String) -> String {
+            let deadline = Date().addingTimeInterval(20)
+            var shown = ""
+            repeat {
+                shown = tmux("capture-pane", "-p").stdout
+                if shown.contains(text) { break }
+                usleep(50_000)
+            } while Date() < deadline
+            return shown
+        }
+        // (capture-pane drops trailing blanks.)
+        #expect(screen(showing: "%").contains("%"))
+        tmux("send-keys", "choosy open Tw", "Tab")
+        #expect(screen(showing: "choosy open Twitter").contains("% choosy open Twitter"))
+        tmux("send-keys", "show_pro", "Tab", "pro", "Tab")
+        #expect(screen(showing: "profile_screenname=").contains("% choosy open Twitter show_profile profile_screenname="))
+        tmux("send-keys", "C-u", "tw ", "Tab")
+        let listed = screen(showing: "user_id=")
+        #expect(listed.contains("profile_screenname=  -- Profile Username"), "\(listed)")
+        #expect(listed.contains("user_id=             -- User Id"), "\(listed)")
+    }
+
     @Test func fishScriptIsValidAndCompletesAliasesToo() {
         let path = sandbox.write("choosy.fish", sandbox.choosy("completions", "fish").stdout)
         let check = sandbox.run(["/usr/bin/fish", "--no-config", "-n", path])
