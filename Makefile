@@ -3,9 +3,18 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
+# The binary make install installs; any other path skips the release build (the tests install
+# the binary they test this way).
+BINARY ?= .build/release/choosy
+
+BINDIR := $(PREFIX)/bin
+DATADIR := $(PREFIX)/share
+INSTALLED_FILES := $(BINDIR)/choosy $(DATADIR)/man/man1/choosy.1 \
+	$(DATADIR)/bash-completion/completions/choosy $(DATADIR)/zsh/site-functions/_choosy \
+	$(DATADIR)/fish/vendor_completions.d/choosy.fish $(DATADIR)/applications/choosy.desktop
 
 BUILD_PACKAGES := libcurl4-openssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish man-db groff-base desktop-file-utils
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 .PHONY: all build test demo install uninstall bench fuzz clean deps-build deps-test
@@ -30,6 +39,28 @@ test: deps-test
 ## demo: the main job in a throwaway sandbox of desktop entries and recorder apps
 demo: build
 	@scripts/demo.sh .build/release/choosy
+
+## install: binary, bundled catalog, man page, shell completions and desktop entry under
+## $(DESTDIR)$(PREFIX); the completion scripts come from the binary itself
+install: $(if $(filter .build/release/choosy,$(BINARY)),build)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/choosy/catalog/app-data $(DESTDIR)$(DATADIR)/man/man1 \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d $(DESTDIR)$(DATADIR)/applications
+	install -m 755 $(BINARY) $(DESTDIR)$(BINDIR)/choosy
+	install -m 644 catalog/README.md $(DESTDIR)$(DATADIR)/choosy/catalog/
+	install -m 644 catalog/app-data/*.json $(DESTDIR)$(DATADIR)/choosy/catalog/app-data/
+	install -m 644 doc/choosy.1 $(DESTDIR)$(DATADIR)/man/man1/choosy.1
+	$(BINARY) completions bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/choosy
+	$(BINARY) completions zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_choosy
+	$(BINARY) completions fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/choosy.fish
+	sed 's|@BINDIR@|$(BINDIR)|' data/choosy.desktop.in > $(DESTDIR)$(DATADIR)/applications/choosy.desktop
+	chmod 644 $(DESTDIR)$(DATADIR)/bash-completion/completions/choosy $(DESTDIR)$(DATADIR)/zsh/site-functions/_choosy \
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/choosy.fish $(DESTDIR)$(DATADIR)/applications/choosy.desktop
+
+## uninstall: removes what install installed
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	rm -rf $(DESTDIR)$(DATADIR)/choosy
 
 clean:
 	rm -rf .build

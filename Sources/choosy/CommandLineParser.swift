@@ -7,10 +7,7 @@ struct CommandLineParser {
     private var invocation = Invocation(command: .help(topic: nil))
     private var seenAll = false
 
-    static let commands = [
-        "open", "url", "reset", "default", "list", "describe", "update", "handle", "route",
-        "install", "uninstall", "completions", "help",
-    ]
+    static let commands = CommandGrammar.commands.map(\.name)
 
     init(_ arguments: [String]) {
         self.arguments = arguments
@@ -100,8 +97,7 @@ struct CommandLineParser {
             case "--dry-run" where openLike: try flag(); invocation.options.dryRun = true
             case "--configure" where openLike: invocation.options.configure = try value()
             default:
-                let known = ["--help", "--verbose", "--offline", "--json", "--all", "--default-handler", "--app", "--choose",
-                             "--no-remember", "--picker", "--title", "--dry-run", "--configure"]
+                let known = CommandGrammar.options.map(\.name)
                 if known.contains(name) {
                     throw .usage("option \(name) does not apply to '\(command)'")
                 }
@@ -155,7 +151,7 @@ struct CommandLineParser {
             guard positionals.isEmpty else { throw .usage("uninstall takes no arguments") }
             return .uninstall
         case "completions":
-            guard positionals.count == 1, ["bash", "zsh", "fish"].contains(positionals[0]) else {
+            guard positionals.count == 1, CommandGrammar.shells.contains(positionals[0]) else {
                 throw .usage("completions needs one of: bash, zsh, fish")
             }
             return .completions(shell: positionals[0])

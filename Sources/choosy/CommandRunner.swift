@@ -15,6 +15,10 @@ struct CommandRunner {
         case .version:
             writeStandardOutput("choosy \(choosyVersion)\n")
             return 0
+        case .completions(let shell):
+            guard let script = CompletionScript.text(for: shell) else { throw .usage("completions needs one of: bash, zsh, fish") }
+            writeStandardOutput(script)
+            return 0
         default:
             break
         }
@@ -69,8 +73,10 @@ struct CommandRunner {
         case .uninstall:
             let installer = choosy.linkHandlerInstaller()
             writeStandardOutput(try installer.uninstall() ? "Removed \(installer.entryPath) and restored the previous link handlers.\n" : "choosy was not installed.\n")
-        case .completions, .complete, .help, .version:
-            throw .internal("command not built yet")
+        case .complete(let words):
+            writeStandardOutput(choosy.complete(words).map { $0.line + "\n" }.joined())
+        case .completions, .help, .version:
+            break // answered above, without a Choosy
         }
         return 0
     }

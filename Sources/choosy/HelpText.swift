@@ -80,7 +80,16 @@ enum HelpText {
         "route": "choosy route URL [open's options]\n\nAnswers an x-callback-url (choosy://x-callback-url/ACTION?…): open, url, reset, default, list, or a custom action script; then opens x-success, x-error or x-cancel.\n",
         "install": "choosy install [--default-handler]\n\nWrites choosy.desktop and makes choosy the handler of choosy: links. With --default-handler, also of http, https, mailto and geo links (the previous handlers are recorded for uninstall).\n",
         "uninstall": "choosy uninstall\n\nRemoves choosy.desktop and restores the link handlers install replaced.\n",
-        "completions": "choosy completions bash|zsh|fish\n\nPrints a completion script, e.g. `source <(choosy completions bash)`.\n",
+        "completions": """
+            choosy completions bash|zsh|fish
+
+            Prints a completion script for commands, options, app types, actions, KEY= and app
+            keys. `make install` installs them; by hand:
+              bash (~/.bashrc):                 source <(choosy completions bash)
+              zsh (~/.zshrc, after compinit):   source <(choosy completions zsh)
+              fish (config.fish):               choosy completions fish | source
+
+            """,
         "help": "choosy help [COMMAND]\n",
     ]
 }

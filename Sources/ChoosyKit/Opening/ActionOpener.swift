@@ -58,18 +58,8 @@ final class ActionOpener {
     /// declare count too.
     private func resolveAction(_ input: String?, in type: AppType) throws(ChoosyError) -> Action? {
         guard let input else { return nil }
-        var known = type.actions
-        for app in type.apps {
-            for appAction in app.actions where !known.contains(where: { $0.key == appAction.key }) {
-                known.append(Action(key: appAction.key, name: appAction.key))
-            }
-        }
-        let normalized = input.lowercased().replacingSpaces()
-        if let action = known.first(where: { $0.key == input })
-            ?? known.first(where: { $0.key.lowercased() == normalized || $0.name.lowercased().replacingSpaces() == normalized }) {
-            return action
-        }
-        throw .unknown("unknown action '\(input)' for \(type.name)" + didYouMean(input, among: known.map(\.key)))
+        if let action = type.knownAction(input) { return action }
+        throw .unknown("unknown action '\(input)' for \(type.name)" + didYouMean(input, among: type.knownActions.map(\.key)))
     }
 
     /// Parameters as a dictionary (a later duplicate wins). A key that is a near miss of a
@@ -216,11 +206,4 @@ final class ActionOpener {
 func isWebURL(_ url: String) -> Bool {
     let lowered = url.lowercased()
     return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-}
-
-extension String {
-    /// `Show Profile` → `show_profile`, for matching action names typed either way.
-    fileprivate func replacingSpaces() -> String {
-        String(map { $0 == " " || $0 == "-" ? "_" : $0 })
-    }
 }

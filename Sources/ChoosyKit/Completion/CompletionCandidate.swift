@@ -1,0 +1,23 @@
+/// One answer of `choosy __complete`: the word to insert, and what it is for shells that show
+/// descriptions (zsh, fish).
+public struct CompletionCandidate: Equatable, Sendable {
+    public var word: String
+    public var description: String
+
+    public init(_ word: String, _ description: String) {
+        self.word = word
+        self.description = description
+    }
+
+    /// `WORD`, or `WORD<TAB>DESCRIPTION`: one line of `choosy __complete`'s output. Names come
+    /// from catalog files, so tabs and line breaks in them become spaces.
+    public var line: String {
+        let word = Self.flattened(word)
+        let description = Self.flattened(description)
+        return description.isEmpty ? word : word + "\t" + description
+    }
+
+    private static func flattened(_ text: String) -> String {
+        String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+    }
+}

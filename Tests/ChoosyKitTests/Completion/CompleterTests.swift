@@ -1,0 +1,119 @@
+import ChoosyKit
+import Foundation
+import Testing
+
+/// Words → candidates (`choosy __complete`), against the bundled catalog plus a user file.
+@Suite struct CompleterTests {
+    let sandbox = Sandbox()
+
+    private func complete(_ words: String...) -> [String] {
+        candidates(words).map(\.word)
+    }
+
+    private func candidates(_ words: [String]) -> [CompletionCandidate] {
+        let choosy = Choosy(
+            environment: sandbox.choosyEnvironment, settings: Choosy.Settings(executable: "/nonexistent/choosy"),
+            diagnostics: RecordingDiagnostics()
+        )
+        return choosy.complete(words)
+    }
+
+    @Test func commandsThenTheirOptions() {
+        #expect(complete("") == CommandGrammar.commands.map(\.name))
+        #expect(complete("d") == ["default", "describe"])
+        #expect(complete("-v", "--offline", "li") == ["list"])
+        #expect(complete("--") == ["--help", "--version", "--verbose", "--offline"])
+        #expect(complete("nonsense", "") == [])
+        #expect(complete("completions", "") == ["bash", "zsh", "fish"])
+        #expect(complete("help", "u") == ["url", "update", "uninstall"])
+    }
+
+    @Test func typesByKeyOrByName() {
+        #expect(complete("open", "Tw") == ["Twitter"])
+        #expect(complete("open", "tw") == ["twitter"])
+        #expect(complete("open", "TWI") == ["Twitter"])
+        #expect(complete("open", "Vid") == ["Video Calls", "Video Players"])
+        #expect(complete("list", "").contains("browser"))
+        #expect(complete("describe", "ma") == ["maps", "matrix"])
+        #expect(complete("update", "browser", "b") == [])
+        #expect(complete("list", "browser", "") == [])
+    }
+
+    @Test func actionsOfTheType() {
+        #expect(complete("open", "Twitter", "") == ["show_profile", "post", "status", "search", "retweet", "favorite", "follow"])
+        #expect(complete("url", "maps", "s") == ["show_location", "search"])
+        #expect(complete("open", "Twitter", "Show P") == ["Show Profile"])
+        #expect(complete("open", "Twiter", "") == [])
+    }
+
+    @Test func parameterKeysOfTheAction() {
+        #expect(complete("open", "Twitter", "show_profile", "pro") == ["profile_screenname="])
+        // The keys the action's templates use, in the type's order; given keys are left out.
+        #expect(complete("open", "twitter", "show_profile", "") == ["profile_screenname=", "user_id="])
+        #expect(complete("open", "twitter", "show_profile", "user_id=1", "") == ["profile_screenname="])
+        #expect(complete("open", "twitter", "Show Profile", "--app", "x_web", "") == ["profile_screenname=", "user_id="])
+        // A value is anything.
+        #expect(complete("open", "twitter", "show_profile", "profile_screenname=") == [])
+        // Without an action, every parameter of the type.
+        #expect(complete("open", "email", "to=a@example.org", "") == ["cc=", "bcc=", "subject=", "body="])
+    }
+
+    @Test func appKeysForAppAndDefault() {
+        #expect(complete("default", "browser", "f") == ["firefox", "falkon"])
+        #expect(complete("default", "Browser", "F") == ["firefox", "falkon"])
+        #expect(complete("open", "Twitter", "show_profile", "--app", "") == ["x_web"])
+        #expect(complete("url", "maps", "search", "--app=o") == ["--app=openstreetmap_web"])
+        #expect(complete("open", "--app", "") == [])
+        #expect(complete("open", "browser", "--picker", "") == CommandGrammar.pickers)
+        #expect(complete("open", "browser", "--title", "") == [])
+    }
+
+    @Test func optionsOfTheCommand() {
+        #expect(complete("reset", "--") == ["--help", "--verbose", "--offline", "--all"])
+        #expect(complete("open", "browser", "--d") == ["--dry-run"])
+        #expect(complete("open", "browser", "--dry-run", "--d") == [])
+        #expect(complete("install", "--d") == ["--default-handler"])
+        // After `--` every word is a positional.
+        #expect(complete("list", "--", "--") == [])
+    }
+
+    @Test func userCatalogTypesComplete() {
+        sandbox.write(sandbox.configHome + "/choosy/catalog/recipes.json", """
+            [{"name": "Recipes", "key": "recipes", "parameters": [{"name": "Dish", "key": "dish", "description": ""}],
+              "actions": [{"name": "Cook", "key": "cook"}],
+              "apps": [{"name": "Cookbook", "key": "cookbook", "app_url_scheme": "cookbook:", "actions": [{"key": "cook", "url_format": "cookbook://{{dish}}"}]}]}]
+            """)
+        #expect(complete("open", "Rec") == ["Recipes"])
+        #expect(complete("open", "recipes", "") == ["cook"])
+        #expect(complete("open", "recipes", "cook", "") == ["dish="])
+        #expect(complete("default", "recipes", "") == ["cookbook"])
+    }
+
+    @Test func linesCarryADescriptionAfterATab() {
+        #expect(candidates(["open", "tw"]).map(\.line) == ["twitter\tTwitter"])
+        #expect(candidates(["open", "browser", "--picker", "t"]).map(\.line) == ["tty"])
+        #expect(CompletionCandidate("a", "two\nlines\there").line == "a\ttwo lines here")
+    }
+
+    /// Completion runs on every Tab: even with the network allowed and the data stale, it
+    /// neither fetches a type no local source knows nor starts a background refresh; a type
+    /// that was downloaded before completes from the cache.
+    @Test func neverUsesTheNetwork() throws {
+        let tree = sandbox.root + "/served"
+        sandbox.write(tree + "/app-data/recipes.json", """
+            [{"name": "Recipes", "key": "recipes", "actions": [{"name": "Cook", "key": "cook"}],
+              "apps": [{"name": "Cookbook", "key": "cookbook", "app_url_scheme": "cookbook:"}]}]
+            """)
+        let server = try CatalogServer(serving: tree, in: sandbox)
+        sandbox.overrides = ["CHOOSY_CATALOG_URL": server.baseURL, "CHOOSY_OFFLINE": ""]
+        #expect(sandbox.choosy("__complete", "open", "recipes", "").stdout == "")
+        #expect(sandbox.choosy("__complete", "open", "twitter", "").status == 0)
+        usleep(500_000)
+        #expect(server.requests.isEmpty)
+
+        #expect(sandbox.choosy("describe", "recipes").status == 0)
+        #expect(server.requests.map(\.path) == ["/app-data/recipes.json"])
+        #expect(sandbox.choosy("__complete", "open", "rec").stdout == "recipes\tRecipes\n")
+        #expect(sandbox.choosy("__complete", "open", "recipes", "").stdout == "cook\tCook\n")
+    }
+}

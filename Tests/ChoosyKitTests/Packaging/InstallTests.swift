@@ -1,0 +1,104 @@
+import ChoosyKit
+import Foundation
+import Testing
+
+/// `make install` and `make uninstall` into a staging directory. They install the binary under
+/// test (`BINARY=`, so no release build runs inside the tests); with
+/// `CHOOSY_TEST_BINARY=.build/release/choosy` this checks the release binary instead.
+@Suite struct InstallTests {
+    let sandbox = Sandbox()
+    var stage: String { sandbox.root + "/stage" }
+
+    private func make(_ target: String) -> Sandbox.Output {
+        sandbox.run(["/usr/bin/make", "-s", "-C", Sandbox.packageRoot, target,
+                     "DESTDIR=" + stage, "PREFIX=/usr", "BINARY=" + Sandbox.choosyBinary])
+    }
+
+    private static let installedFiles = [
+        "usr/bin/choosy",
+        "usr/share/man/man1/choosy.1",
+        "usr/share/bash-completion/completions/choosy",
+        "usr/share/zsh/site-functions/_choosy",
+        "usr/share/fish/vendor_completions.d/choosy.fish",
+        "usr/share/applications/choosy.desktop",
+        "usr/share/choosy/catalog/README.md",
+    ]
+
+    private var catalogFiles: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: Sandbox.packageRoot + "/catalog/app-data")) ?? [])
+            .filter { $0.hasSuffix(".json") }.sorted()
+    }
+
+    private func filesUnderStage() -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: stage)
+        var files: [String] = []
+        while let relative = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: stage + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(relative)
+            }
+        }
+        return files.sorted()
+    }
+
+    @Test func installsEveryFileAndUninstallRemovesThem() {
+        let installed = make("install")
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let expected = Self.installedFiles + catalogFiles.map { "usr/share/choosy/catalog/app-data/" + $0 }
+        #expect(filesUnderStage() == expected.sorted())
+        #expect(catalogFiles.count >= 10)
+        for file in catalogFiles {
+            #expect(sandbox.read(stage + "/usr/share/choosy/catalog/app-data/" + file) == sandbox.read(Sandbox.packageRoot + "/catalog/app-data/" + file))
+        }
+        #expect(FileManager.default.isExecutableFile(atPath: stage + "/usr/bin/choosy"))
+        #expect(sandbox.read(stage + "/usr/share/man/man1/choosy.1") == sandbox.read(Sandbox.packageRoot + "/doc/choosy.1"))
+        #expect(sandbox.read(stage + "/usr/share/bash-completion/completions/choosy") == sandbox.choosy("completions", "bash").stdout)
+        #expect(sandbox.read(stage + "/usr/share/zsh/site-functions/_choosy") == sandbox.choosy("completions", "zsh").stdout)
+        #expect(sandbox.read(stage + "/usr/share/fish/vendor_completions.d/choosy.fish") == sandbox.choosy("completions", "fish").stdout)
+
+        let uninstalled = make("uninstall")
+        #expect(uninstalled.status == 0, "\(uninstalled.stderr)")
+        #expect(filesUnderStage() == [])
+    }
+
+    @Test func desktopEntryTemplateRunsTheInstalledBinary() {
+        #expect(make("install").status == 0)
+        let path = stage + "/usr/share/applications/choosy.desktop"
+        let entry = sandbox.read(path) ?? ""
+        #expect(entry.contains("\nExec=/usr/bin/choosy handle %u\n"))
+        #expect(entry.contains("\nMimeType=x-scheme-handler/choosy;\n"))
+        #expect(entry.contains("\nNoDisplay=true\n"))
+        let validation = sandbox.run(["/usr/bin/desktop-file-validate", path])
+        #expect(validation.status == 0 && validation.stdout == "", "\(validation.stdout)")
+    }
+
+    /// The binary is self-contained: copied elsewhere and run with nothing but HOME and PATH,
+    /// it lists the bundled catalog (offline: tests do not use the network).
+    @Test func installedBinaryRunsAnywhereWithABareEnvironment() {
+        #expect(make("install").status == 0)
+        let home = sandbox.root + "/empty-home"
+        let elsewhere = sandbox.root + "/elsewhere"
+        #expect(sandbox.run(["/bin/mkdir", "-p", home, elsewhere]).status == 0)
+        // Copied by cp (a child), so no descriptor of this process holds the new executable.
+        #expect(sandbox.run(["/bin/cp", stage + "/usr/bin/choosy", elsewhere + "/choosy"]).status == 0)
+        let output = sandbox.run(["/usr/bin/env", "-i", "HOME=" + home, "PATH=/usr/bin:/bin", elsewhere + "/choosy", "--offline", "list"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("browser"))
+        #expect(output.stdout.contains("twitter"))
+    }
+
+    /// bash-completion finds the installed script on its own (it looks in XDG_DATA_DIRS).
+    @Test func bashCompletionLoadsTheInstalledScript() {
+        #expect(make("install").status == 0)
+        sandbox.putChoosyOnPath()
+        let output = sandbox.run(["/bin/bash", "-c", """
+            source /usr/share/bash-completion/bash_completion
+            __load_completion choosy
+            complete -p choosy
+            COMP_WORDS=(choosy open Twitter show_profile pro); COMP_CWORD=4
+            _choosy
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """], environment: ["XDG_DATA_DIRS": stage + "/usr/share"])
+        #expect(output.stdout == "complete -F _choosy choosy\nprofile_screenname=\n", "\(output.stderr)")
+    }
+}
