@@ -313,6 +313,45 @@ import Testing
             == "https://x.com/intent/user?screen_name=x\n")
     }
 
+    @Test func aNewUserWithOnlyHOMESet() {
+        installBrowsers("firefox", "chromium")
+        // The XDG variables at their defaults (XDG_DATA_DIRS stays: the machine's own apps must not count).
+        for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_DIRS"] {
+            sandbox.overrides[name] = ""
+        }
+        sandbox.overrides["LANG"] = "en_US.UTF-8"
+        let opened = sandbox.choosy(["open", "Twitter", "show_profile", "profile_screenname=x"], environment: ["PICK": "Firefox (always)"])
+        #expect(opened.status == 0)
+        #expect(sandbox.pickerInvocations.map(\.lines) == [Sandbox.choiceLines("Firefox", "Chromium")])
+        #expect(sandbox.launched("firefox") == [["https://x.com/intent/user?screen_name=x"]])
+        #expect(sandbox.exists(sandbox.home + "/.config/choosy/preferences.json"))
+        #expect(defaultApp("browser") == "firefox\n")
+    }
+
+    @Test func theTitleReachesThePicker() {
+        installBrowsers("firefox", "chromium")
+        #expect(browse("https://example.org/1", "--title", "Open the docs with…", pick: "Firefox").status == 0)
+        #expect(sandbox.pickerInvocations.map(\.title) == ["Open the docs with…"])
+    }
+
+    @Test func aCorruptConfigStopsWith7AndCorruptPreferencesAreMovedAside() throws {
+        installBrowsers("firefox")
+        sandbox.write(sandbox.configHome + "/choosy/config.json", "{not json")
+        let blocked = browse("https://example.org/1")
+        #expect(blocked.status == 7)
+        #expect(blocked.stderrLines.count == 1 && blocked.stderr.hasPrefix("choosy: \(sandbox.configHome)/choosy/config.json is not valid"))
+        try FileManager.default.removeItem(atPath: sandbox.configHome + "/choosy/config.json")
+
+        sandbox.write(sandbox.configHome + "/choosy/preferences.json", "{\"types\": [")
+        let opened = browse("https://example.org/2")
+        #expect(opened.status == 0)
+        #expect(opened.stderrLines.count == 1 && opened.stderr.hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json was corrupt: moved it to "))
+        #expect(sandbox.launched("firefox") == [["https://example.org/2"]])
+        let kept = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/choosy").filter { $0.hasPrefix("preferences.json.corrupt-") }
+        #expect(kept.count == 1)
+        #expect(sandbox.read(sandbox.configHome + "/choosy/" + kept[0]) == "{\"types\": [")
+    }
+
     @Test func withoutABrowserAWebAppIsNotInstalled() {
         let output = sandbox.choosy("open", "Twitter", "show_profile", "profile_screenname=x")
         #expect(output.status == 4)
