@@ -64,6 +64,7 @@ import Testing
 
         let routed = sandbox.choosy("route", "choosy://x-callback-url/open?type=twitter&action=show_profile&profile_screenname=x&x-success=myapp%3A%2F%2Fdone&x-cancel=myapp%3A%2F%2Fcancelled")
         #expect(routed.status == 5)
+        #expect(routed.stderrLines == ["choosy: cancelled: hook prepareForTwitterShowProfile exited with status 3: not this profile"])
         #expect(sandbox.launched("myapp") == [["myapp://cancelled"]])
         // Nothing was launched: the later run (without the hook) is the only one.
         try? FileManager.default.removeItem(atPath: sandbox.configHome + "/choosy/hooks/prepareForTwitterShowProfile")

@@ -58,6 +58,7 @@ import Testing
     @Test func aCancelledPickerDeliversCancel() {
         let output = route(RouteTests.openBrowser)
         #expect(output.status == 5)
+        #expect(output.stderrLines == ["choosy: cancelled: no app was chosen"])
         #expect(callbacks() == ["myapp://cancelled?why=cancel"])
         #expect(sandbox.choosy("default", "browser").stdout == "")
         // Nothing else was started: a later launch is the only one.
