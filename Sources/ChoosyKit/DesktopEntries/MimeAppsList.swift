@@ -39,6 +39,21 @@ public struct MimeAppsList: Sendable {
     /// `xdg-mime` does (spec 1.0 allowed it; 1.0.1's ordering algorithm counts defaults as
     /// associations anyway). The index's exclusion of choosy applies throughout.
     public func defaultEntry(for mimeType: String) -> DesktopEntry? {
+        let (configured, removed) = configuredEntry(for: mimeType)
+        if let configured { return configured }
+        let prefix = "x-scheme-handler/"
+        guard mimeType.lowercased().hasPrefix(prefix) else { return nil }
+        return index.handlers(forScheme: String(mimeType.dropFirst(prefix.count))).first { !removed.contains($0.id) }
+    }
+
+    /// The default a `mimeapps.list` names for `mimeType` (steps 1 and 2 of `defaultEntry`),
+    /// without falling back on whichever entry happens to list the type.
+    public func configuredDefaultEntry(for mimeType: String) -> DesktopEntry? {
+        configuredEntry(for: mimeType).entry
+    }
+
+    /// Steps 1 and 2, and the IDs removed along the way.
+    private func configuredEntry(for mimeType: String) -> (entry: DesktopEntry?, removed: Set<String>) {
         let files = locations.compactMap { location -> (Location, KeyFile)? in
             guard let info = fileSystem.info(location.path), info.kind == .regular,
                   let bytes = try? fileSystem.read(location.path, limit: KeyFile.sizeLimit),
@@ -48,19 +63,17 @@ public struct MimeAppsList: Sendable {
         }
         for (_, file) in files {
             for id in MimeAppsList.ids(in: file, group: "Default Applications", for: mimeType) {
-                if let entry = index.usableEntry(id: id) { return entry }
+                if let entry = index.usableEntry(id: id) { return (entry, []) }
             }
         }
         var removed: Set<String> = []
         for (location, file) in files where !location.isDesktopSpecific {
             for id in MimeAppsList.ids(in: file, group: "Added Associations", for: mimeType) where !removed.contains(id) {
-                if let entry = index.usableEntry(id: id) { return entry }
+                if let entry = index.usableEntry(id: id) { return (entry, removed) }
             }
             removed.formUnion(MimeAppsList.ids(in: file, group: "Removed Associations", for: mimeType))
         }
-        let prefix = "x-scheme-handler/"
-        guard mimeType.lowercased().hasPrefix(prefix) else { return nil }
-        return index.handlers(forScheme: String(mimeType.dropFirst(prefix.count))).first { !removed.contains($0.id) }
+        return (nil, removed)
     }
 
     /// The IDs a group lists for a MIME type, matched case-insensitively.

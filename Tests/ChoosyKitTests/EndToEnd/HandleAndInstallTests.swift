@@ -84,9 +84,9 @@ import Testing
 
         [Default Applications]
         text/html=firefox.desktop
-        x-scheme-handler/http = chromium.desktop
+        x-scheme-handler/http = org.kde.falkon.desktop
         # https too
-        x-scheme-handler/https=chromium.desktop;firefox.desktop;
+        x-scheme-handler/https=org.kde.falkon.desktop;firefox.desktop;
         image/png=org.gnome.Loupe.desktop;
 
         [Removed Associations]
@@ -101,6 +101,7 @@ import Testing
         sandbox.overrides["CHOOSY_PICKER"] = sandbox.pickerScript()
         sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
         sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
+        sandbox.installApp("org.kde.falkon.desktop", name: "Falkon", program: "falkon", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
         sandbox.installApp("org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
         sandbox.write(mimeappsPath, InstallTests.mimeapps)
     }
@@ -133,7 +134,7 @@ import Testing
         sandbox.installApp("myapp.desktop", name: "My App", program: "myapp", mimeTypes: ["x-scheme-handler/myapp"])
         let click = sandbox.choosy("handle", "choosy://x-callback-url/list?type=browser&x-success=myapp%3A%2F%2Fapps")
         #expect(click.status == 0)
-        #expect(sandbox.launched("myapp") == [["myapp://apps?apps=firefox%2Cchromium"]])
+        #expect(sandbox.launched("myapp") == [["myapp://apps?apps=firefox%2Cchromium%2Cfalkon"]])
     }
 
     @Test func defaultHandlerTakesLinksYetTheRealBrowserStillOpensThem() throws {
@@ -161,15 +162,15 @@ import Testing
 
             """)
         let record = try #require(sandbox.read(sandbox.configHome + "/choosy/previous-handlers.json"))
-        #expect(record.contains("chromium.desktop") && record.contains("org.mozilla.Thunderbird.desktop"))
+        #expect(record.contains("org.kde.falkon.desktop") && record.contains("org.mozilla.Thunderbird.desktop"))
 
         // A link now comes to choosy, which opens it in a real browser, never in itself; the
         // browser that was the system's default is offered first.
-        let handled = sandbox.choosy(["-v", "handle", "https://example.org/"], environment: ["PICK": "Chromium (always)"])
+        let handled = sandbox.choosy(["-v", "handle", "https://example.org/"], environment: ["PICK": "Falkon (always)"])
         #expect(handled.status == 0)
-        #expect(sandbox.pickerInvocations.map(\.lines) == [Sandbox.choiceLines("Chromium", "Firefox")])
-        #expect(sandbox.launched("chromium") == [["https://example.org/"]])
-        #expect(handled.stderr.contains("choosy: started chromium.desktop: chromium https://example.org/"))
+        #expect(sandbox.pickerInvocations.map(\.lines) == [Sandbox.choiceLines("Falkon", "Firefox", "Chromium")])
+        #expect(sandbox.launched("falkon") == [["https://example.org/"]])
+        #expect(handled.stderr.contains("choosy: started org.kde.falkon.desktop: falkon https://example.org/"))
         #expect(!handled.stderr.contains("started choosy.desktop"))
 
         let mail = sandbox.choosy(["handle", "mailto:ada@example.org"], environment: ["PICK": "Thunderbird"])

@@ -123,6 +123,18 @@ import Testing
         #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox"))
     }
 
+    @Test func theBrowserAMimeappsListMakesTheDefaultIsOfferedFirst() {
+        for (id, name, program) in [("firefox.desktop", "Firefox", "firefox"), ("chromium.desktop", "Chromium", "chromium")] {
+            sandbox.installApp(id, name: name, program: program, mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
+        }
+        // Entries that merely list the scheme give no order: the catalog's stands.
+        #expect(browse("https://example.org/1").status == 5)
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium"))
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/http=chromium.desktop;\nx-scheme-handler/https=chromium.desktop;\n")
+        #expect(browse("https://example.org/2").status == 5)
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium", "Firefox"))
+    }
+
     @Test func appBypassesThePickerAndRemembersNothing() {
         installBrowsers("firefox", "chromium")
         #expect(browse("https://example.org/1", "--app", "firefox").status == 0)
