@@ -31,11 +31,6 @@ let package = Package(
             name: "choosy",
             dependencies: ["ChoosyKit"]
         ),
-        // Shows a picker on its own, for the tmux-driven tests of the tty picker.
-        .executableTarget(
-            name: "choosy-picker-check",
-            dependencies: ["ChoosyKit"]
-        ),
         .testTarget(
             name: "ChoosyKitTests",
             dependencies: ["ChoosyKit"]

@@ -23,6 +23,9 @@ struct CommandRunner {
             break
         }
         let choosy = makeChoosy()
+        // A config file that cannot be read stops every command (exit 7), not only those
+        // that happen to need one of its settings.
+        _ = try choosy.configuration()
         let interactive = isatty(1) == 1
         let formatter = OutputFormatter(style: TerminalStyle.forStream(1, environment: environment), json: invocation.json)
         let options = invocation.options

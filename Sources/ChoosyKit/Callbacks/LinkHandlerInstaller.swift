@@ -15,6 +15,11 @@ public struct LinkHandlerInstaller {
         public var listed: [String: [String]] = [:]
         /// The desktop ID that handled each MIME type (the effective default), if any.
         public var handlers: [String: String] = [:]
+        /// The lines install replaced, exactly as written, so uninstall puts back the same bytes.
+        public var lines: [String: String]?
+        /// Whether install created `mimeapps.list`; uninstall then removes it when nothing
+        /// else was added to it.
+        public var createdFile: Bool?
     }
 
     private let environment: Environment
@@ -47,10 +52,14 @@ public struct LinkHandlerInstaller {
             throw .internal("cannot write \(entryPath): \(error)")
         }
         let editor = MimeAppsEditor(environment: environment, fileSystem: fileSystem)
-        let listed = try editor.setDefaults(Dictionary(uniqueKeysWithValues: mimeTypes.map { ($0, [Self.entryID]) }))
+        if record.createdFile == nil { record.createdFile = fileSystem.info(editor.path) == nil }
+        let previous = try editor.replaceDefaults(Dictionary(uniqueKeysWithValues: mimeTypes.map { ($0, [Self.entryID]) }))
         for mimeType in mimeTypes where record.listed[mimeType] == nil {
             // Only the first install's view counts: a second one would record choosy itself.
-            record.listed[mimeType] = (listed[mimeType] ?? []).filter { $0 != Self.entryID }
+            record.listed[mimeType] = (previous.listed[mimeType] ?? []).filter { $0 != Self.entryID }
+            if let line = previous.lines[mimeType], !(previous.listed[mimeType] ?? []).contains(Self.entryID) {
+                record.lines = (record.lines ?? [:]).merging([mimeType: line]) { old, _ in old }
+            }
         }
         try save(record)
         return mimeTypes
@@ -63,7 +72,13 @@ public struct LinkHandlerInstaller {
         let installed = fileSystem.info(entryPath) != nil
         guard installed || record != nil else { return false }
         if let record, !record.listed.isEmpty {
-            try MimeAppsEditor(environment: environment, fileSystem: fileSystem).setDefaults(record.listed)
+            let editor = MimeAppsEditor(environment: environment, fileSystem: fileSystem)
+            try editor.replaceDefaults(record.listed, restoring: record.lines ?? [:])
+            // A file install created and that holds nothing else goes too.
+            if record.createdFile == true, let bytes = try? fileSystem.read(editor.path, limit: 1024),
+               trimmed(String(decoding: bytes, as: UTF8.self)) == "[Default Applications]" {
+                fileSystem.remove(editor.path)
+            }
         }
         fileSystem.remove(entryPath)
         fileSystem.remove(recordPath)

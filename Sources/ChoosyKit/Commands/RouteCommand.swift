@@ -12,33 +12,35 @@ extension Choosy {
     /// scheme, never through choosy.
     public func route(_ url: String, options: OpenOptions) throws(ChoosyError) -> RouteReport {
         var router = CallbackRouter(schemes: ["choosy"] + (try configuration().schemes))
+        // Why a choice was cancelled, for stderr (x-cancel carries no reason).
+        let cancelled = CancelReason()
         router.register(action: "open") { request in
-            self.outcome { () throws(ChoosyError) in
+            self.outcome(cancelled) { () throws(ChoosyError) in
                 let result = try self.open(self.openRequest(request, options: options, purpose: .launch))
                 return [("app", result.app)]
             }
         }
         router.register(action: "url") { request in
-            self.outcome { () throws(ChoosyError) in
+            self.outcome(cancelled) { () throws(ChoosyError) in
                 let result = try self.open(self.openRequest(request, options: options, purpose: .url))
                 return [("app", result.app), ("url", result.url)]
             }
         }
         router.register(action: "reset") { request in
-            self.outcome { () throws(ChoosyError) in
+            self.outcome(cancelled) { () throws(ChoosyError) in
                 try self.reset(try self.required("type", in: request))
                 return []
             }
         }
         router.register(action: "default") { request in
-            self.outcome { () throws(ChoosyError) in
+            self.outcome(cancelled) { () throws(ChoosyError) in
                 let type = try self.required("type", in: request)
                 if let app = request.parameters["app"] { try self.setDefaultApp(type, app: app) }
                 return [("app", try self.defaultApp(type) ?? "")]
             }
         }
         router.register(action: "list") { request in
-            self.outcome { () throws(ChoosyError) in
+            self.outcome(cancelled) { () throws(ChoosyError) in
                 if let type = request.parameters["type"] {
                     let listing = try self.list(type)
                     return [("apps", listing.flatMap(\.apps).filter { $0.installed != nil }.map(\.app.key).joined(separator: ","))]
@@ -49,7 +51,10 @@ extension Choosy {
         let hooks = hookRunner()
         router.fallback = { request in hooks.runCustomAction(request.action, parameters: request.parameters) }
 
-        let result = router.route(url)
+        var result = router.route(url)
+        if result.status == ExitStatus.noChoice.rawValue && result.message == nil {
+            result.message = cancelled.message
+        }
         var argv: [String] = []
         if let callback = result.callbackURL {
             if options.dryRun {
@@ -83,11 +88,14 @@ extension Choosy {
     }
 
     /// A cancelled choice is x-cancel; any other error is x-error with its exit status.
-    private func outcome(_ body: () throws(ChoosyError) -> [(String, String)]) -> CallbackOutcome {
+    private func outcome(_ cancelled: CancelReason, _ body: () throws(ChoosyError) -> [(String, String)]) -> CallbackOutcome {
         do {
             return .success(try body())
         } catch {
-            if error.status == .noChoice { return .cancel }
+            if error.status == .noChoice {
+                cancelled.message = error.message
+                return .cancel
+            }
             return .failure(code: error.status.rawValue, message: error.message)
         }
     }
@@ -104,4 +112,8 @@ extension Choosy {
         diagnostics.explain("opening the callback with \(entry.id)")
         return try Launcher(environment: environment, runner: runner, fileSystem: fileSystem).launch(entry, url: url)
     }
+}
+
+private final class CancelReason {
+    var message: String?
 }

@@ -39,6 +39,21 @@ public struct MimeAppsList: Sendable {
     /// `xdg-mime` does (spec 1.0 allowed it; 1.0.1's ordering algorithm counts defaults as
     /// associations anyway). The index's exclusion of choosy applies throughout.
     public func defaultEntry(for mimeType: String) -> DesktopEntry? {
+        let (configured, removed) = configuredEntry(for: mimeType)
+        if let configured { return configured }
+        let prefix = "x-scheme-handler/"
+        guard mimeType.lowercased().hasPrefix(prefix) else { return nil }
+        return index.handlers(forScheme: String(mimeType.dropFirst(prefix.count))).first { !removed.contains($0.id) }
+    }
+
+    /// The default a `mimeapps.list` names for `mimeType` (steps 1 and 2 of `defaultEntry`),
+    /// without falling back on whichever entry happens to list the type.
+    public func configuredDefaultEntry(for mimeType: String) -> DesktopEntry? {
+        configuredEntry(for: mimeType).entry
+    }
+
+    /// Steps 1 and 2, and the IDs removed along the way.
+    private func configuredEntry(for mimeType: String) -> (entry: DesktopEntry?, removed: Set<String>) {
         let files = locations.compactMap { location -> (Location, KeyFile)? in
             guard let info = fileSystem.info(location.path), info.kind == .regular,
                   let bytes = try? fileSystem.read(location.path, limit: KeyFile.sizeLimit),
@@ -48,19 +63,17 @@ public struct MimeAppsList: Sendable {
         }
         for (_, file) in files {
             for id in MimeAppsList.ids(in: file, group: "Default Applications", for: mimeType) {
-                if let entry = index.usableEntry(id: id) { return entry }
+                if let entry = index.usableEntry(id: id) { return (entry, []) }
             }
         }
         var removed: Set<String> = []
         for (location, file) in files where !location.isDesktopSpecific {
             for id in MimeAppsList.ids(in: file, group: "Added Associations", for: mimeType) where !removed.contains(id) {
-                if let entry = index.usableEntry(id: id) { return entry }
+                if let entry = index.usableEntry(id: id) { return (entry, removed) }
             }
             removed.formUnion(MimeAppsList.ids(in: file, group: "Removed Associations", for: mimeType))
         }
-        let prefix = "x-scheme-handler/"
-        guard mimeType.lowercased().hasPrefix(prefix) else { return nil }
-        return index.handlers(forScheme: String(mimeType.dropFirst(prefix.count))).first { !removed.contains($0.id) }
+        return (nil, removed)
     }
 
     /// The IDs a group lists for a MIME type, matched case-insensitively.
@@ -90,6 +103,22 @@ public struct MimeAppsEditor: Sendable {
     /// a symlinked file is written through its link.
     @discardableResult
     public func setDefaults(_ defaults: [String: [String]]) throws(ChoosyError) -> [String: [String]] {
+        try replaceDefaults(defaults).listed
+    }
+
+    /// What a MIME type's line in `[Default Applications]` was before an edit.
+    public struct Previous: Equatable, Sendable {
+        /// Per MIME type, the IDs listed (absent when the file listed none).
+        public var listed: [String: [String]] = [:]
+        /// Per MIME type, its line exactly as written (without the line end), so that putting
+        /// it back leaves the file as it was.
+        public var lines: [String: String] = [:]
+    }
+
+    /// `setDefaults`, where a MIME type with an entry in `restoring` gets that line written
+    /// verbatim (a line `replaceDefaults` returned earlier) instead of one made of its IDs.
+    @discardableResult
+    public func replaceDefaults(_ defaults: [String: [String]], restoring: [String: String] = [:]) throws(ChoosyError) -> Previous {
         for (mimeType, ids) in defaults {
             for id in ids {
                 guard MimeAppsEditor.isValidMimeType(mimeType), DesktopEntryIndex.isValidID(id), !id.contains(";") else {
@@ -98,7 +127,8 @@ public struct MimeAppsEditor: Sendable {
             }
         }
         func value(_ mimeType: String) -> String {
-            "\(mimeType)=" + defaults[mimeType]!.map { $0 + ";" }.joined()
+            if let line = restoring[mimeType], MimeAppsEditor.isLine(line, for: mimeType) { return line }
+            return "\(mimeType)=" + defaults[mimeType]!.map { $0 + ";" }.joined()
         }
         let info = fileSystem.info(path)
         var original: [UInt8] = []
@@ -116,7 +146,7 @@ public struct MimeAppsEditor: Sendable {
         let crlf = lines.first?.last == UInt8(ascii: "\r")
         func line(_ text: String) -> [UInt8] { Array(text.utf8) + (crlf ? [UInt8(ascii: "\r")] : []) }
 
-        var previous: [String: [String]] = [:]
+        var previous = Previous()
         var replaced: Set<String> = []
         // Lines to drop: a removed default, and repeats of a key already replaced.
         var removed: Set<Int> = []
@@ -137,7 +167,12 @@ public struct MimeAppsEditor: Sendable {
             guard let equals = content.firstIndex(of: "=") else { continue }
             let key = MimeAppsEditor.trimmed(Array(content[..<equals].utf8)).lowercased()
             guard let mimeType = defaults.keys.first(where: { $0.lowercased() == key }) else { continue }
-            previous[mimeType] = KeyFile.list(String(content[content.index(after: equals)...].drop { $0 == " " || $0 == "\t" }))
+            if !replaced.contains(mimeType) {
+                previous.listed[mimeType] = KeyFile.list(String(content[content.index(after: equals)...].drop { $0 == " " || $0 == "\t" }))
+                var line = bytes
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                previous.lines[mimeType] = String(decoding: line, as: UTF8.self)
+            }
             removed.insert(number)
             if !defaults[mimeType]!.isEmpty && !replaced.contains(mimeType) {
                 lines[number] = line(value(mimeType))
@@ -170,6 +205,13 @@ public struct MimeAppsEditor: Sendable {
             throw ChoosyError.internal("cannot write \(error)")
         }
         return previous
+    }
+
+    /// Whether `line` is one line that sets `mimeType` (matched case-insensitively), safe to write back.
+    private static func isLine(_ line: String, for mimeType: String) -> Bool {
+        guard !line.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }),
+              let equals = line.firstIndex(of: "=") else { return false }
+        return trimmed(Array(line[..<equals].utf8)).lowercased() == mimeType.lowercased()
     }
 
     /// A line without its leading and trailing blanks (and `\r`).

@@ -3,8 +3,10 @@ import Glibc
 
 /// A process to start: always an argv, never a shell command line.
 public struct ProcessRequest: Sendable {
-    public enum Output: Sendable {
+    public enum Output: Equatable, Sendable {
         case discard, inherit, capture
+        /// Written to this file (opened for writing, not created), e.g. `/dev/tty`.
+        case file(String)
     }
 
     public var argv: [String]
@@ -148,6 +150,8 @@ public struct PosixProcessRunner: ProcessRunner {
                 break
             case .discard:
                 posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_NOCTTY, 0)
             case .capture:
                 let pair = pipePair()
                 posix_spawn_file_actions_adddup2(&actions, pair.write, fd)

@@ -52,13 +52,14 @@ public struct InstalledAppFinder {
         return found
     }
 
-    /// `apps` with the one the system uses for its scheme (mimeapps.list) first. When choosy
+    /// `apps` with the one a mimeapps.list makes the default for its scheme first (an entry
+    /// that merely lists the scheme does not count: that order is arbitrary). When choosy
     /// itself is that default, the handler it replaced counts.
     public func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
         guard let index = apps.firstIndex(where: { installed in
             guard let entry = installed.entry, !installed.app.scheme.isEmpty else { return false }
             let mimeType = "x-scheme-handler/\(installed.app.scheme)"
-            return (probe.mimeApps.defaultEntry(for: mimeType)?.id ?? previousHandler(mimeType)) == entry.id
+            return (probe.mimeApps.configuredDefaultEntry(for: mimeType)?.id ?? previousHandler(mimeType)) == entry.id
         }), index > 0 else { return apps }
         diagnostics.explain("\(apps[index].app.key) is the system's default for \(apps[index].app.scheme): links; offered first")
         var ordered = apps

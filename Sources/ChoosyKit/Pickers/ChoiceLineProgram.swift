@@ -6,6 +6,8 @@ struct ChoiceLineProgram: Sendable {
     var argv: [String]
     var environment: Environment
     var runner: ProcessRunner
+    /// Where the picker's stderr goes: choosy's own, unless the picker draws there.
+    var stderr: ProcessRequest.Output = .inherit
 
     /// Name of the variable that carries the picker's title (documented for `CMD` pickers).
     static let titleVariable = "CHOOSY_PICKER_TITLE"
@@ -19,7 +21,7 @@ struct ChoiceLineProgram: Sendable {
             environment: variables,
             input: input ?? lines.input,
             stdout: .capture,
-            stderr: .inherit
+            stderr: stderr
         )
         let result: ProcessResult
         do {

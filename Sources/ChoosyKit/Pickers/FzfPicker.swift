@@ -1,3 +1,5 @@
+import Glibc
+
 /// fzf on the terminal, below the cursor (it keeps the rest of the screen), the title as its
 /// header, rows in the order given.
 public struct FzfPicker: Picker {
@@ -17,7 +19,10 @@ public struct FzfPicker: Picker {
             executable, "--no-multi", "--no-sort", "--layout=reverse", "--height=~50%",
             "--prompt=choosy> ", "--header=\(request.title)",
         ]
-        let program = ChoiceLineProgram(argv: argv, environment: environment, runner: runner)
+        var program = ChoiceLineProgram(argv: argv, environment: environment, runner: runner)
+        // fzf draws on its stderr: when choosy's is a file or a pipe (`2>log`), the list must
+        // still reach the terminal.
+        if isatty(2) != 1 { program.stderr = .file(TTYPicker.device) }
         return try program.choose(request, lines: ChoiceLines(request))
     }
 }

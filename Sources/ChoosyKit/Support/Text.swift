@@ -10,20 +10,25 @@ public func trimmed<S: StringProtocol>(_ text: S) -> String {
     return String(text[first...last])
 }
 
-/// Levenshtein distance, for "did you mean" suggestions.
+/// Edit distance for "did you mean" suggestions: insertions, deletions, substitutions and
+/// swaps of two neighbouring characters (`opne` → `open`) each count 1 (optimal string alignment).
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.lowercased().unicodeScalars)
     let b = Array(b.lowercased().unicodeScalars)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
+    var beforePrevious = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
         current[0] = i
         for j in 1...b.count {
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                current[j] = min(current[j], beforePrevious[j - 2] + 1)
+            }
         }
-        swap(&previous, &current)
+        (beforePrevious, previous, current) = (previous, current, beforePrevious)
     }
     return previous[b.count]
 }

@@ -185,4 +185,20 @@ import Testing
         #expect(previous["x-scheme-handler/https"] != nil)
         #expect(sandbox.read(editor.path) == "# mine\n[Default Applications]\ntext/html=firefox.desktop;\nx-scheme-handler/mailto=a.desktop;b.desktop;\n")
     }
+
+    @Test func editorPutsBackTheLinesItReplacedExactly() throws {
+        let sandbox = Sandbox()
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let original = "[Default Applications]\r\nX-Scheme-Handler/HTTPS = firefox.desktop\r\ntext/html=firefox.desktop\r\n"
+        sandbox.write(editor.path, original)
+        let previous = try editor.replaceDefaults(["x-scheme-handler/https": ["choosy.desktop"], "x-scheme-handler/geo": ["choosy.desktop"]])
+        #expect(previous.listed == ["x-scheme-handler/https": ["firefox.desktop"]])
+        #expect(previous.lines == ["x-scheme-handler/https": "X-Scheme-Handler/HTTPS = firefox.desktop"])
+        try editor.replaceDefaults(["x-scheme-handler/https": ["firefox.desktop"], "x-scheme-handler/geo": []], restoring: previous.lines)
+        #expect(sandbox.read(editor.path) == original)
+
+        // A line that is not one line for that type is not written; the IDs are.
+        try editor.replaceDefaults(["x-scheme-handler/https": ["a.desktop"]], restoring: ["x-scheme-handler/https": "text/html=evil\n[x]"])
+        #expect(sandbox.read(editor.path) == "[Default Applications]\r\nx-scheme-handler/https=a.desktop;\r\ntext/html=firefox.desktop\r\n")
+    }
 }

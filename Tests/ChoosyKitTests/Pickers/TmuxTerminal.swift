@@ -3,34 +3,33 @@ import Foundation
 import Glibc
 
 /// A real terminal for tests: a detached tmux server on a socket of its own, running one
-/// `choosy-picker-check` in an 80x24 pane. Tests read the screen and type keys like a user.
-/// The program's stdout goes to a file (so the picker must use /dev/tty) and its exit status
-/// and the terminal's mode afterwards (`stty -a`) are recorded too.
+/// `choosy` command in an 80x24 pane, with the sandbox's environment. Tests read the screen
+/// and type keys like a user. choosy's stdout and stderr go to files (so a picker must use
+/// /dev/tty), and its exit status and the terminal's mode afterwards (`stty -a`) are recorded.
 final class TmuxTerminal {
     let sandbox: Sandbox
     private let socket: String
 
-    /// `pickerCheck` arguments; `environment` is all the program sees besides TERM.
-    init(_ arguments: [String], environment: [String: String] = [:], sandbox: Sandbox = Sandbox()) throws {
+    /// Runs `choosy <arguments>`; it sees the sandbox's environment, `environment` (an empty
+    /// value removes a variable) and the pane's TERM.
+    init(choosy arguments: [String], environment: [String: String] = [:], sandbox: Sandbox) throws {
         self.sandbox = sandbox
         socket = sandbox.root + "/tmux.sock"
-        guard FileManager.default.isExecutableFile(atPath: TmuxTerminal.pickerCheck) else {
-            throw TmuxTestFailure(description: "\(TmuxTerminal.pickerCheck) is missing: build it with swift build --build-tests")
-        }
-        var variables = ["PATH": sandbox.bin + ":/usr/bin:/bin", "HOME": sandbox.home]
-        for (name, value) in environment { variables[name] = value }
+        var variables = sandbox.environment
+        for (name, value) in environment { variables[name] = value.isEmpty ? nil : value }
+        let terminal = variables.removeValue(forKey: "TERM").map { shellQuoted("TERM=" + $0) } ?? "TERM=\"$TERM\""
         let assignments = variables.sorted { $0.key < $1.key }.map { shellQuoted("\($0.key)=\($0.value)") }
-        let program = ([TmuxTerminal.pickerCheck] + arguments).map(shellQuoted)
-        // `exec` keeps the pid written first, so a test can signal the picker itself.
-        sandbox.write("run-picker", """
+        let program = ([Sandbox.choosyBinary] + arguments).map(shellQuoted)
+        // `exec` keeps the pid written first, so a test can signal choosy itself.
+        sandbox.write("run-choosy", """
             #!/bin/sh
             echo $$ > "\(sandbox.root)/pid"
-            exec env -i TERM="$TERM" \(assignments.joined(separator: " ")) \(program.joined(separator: " ")) > "\(sandbox.root)/answer"
+            exec env -i \(terminal) \(assignments.joined(separator: " ")) \(program.joined(separator: " ")) > "\(sandbox.root)/stdout" 2> "\(sandbox.root)/stderr"
 
             """)
         sandbox.write("pane", """
             #!/bin/sh
-            /bin/sh "\(sandbox.root)/run-picker"
+            /bin/sh "\(sandbox.root)/run-choosy"
             echo $? > "\(sandbox.root)/status.tmp"
             stty -a > "\(sandbox.root)/stty"
             mv "\(sandbox.root)/status.tmp" "\(sandbox.root)/status"
@@ -47,12 +46,6 @@ final class TmuxTerminal {
     }
 
     static var isInstalled: Bool { resolveExecutable("tmux", searchPath: ["/usr/bin", "/bin", "/usr/local/bin"], fileSystem: LocalFileSystem()) != nil }
-
-    /// Built beside the test bundle by `swift build --build-tests`.
-    static let pickerCheck: String = {
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return parentDirectory(of: runner) + "/choosy-picker-check"
-    }()
 
     /// The visible text of the pane (`escapes` keeps colours and attributes as SGR codes).
     func screen(escapes: Bool = false) -> String {
@@ -76,15 +69,15 @@ final class TmuxTerminal {
         try tmux(["send-keys", "-t", "0"] + keys)
     }
 
-    /// What the program printed and its exit status, once it has finished.
-    func result(timeout: Double = 20) -> (answer: String, status: Int32)? {
+    /// What choosy printed on stdout and stderr, and its exit status, once it has finished.
+    func result(timeout: Double = 20) -> (stdout: String, stderr: String, status: Int32)? {
         let deadline = Date().addingTimeInterval(timeout)
         while !sandbox.exists("status") {
             guard Date() < deadline else { return nil }
             usleep(50_000)
         }
         let status = Int32(sandbox.read("status")!.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-        return ((sandbox.read("answer") ?? "").trimmingCharacters(in: .newlines), status)
+        return (sandbox.read("stdout") ?? "", sandbox.read("stderr") ?? "", status)
     }
 
     /// The flags of `stty -a` right after the program ended (`icanon`, `-echo`, …): the mode
@@ -93,7 +86,7 @@ final class TmuxTerminal {
         Set((sandbox.read("stty") ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
     }
 
-    /// The picker's pid, once it has started.
+    /// choosy's pid, once it has started.
     var pid: pid_t? { sandbox.read("pid").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
 
     @discardableResult

@@ -125,7 +125,7 @@ import Testing
 
 /// The upstream choosy-data fixtures merged as upstream Choosy does: built-in types first, the
 /// data repository's files over them.
-private func upstreamTypes() -> [AppType] {
+func upstreamTypes() -> [AppType] {
     let root = Sandbox.upstreamFixtures
     let files = [root + "/systemAppTypes.json"]
         + ((try? FileManager.default.contentsOfDirectory(atPath: root + "/app-data")) ?? []).sorted().map { root + "/app-data/" + $0 }
