@@ -73,7 +73,7 @@ import Testing
     }
 }
 
-@Suite struct InstallTests {
+@Suite struct LinkHandlerInstallTests {
     let sandbox = Sandbox()
 
     /// A user's mimeapps.list with comments, blank lines, other groups and odd spacing.
@@ -103,7 +103,7 @@ import Testing
         sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
         sandbox.installApp("org.kde.falkon.desktop", name: "Falkon", program: "falkon", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
         sandbox.installApp("org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
-        sandbox.write(mimeappsPath, InstallTests.mimeapps)
+        sandbox.write(mimeappsPath, LinkHandlerInstallTests.mimeapps)
     }
 
     private var choosyPath: String {
@@ -121,7 +121,7 @@ import Testing
         #expect(lines.contains("Exec=\(choosyPath) handle %u"))
         #expect(lines.contains("MimeType=x-scheme-handler/choosy;"))
         #expect(lines.contains("NoDisplay=true"))
-        #expect(sandbox.read(mimeappsPath) == InstallTests.mimeapps.replacingOccurrences(
+        #expect(sandbox.read(mimeappsPath) == LinkHandlerInstallTests.mimeapps.replacingOccurrences(
             of: "image/png=org.gnome.Loupe.desktop;\n",
             with: "image/png=org.gnome.Loupe.desktop;\nx-scheme-handler/choosy=choosy.desktop;\n"))
 
@@ -186,7 +186,7 @@ import Testing
         let output = sandbox.choosy("uninstall")
         #expect(output.status == 0)
         #expect(output.stdout == "Removed \(entryPath) and restored the previous link handlers.\n")
-        #expect(sandbox.read(mimeappsPath) == InstallTests.mimeapps)
+        #expect(sandbox.read(mimeappsPath) == LinkHandlerInstallTests.mimeapps)
         #expect(!sandbox.exists(entryPath))
         #expect(!sandbox.exists(sandbox.configHome + "/choosy/previous-handlers.json"))
         #expect(sandbox.choosy("uninstall").stdout == "choosy was not installed.\n")

@@ -76,7 +76,7 @@ extension Sandbox {
         [configHome, cacheHome].flatMap { directory in
             ((FileManager.default.enumerator(atPath: directory)?.allObjects as? [String]) ?? []).filter { relative in
                 var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: directory + "/" + relative, isDirectory: &isDirectory)
+                _ = FileManager.default.fileExists(atPath: directory + "/" + relative, isDirectory: &isDirectory)
                 return !isDirectory.boolValue
             }.map { directory.dropFirst(root.count + 1) + "/" + $0 }
         }.sorted()
