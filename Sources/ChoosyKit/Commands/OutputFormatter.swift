@@ -111,7 +111,7 @@ public struct OutputFormatter: Sendable {
     }
 
     public func url(_ result: OpenResult) -> String {
-        json ? result.json.rendered() + "\n" : result.url + "\n"
+        json ? result.json.rendered() + "\n" : (result.url ?? "") + "\n"
     }
 
     // MARK: update

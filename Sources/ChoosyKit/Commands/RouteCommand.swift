@@ -23,7 +23,7 @@ extension Choosy {
         router.register(action: "url") { request in
             self.outcome(cancelled) { () throws(ChoosyError) in
                 let result = try self.open(self.openRequest(request, options: options, purpose: .url))
-                return [("app", result.app), ("url", result.url)]
+                return [("app", result.app), ("url", result.url ?? "")]
             }
         }
         router.register(action: "reset") { request in

@@ -33,7 +33,7 @@ final class ActionOpener {
 
         if let entry = chosen.entry {
             result.argv = try launch(entry, url: url, dryRun: request.options.dryRun)
-        } else {
+        } else if let url {
             let browser = try openInBrowser(url, request: request)
             result.argv = browser.argv
             result.desktopID = browser.desktopID
@@ -139,7 +139,8 @@ final class ActionOpener {
 
     private func pick(_ candidates: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest) throws(ChoosyError) -> (index: Int, always: Bool) {
         let options = request.options
-        let allowAlways = request.purpose == .launch && !options.noRemember
+        // "(always)" is offered only when the answer can be remembered.
+        let allowAlways = request.purpose == .launch && !options.noRemember && !options.dryRun
         let title = options.title ?? "\(type.name): \(action?.name ?? "Open") with…"
         let pickerCandidates = candidates.map { installed in
             PickerCandidate(
@@ -161,10 +162,16 @@ final class ActionOpener {
         }
     }
 
-    private func buildURL(for chosen: InstalledApp, action: String?, parameters: [String: String], type: AppType) throws(ChoosyError) -> String {
+    /// The URL for the chosen app, or nil for a native app opened with no action (it just
+    /// starts). URLs that would run script or inline data are refused, whoever asked.
+    private func buildURL(for chosen: InstalledApp, action: String?, parameters: [String: String], type: AppType) throws(ChoosyError) -> String? {
         let app = chosen.app
         guard let action else {
-            diagnostics.explain("no action: opening \(app.key) with its scheme \(app.urlScheme)")
+            guard chosen.isWebApp else {
+                diagnostics.explain("no action: starting \(app.key) without a URL")
+                return nil
+            }
+            diagnostics.explain("no action: opening the web app's address \(app.urlScheme)")
             return app.urlScheme
         }
         let passed = app.parameterKeys(for: action)
@@ -173,6 +180,10 @@ final class ActionOpener {
             diagnostics.explain("\(app.key) does not take: \(dropped.joined(separator: ", "))")
         }
         let url = app.url(for: action, parameters: parameters)
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        if ["javascript", "data", "vbscript"].contains(scheme) {
+            throw .usage("refusing to open a \(scheme): URL with \(app.key)")
+        }
         if chosen.isWebApp && !isWebURL(url) {
             throw .usage("refusing to open '\(url.prefix(60))' from web app \(app.key): only http(s) URLs go to the browser")
         }
@@ -180,7 +191,7 @@ final class ActionOpener {
         return url
     }
 
-    private func launch(_ entry: DesktopEntry, url: String, dryRun: Bool) throws(ChoosyError) -> [String] {
+    private func launch(_ entry: DesktopEntry, url: String?, dryRun: Bool) throws(ChoosyError) -> [String] {
         let launcher = Launcher(environment: choosy.environment, runner: choosy.runner, fileSystem: choosy.fileSystem)
         if dryRun {
             let argv = try launcher.argv(for: entry, url: url)

@@ -8,7 +8,8 @@ public struct OpenResult: Sendable {
     public var type: String
     public var action: String?
     public var app: String
-    public var url: String
+    /// Nil when an app was started with no action and so no URL.
+    public var url: String?
     /// The command line that ran (or would run); empty for `url`.
     public var argv: [String]
     public var desktopID: String?
@@ -21,7 +22,7 @@ public struct OpenResult: Sendable {
             ("type", .string(type)),
             ("action", .optional(action)),
             ("app", .string(app)),
-            ("url", .string(url)),
+            ("url", .optional(url)),
             ("argv", .strings(argv)),
             ("desktop_id", .optional(desktopID)),
         ]

@@ -181,10 +181,12 @@ import Testing
 
     @Test func dryRunLaunchesNothingAndWritesNothing() {
         installBrowsers("firefox", "chromium")
-        let dry = browse("https://example.org/a b?c=d&e", "--dry-run", pick: "Chromium (always)")
+        let dry = browse("https://example.org/a b?c=d&e", "--dry-run", pick: "Chromium")
         #expect(dry.status == 0)
         #expect(dry.stdout == "chromium 'https://example.org/a b?c=d&e'\n")
         #expect(sandbox.pickerInvocations.count == 1)
+        // Nothing can be remembered, so "(always)" is not offered.
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium", always: false))
         #expect(sandbox.writtenFiles == [])
         #expect(defaultApp("browser") == "")
 
@@ -273,11 +275,23 @@ import Testing
         #expect(via == ["type": "browser", "app": "firefox"])
         #expect(sandbox.launched("firefox", count: 2) == [["https://example.org/a b"], [url]])
 
-        // Without an action the app opens with its scheme; `action` is null.
+        // Without an action a native app just starts: no URL; `action` and `url` are null.
         let bare = sandbox.choosy("open", "browser", "--json", "--dry-run")
         let bareObject = try #require(Sandbox.jsonObject(bare.stdout))
         #expect(bareObject["action"] is NSNull)
-        #expect(bareObject["url"] as? String == "http:")
+        #expect(bareObject["url"] is NSNull)
+        #expect(bareObject["argv"] as? [String] == ["firefox"])
+        // A web app opens its own address.
+        let home = try #require(Sandbox.jsonObject(sandbox.choosy("open", "twitter", "--json", "--dry-run").stdout))
+        #expect(home["url"] as? String == "https://x.com")
+
+        // Script and inline-data URLs never reach an app, whoever asks.
+        for url in ["javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<b>x</b>", "vbscript:msgbox"] {
+            let refused = sandbox.choosy("open", "browser", "browse", "url=\(url)")
+            #expect(refused.status == 2)
+            #expect(refused.stderrLines.count == 1)
+        }
+        #expect(sandbox.launched("firefox", count: 2).count == 2, "nothing more was launched")
     }
 
     @Test func errorsAreOneLineWithTheirExitStatus() {
