@@ -18,6 +18,6 @@ else
     echo "error: please install:$missing (apt-get install -y$missing)" >&2
     exit 1
 fi
-$run apt-get update -qq
+$run apt-get -o DPkg::Lock::Timeout=600 update -qq
 # shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive $run apt-get install -y -qq --no-install-recommends $missing >/dev/null
+DEBIAN_FRONTEND=noninteractive $run apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null

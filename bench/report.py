@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Turns what bench/run.sh measured into the table it prints and bench/RESULTS.md."""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+
+TARGETS = {
+    "url_gio": 1.0,        # choosy url / gio mime, at the largest N
+    "url_xdg": 0.35,       # choosy url / xdg-mime query default, at the largest N
+    "scaling": 1.3,        # choosy url at the largest N / at the smallest
+    "rss_mb": 25.0,        # peak RSS of any choosy command measured
+    "complete_url": 1.0,   # choosy __complete / choosy url
+}
+
+
+def medians(path):
+    with open(path) as f:
+        data = json.load(f)
+    return {result["command"]: result["median"] * 1000 for result in data["results"]}
+
+
+def facts(path):
+    values = {}
+    with open(path) as f:
+        for line in f:
+            key, _, value = line.rstrip("\n").partition("=")
+            values[key] = value
+    return values
+
+
+def machine():
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    def output(*command):
+        try:
+            return subprocess.run(command, capture_output=True, text=True).stdout.strip()
+        except OSError:
+            return "?"
+    return {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "nproc": output("nproc"),
+        "cpu": cpu,
+        "kernel": platform.release(),
+        "load": " ".join(open("/proc/loadavg").read().split()[:3]),
+        "hyperfine": output("hyperfine", "--version"),
+        "gio": output("dpkg-query", "-W", "-f=${Version}", "libglib2.0-bin"),
+        "xdg-utils": output("dpkg-query", "-W", "-f=${Version}", "xdg-utils"),
+    }
+
+
+def verdict(ok):
+    return "**met**" if ok else "**MISSED**"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--sizes", required=True)
+    parser.add_argument("--output", required=True)
+    parser.add_argument("--choosy", required=True)
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.sizes.split()]
+    runs = {n: medians(os.path.join(args.work, f"hyperfine-{n}.json")) for n in sizes}
+    found = {n: facts(os.path.join(args.work, f"facts-{n}")) for n in sizes}
+    scaling = medians(os.path.join(args.work, "hyperfine-scaling.json"))
+    with open(os.path.join(args.work, f"hyperfine-{sizes[0]}.json")) as f:
+        run_count = len(json.load(f)["results"][0]["times"])
+    about = machine()
+
+    def ms(value):
+        return "—" if value is None else f"{value:.1f}"
+
+    def ratio(a, b):
+        return None if a is None or b is None else a / b
+
+    def fmt(value):
+        return "—" if value is None else f"{value:.2f}×"
+
+    lines = []
+    lines.append("| N entries | choosy url | choosy open --dry-run | choosy __complete | gio mime | xdg-mime query default "
+                 "| url ÷ gio | url ÷ xdg-mime | __complete ÷ url |")
+    lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        m = runs[n]
+        url, complete = m.get("choosy url"), m.get("choosy __complete")
+        lines.append(
+            f"| {n:,} | {ms(url)} | {ms(m.get('choosy open --dry-run'))} | "
+            f"{ms(complete) if complete is not None else found[n].get('complete', '?')} | "
+            f"{ms(m.get('gio mime'))} | {ms(m.get('xdg-mime query default'))} | {fmt(ratio(url, m.get('gio mime')))} | "
+            f"{fmt(ratio(url, m.get('xdg-mime query default')))} | {fmt(ratio(complete, url))} |"
+        )
+    table = "\n".join(lines)
+
+    small, large = sizes[0], sizes[-1]
+    scale_small, scale_large = scaling.get(f"choosy url, N={small}"), scaling.get(f"choosy url, N={large}")
+    scaling_lines = ["| N entries | choosy url (median ms) | ÷ N=%d |" % small, "|---:|---:|---:|"]
+    for n in sizes:
+        value = scaling.get(f"choosy url, N={n}")
+        scaling_lines.append(f"| {n:,} | {ms(value)} | {fmt(ratio(value, scale_small))} |")
+
+    rss_keys = [key for key in ("rss_url", "rss_open", "rss_complete") if key in found[large]]
+    rss_max = max(int(found[n][key]) for n in sizes for key in rss_keys if key in found[n]) / 1024
+    other_lines = ["| N | peak RSS url / open / __complete (MB) | gio mime (MB) | files opened by url (ok; .desktop) "
+                   "| by open --dry-run | by __complete | processes started (url / open / __complete) | libcurl (url / open / __complete) |",
+                   "|---:|---|---:|---|---|---|---|---|"]
+    for n in sizes:
+        f = found[n]
+        def mb(key):
+            return f"{int(f[key]) / 1024:.1f}" if key in f else "—"
+        def opens(what):
+            key = f"opens_{what}"
+            return f"{f[key]} ({f[f'opens_ok_{what}']}; {f[f'opens_desktop_{what}']})" if key in f else "—"
+        other_lines.append(
+            f"| {n:,} | {mb('rss_url')} / {mb('rss_open')} / {mb('rss_complete')} | {mb('rss_gio')} | {opens('url')} | "
+            f"{opens('open')} | {opens('complete')} | {f.get('procs_url', '—')} / {f.get('procs_open', '—')} / "
+            f"{f.get('procs_complete', '—')} | {f.get('curl_url', '—')} / {f.get('curl_open', '—')} / {f.get('curl_complete', '—')} |"
+        )
+
+    m = runs[large]
+    url_gio = ratio(m.get("choosy url"), m.get("gio mime"))
+    url_xdg = ratio(m.get("choosy url"), m.get("xdg-mime query default"))
+    scale = ratio(scale_large, scale_small)
+    curl_loaded = any(v == "loaded" for f in found.values() for k, v in f.items() if k.startswith("curl_"))
+    complete_ratios = [ratio(runs[n].get("choosy __complete"), runs[n].get("choosy url")) for n in sizes]
+    complete_state = found[large].get("complete", "?")
+    targets = [
+        f"| choosy url ÷ gio mime, N={large:,} | ≤ {TARGETS['url_gio']:.2f}× | {fmt(url_gio)} | {verdict(url_gio is not None and url_gio <= TARGETS['url_gio'])} |",
+        f"| choosy url ÷ xdg-mime query default, N={large:,} | ≤ {TARGETS['url_xdg']:.2f}× | {fmt(url_xdg)} | {verdict(url_xdg is not None and url_xdg <= TARGETS['url_xdg'])} |",
+        f"| choosy url at N={large:,} ÷ at N={small:,} | ≤ {TARGETS['scaling']:.2f}× | {fmt(scale)} | {verdict(scale is not None and scale <= TARGETS['scaling'])} |",
+        f"| peak RSS of choosy | ≤ {TARGETS['rss_mb']:.0f} MB | {rss_max:.1f} MB | {verdict(rss_max <= TARGETS['rss_mb'])} |",
+        f"| libcurl loaded without network | never | {'loaded' if curl_loaded else 'never'} | {verdict(not curl_loaded)} |",
+    ]
+    if complete_state == "ok" and all(r is not None for r in complete_ratios):
+        worst = max(complete_ratios)
+        targets.append(f"| choosy __complete ÷ choosy url (worst N) | ≤ {TARGETS['complete_url']:.2f}× | {fmt(worst)} | {verdict(worst <= TARGETS['complete_url'])} |")
+    else:
+        reason = "missing: `__complete` is not built yet" if complete_state == "missing" else f"not measured ({complete_state})"
+        targets.append(f"| choosy __complete ÷ choosy url | ≤ {TARGETS['complete_url']:.2f}× | — | {reason} |")
+
+    text = f"""# Benchmark results
+
+Latest `make bench` ({about['date']}). Machine: {about['nproc']} CPUs ({about['cpu']}), Linux {about['kernel']},
+load average {about['load']} when the report was written (other builds share the machine, so absolute times are
+noisy; ratios come from the same hyperfine run). {about['hyperfine']}, gio {about['gio']}, xdg-utils {about['xdg-utils']};
+{run_count} runs per command after warm-ups, medians in milliseconds.
+
+Commands (each tree is its own HOME and XDG directories; the choosy default browser is firefox; choosy's desktop
+index cache is warm; `mimeapps.list` makes firefox.desktop the https default, and leaves http to choosy's index):
+`choosy url Browser browse url=https://example.org --offline`,
+`choosy open Browser browse url=https://example.org --offline --dry-run`, `choosy __complete open Tw`,
+`gio mime x-scheme-handler/https`, `xdg-mime query default x-scheme-handler/https`.
+
+## Medians (ms) and ratios
+
+{table}
+
+## choosy's own scaling (one hyperfine run; each command through `env -i`)
+
+{chr(10).join(scaling_lines)}
+
+## Resources
+
+{chr(10).join(other_lines)}
+
+Files opened: every `open`/`openat` call (`strace -f`), then the successful ones and the `.desktop` files among them.
+Processes started: `clone`, `clone3`, `fork`, `vfork` and `execve` calls besides choosy's own `execve`. libcurl:
+`LD_DEBUG=files` and the `openat` trace.
+
+## Targets
+
+| Target | Goal | Measured | |
+|---|---|---|---|
+{chr(10).join(targets)}
+"""
+    with open(args.output, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

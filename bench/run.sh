@@ -1,0 +1,136 @@
+#!/bin/sh
+# `make bench`: choosy side by side with what users have instead (gio mime, xdg-mime), on
+# generated, isolated XDG trees of 40, 400 and 4,000 desktop entries. Prints a table of
+# medians and ratios and writes it to bench/RESULTS.md.
+#
+# Environment: CHOOSY (the binary, default .build/release/choosy), BENCH_SIZES ("40 400 4000"),
+# BENCH_RUNS (hyperfine runs per command, default 100), BENCH_WARMUP (default 10),
+# BENCH_RESULTS (where to write the results, default bench/RESULTS.md).
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+choosy=${CHOOSY:-$root/.build/release/choosy}
+sizes=${BENCH_SIZES:-40 400 4000}
+runs=${BENCH_RUNS:-100}
+warmup=${BENCH_WARMUP:-10}
+results=${BENCH_RESULTS:-$root/bench/RESULTS.md}
+work=$root/bench/work
+
+for tool in hyperfine gio xdg-mime update-desktop-database strace python3 /usr/bin/time; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "bench: $tool is missing (make bench installs it)" >&2; exit 1; }
+done
+[ -x "$choosy" ] || { echo "bench: no choosy binary at $choosy (run make build)" >&2; exit 1; }
+
+url_args="url Browser browse url=https://example.org --offline"
+open_args="open Browser browse url=https://example.org --offline --dry-run"
+complete_args="__complete open Tw"
+expected_argv="firefox https://example.org"
+
+fail() { echo "bench: $*" >&2; exit 1; }
+
+# 1. The trees. update-desktop-database writes mimeinfo.cache (what gio and xdg-mime read).
+mkdir -p "$work"
+for n in $sizes; do
+    tree=$work/tree-$n
+    python3 "$root/bench/make-tree.py" "$n" "$tree"
+    # shellcheck disable=SC1091
+    (. "$tree/env" && for directory in $APPLICATIONS_DIRS; do update-desktop-database "$directory"; done)
+done
+# choosy does not save an index built from directories changed in the last 2 s (their
+# mtime could still change unseen), so let them settle before warming the caches.
+sleep 2.1
+
+# 2. Per size: warm up, check every answer, then time all commands in one hyperfine run.
+for n in $sizes; do
+    tree=$work/tree-$n
+    facts=$work/facts-$n
+    (
+        # shellcheck disable=SC1091
+        . "$tree/env"
+        cd "$tree"
+        : > "$facts"
+        fact() { printf '%s=%s\n' "$1" "$2" >> "$facts"; }
+
+        # A default browser, and the desktop index cache.
+        "$choosy" --offline default browser firefox
+        [ "$("$choosy" --offline default browser)" = firefox ] || fail "N=$n: choosy default browser is not firefox"
+        # shellcheck disable=SC2086
+        "$choosy" $url_args > /dev/null
+        [ -s "$XDG_CACHE_HOME/choosy/desktop-entries.cache" ] || fail "N=$n: choosy wrote no desktop index cache"
+
+        # The right answers before any timing.
+        # shellcheck disable=SC2086
+        answer=$("$choosy" $url_args) || fail "N=$n: choosy url failed"
+        [ "$answer" = "https://example.org" ] || fail "N=$n: choosy url printed '$answer'"
+        # shellcheck disable=SC2086
+        answer=$("$choosy" $open_args) || fail "N=$n: choosy open --dry-run failed"
+        [ "$answer" = "$expected_argv" ] || fail "N=$n: choosy open --dry-run printed '$answer'"
+        gio mime x-scheme-handler/https | grep -q "x-scheme-handler/https.*: firefox.desktop" \
+            || fail "N=$n: gio mime does not name firefox.desktop: $(gio mime x-scheme-handler/https 2>&1 | head -1)"
+        answer=$(xdg-mime query default x-scheme-handler/https)
+        [ "$answer" = firefox.desktop ] || fail "N=$n: xdg-mime query default printed '$answer'"
+        # shellcheck disable=SC2086
+        if answer=$("$choosy" $complete_args 2>&1) && printf '%s' "$answer" | grep -qi twitter; then
+            fact complete ok
+        elif printf '%s' "$answer" | grep -q "not built yet"; then
+            fact complete missing
+        else
+            fact complete "wrong: $(printf '%s' "$answer" | head -1)"
+        fi
+        complete=$(sed -n 's/^complete=//p' "$facts")
+
+        # Timings: every command in one hyperfine run, no shell in between.
+        set -- -n "choosy url" "$choosy $url_args" -n "choosy open --dry-run" "$choosy $open_args"
+        [ "$complete" = ok ] && set -- "$@" -n "choosy __complete" "$choosy $complete_args"
+        hyperfine -N --style basic --warmup "$warmup" --runs "$runs" --export-json "$work/hyperfine-$n.json" \
+            "$@" -n "gio mime" "gio mime x-scheme-handler/https" \
+            -n "xdg-mime query default" "xdg-mime query default x-scheme-handler/https" > "$work/hyperfine-$n.log" 2>&1 \
+            || { cat "$work/hyperfine-$n.log" >&2; fail "N=$n: hyperfine failed"; }
+
+        # Peak RSS (the largest of 5 runs), files opened, processes started, libcurl.
+        peak_rss() {
+            best=0
+            for _ in 1 2 3 4 5; do
+                kb=$(/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1)
+                [ "$kb" -gt "$best" ] && best=$kb
+            done
+            echo "$best"
+        }
+        # shellcheck disable=SC2086
+        fact rss_url "$(peak_rss "$choosy" $url_args)"
+        # shellcheck disable=SC2086
+        fact rss_open "$(peak_rss "$choosy" $open_args)"
+        fact rss_gio "$(peak_rss gio mime x-scheme-handler/https)"
+        # shellcheck disable=SC2086
+        [ "$complete" = ok ] && fact rss_complete "$(peak_rss "$choosy" $complete_args)"
+        for what in url open complete; do
+            [ "$what" = complete ] && [ "$complete" != ok ] && continue
+            eval "args=\$${what}_args"
+            # shellcheck disable=SC2086,SC2154
+            strace -f -qq -e trace=openat,open -o "$work/strace-open-$what-$n" "$choosy" $args > /dev/null
+            fact "opens_$what" "$(grep -c -E '^[0-9]* *open(at)?\(' "$work/strace-open-$what-$n")"
+            fact "opens_ok_$what" "$(grep -E '^[0-9]* *open(at)?\(' "$work/strace-open-$what-$n" | grep -c -v -- '= -1 ')"
+            fact "opens_desktop_$what" "$(grep -E '^[0-9]* *open(at)?\(' "$work/strace-open-$what-$n" | grep -v -- '= -1 ' | grep -c '\.desktop"')"
+            # shellcheck disable=SC2086
+            strace -f -qq -e trace=clone,clone3,fork,vfork,execve -o "$work/strace-proc-$what-$n" "$choosy" $args > /dev/null
+            # The first execve is choosy itself.
+            fact "procs_$what" "$(($(grep -c -E '(clone3?|v?fork|execve)\(' "$work/strace-proc-$what-$n") - 1))"
+            # shellcheck disable=SC2086
+            if LD_DEBUG=files "$choosy" $args 2>&1 >/dev/null | grep -q 'file=libcurl' \
+                || grep -q libcurl "$work/strace-open-$what-$n"; then
+                fact "curl_$what" loaded
+            else
+                fact "curl_$what" "not loaded"
+            fi
+        done
+    ) || exit 1
+done
+
+# 3. choosy's own scaling, in one hyperfine run (each command through env -i, for its tree).
+set --
+for n in $sizes; do
+    set -- "$@" -n "choosy url, N=$n" "env -i $(cat "$work/tree-$n/env.args") $choosy $url_args"
+done
+hyperfine -N --style basic --warmup "$warmup" --runs "$runs" --export-json "$work/hyperfine-scaling.json" "$@" \
+    > "$work/hyperfine-scaling.log" 2>&1 || { cat "$work/hyperfine-scaling.log" >&2; fail "scaling run failed"; }
+
+python3 "$root/bench/report.py" --work "$work" --sizes "$sizes" --output "$results" --choosy "$choosy"
