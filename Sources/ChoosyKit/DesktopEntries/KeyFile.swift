@@ -50,6 +50,10 @@ public struct KeyFile: Equatable, Sendable {
 
     /// `Key` or `Key[locale]` with the locale's `.ENCODING` dropped; nil when malformed.
     private static func normalizedKey(_ key: String) -> String? {
+        // Keys are ASCII in practice (the spec allows `A-Za-z0-9-` and a `[locale]`), and in
+        // ASCII text every byte is one Character: the same rules on bytes, without the grapheme
+        // searches below, which cost more than all the rest of parsing a file.
+        if key.utf8.allSatisfy({ $0 < 0x80 }) { return normalizedASCIIKey(key) }
         guard !key.isEmpty, !key.contains(" ") else { return nil }
         guard let open = key.firstIndex(of: "[") else {
             return key.contains("]") ? nil : key
@@ -60,6 +64,23 @@ public struct KeyFile: Equatable, Sendable {
         guard let dot = locale.firstIndex(of: ".") else { return key }
         let modifier = locale[dot...].firstIndex(of: "@").map { locale[$0...] } ?? ""
         return "\(base)[\(locale[..<dot])\(modifier)]"
+    }
+
+    /// `normalizedKey` for an ASCII key, on its bytes.
+    private static func normalizedASCIIKey(_ key: String) -> String? {
+        let bytes = Array(key.utf8)
+        let space = UInt8(ascii: " "), open = UInt8(ascii: "["), close = UInt8(ascii: "]")
+        guard !bytes.isEmpty, !bytes.contains(space) else { return nil }
+        guard let openIndex = bytes.firstIndex(of: open) else {
+            return bytes.contains(close) ? nil : key
+        }
+        // A base, `[`, a locale of at least one byte, and `]` last.
+        guard openIndex > 0, bytes.last == close, openIndex + 2 < bytes.count else { return nil }
+        let locale = bytes[(openIndex + 1)..<(bytes.count - 1)]
+        guard !locale.contains(open), !locale.contains(close) else { return nil }
+        guard let dot = locale.firstIndex(of: UInt8(ascii: ".")) else { return key }
+        let modifier = locale[dot...].firstIndex(of: UInt8(ascii: "@")).map { locale[$0...] } ?? []
+        return String(decoding: bytes[..<openIndex] + [open] + locale[..<dot] + modifier + [close], as: UTF8.self)
     }
 
     /// A `string` / `localestring` value with its escapes undone: `\s \n \t \r \\`. Other

@@ -122,3 +122,17 @@ struct SeededGenerator: RandomNumberGenerator {
         return value ^ (value >> 31)
     }
 }
+
+@Suite struct KeyFileKeyTests {
+    @Test func localeSuffixesLoseTheirEncoding() {
+        let file = KeyFile(parsing: Array("[G]\nName[de.UTF-8]=a\nName[sr.UTF-8@latin]=b\nName[de@x.y]=c\nX-Key_1=d\nName[ja]=e\nKey[ü.UTF-8]=f\n".utf8))
+        #expect(file?.groups["G"] == [
+            "Name[de]": "a", "Name[sr@latin]": "b", "Name[de@x]": "c", "X-Key_1": "d", "Name[ja]": "e", "Key[ü]": "f",
+        ])
+    }
+
+    @Test(arguments: ["Name[", "Name[]", "[de]", "Name[de]x", "Name[d[e]", "Name[d]e]", "Name]", "Na me", "Näme]", "[ü]"])
+    func malformedKeysRejectTheFile(_ key: String) {
+        #expect(KeyFile(parsing: Array("[G]\n\(key)=v\n".utf8)) == nil)
+    }
+}
