@@ -46,10 +46,14 @@ public struct CatalogFormatError: Error, CustomStringConvertible, Sendable {
 public enum CatalogDecoder {
     public static func decode(_ bytes: [UInt8], source: String, diagnostics: DiagnosticSink) throws(CatalogFormatError) -> [AppTypeRecord] {
         let raw: [RawType]
-        do {
-            raw = try JSONDecoder().decode([RawType].self, from: Data(bytes))
-        } catch {
-            throw CatalogFormatError(description: "\(source): not a JSON array of app types (\(describe(error)))")
+        if let plain = plainTypes(bytes) {
+            raw = plain
+        } else {
+            do {
+                raw = try JSONDecoder().decode([RawType].self, from: Data(bytes))
+            } catch {
+                throw CatalogFormatError(description: "\(source): not a JSON array of app types (\(describe(error)))")
+            }
         }
         var records: [AppTypeRecord] = []
         for type in raw {
@@ -88,6 +92,20 @@ public enum CatalogDecoder {
         return records
     }
 
+    /// The wire shapes read the way `JSONDecoder` reads them, when `PlainJSON` can read the
+    /// file (a JSON array of objects, as every real catalog file is); nil sends the file
+    /// through `JSONDecoder`, which also words the errors.
+    private static func plainTypes(_ bytes: [UInt8]) -> [RawType]? {
+        guard case .array(let elements)? = PlainJSON.parse(bytes) else { return nil }
+        var types: [RawType] = []
+        types.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .object(let members) = element else { return nil }
+            types.append(RawType(members))
+        }
+        return types
+    }
+
     private static func describe(_ error: Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context): return context.debugDescription
@@ -97,7 +115,9 @@ public enum CatalogDecoder {
     }
 }
 
-// The wire shapes. Every field is optional and tolerant of the wrong JSON type.
+// The wire shapes. Every field is optional and tolerant of the wrong JSON type. Each is
+// decoded either by JSONDecoder or from a `PlainJSON` object, with the same result: a field of
+// the wrong type is nil, an array element of the wrong type is a nil `Lenient`.
 
 private struct RawType: Decodable {
     var key: String?
@@ -114,6 +134,14 @@ private struct RawType: Decodable {
         actions = container.lenient("actions")
         apps = container.lenient("apps")
     }
+
+    init(_ members: [String: PlainJSON]) {
+        key = members["key"]?.string
+        name = members["name"]?.string
+        parameters = members["parameters"]?.lenientArray(RawParameter.init)
+        actions = members["actions"]?.lenientArray(RawAction.init)
+        apps = members["apps"]?.lenientArray(RawApp.init)
+    }
 }
 
 private struct RawParameter: Decodable {
@@ -127,6 +155,12 @@ private struct RawParameter: Decodable {
         name = container.lenient("name")
         description = container.lenient("description")
     }
+
+    init(_ members: [String: PlainJSON]) {
+        key = members["key"]?.string
+        name = members["name"]?.string
+        description = members["description"]?.string
+    }
 }
 
 private struct RawAction: Decodable {
@@ -137,6 +171,11 @@ private struct RawAction: Decodable {
         let container = try decoder.container(keyedBy: AnyKey.self)
         key = container.lenient("key")
         name = container.lenient("name")
+    }
+
+    init(_ members: [String: PlainJSON]) {
+        key = members["key"]?.string
+        name = members["name"]?.string
     }
 }
 
@@ -157,6 +196,15 @@ private struct RawApp: Decodable {
         docs = container.lenient("docs")
         actions = container.lenient("actions")
     }
+
+    init(_ members: [String: PlainJSON]) {
+        key = members["key"]?.string
+        name = members["name"]?.string
+        app_url_scheme = members["app_url_scheme"]?.string
+        desktop_ids = members["desktop_ids"]?.lenientArray { $0.string }
+        docs = members["docs"]?.string
+        actions = members["actions"]?.lenientArray(RawAppAction.init)
+    }
 }
 
 private struct RawAppAction: Decodable {
@@ -168,14 +216,45 @@ private struct RawAppAction: Decodable {
         key = container.lenient("key")
         url_format = container.lenient("url_format")
     }
+
+    init(_ members: [String: PlainJSON]) {
+        key = members["key"]?.string
+        url_format = members["url_format"]?.string
+    }
 }
 
-/// An array element that decodes to nil instead of failing the whole array.
-private struct Lenient<Value: Decodable>: Decodable {
+/// An array element that decodes to nil instead of failing the whole array. Decodable only
+/// where its value is: a `Value: Decodable` requirement on the type itself would make the
+/// runtime search every protocol conformance in the binary each time one is made (for each
+/// of the five `Value`s, on every command that reads the catalog), even without JSONDecoder.
+private struct Lenient<Value> {
     var value: Value?
 
+    init(value: Value?) {
+        self.value = value
+    }
+}
+
+extension Lenient: Decodable where Value: Decodable {
     init(from decoder: Decoder) throws {
         value = try? decoder.singleValueContainer().decode(Value.self)
+    }
+}
+
+extension PlainJSON {
+    /// What `lenient` decodes for `[Lenient<Value>]`: nil unless an array; elements that are
+    /// not what `element` reads become nil.
+    fileprivate func lenientArray<Value>(_ element: (PlainJSON) -> Value?) -> [Lenient<Value>]? {
+        guard case .array(let elements) = self else { return nil }
+        return elements.map { Lenient(value: element($0)) }
+    }
+
+    /// For the object-shaped elements (parameters, actions, apps): nil unless an object.
+    fileprivate func lenientArray<Value>(_ element: ([String: PlainJSON]) -> Value) -> [Lenient<Value>]? {
+        lenientArray { (item: PlainJSON) -> Value? in
+            guard case .object(let members) = item else { return nil }
+            return element(members)
+        }
     }
 }
 

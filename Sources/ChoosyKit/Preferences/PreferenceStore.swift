@@ -32,6 +32,39 @@ public final class PreferenceStore {
     private struct File: Codable {
         var version = 1
         var types: [String: TypePreference] = [:]
+
+        init() {}
+
+        /// The file read from `PlainJSON`, as `JSONDecoder` would read it; nil (decode with
+        /// `JSONDecoder`) for anything but the plain shape choosy writes: `version` an integer,
+        /// `types` an object of objects whose `default` is a string and `seen` an array of
+        /// strings (each may be null or missing).
+        init?(plain bytes: [UInt8]) {
+            guard case .object(let members)? = PlainJSON.parse(bytes),
+                  case .integer(let version)? = members["version"],
+                  case .object(let types)? = members["types"]
+            else { return nil }
+            self.version = version
+            for (key, value) in types {
+                guard case .object(let fields) = value else { return nil }
+                var preference = TypePreference()
+                switch fields["default"] {
+                case nil, .null?: break
+                case .string(let app)?: preference.defaultApp = app
+                default: return nil
+                }
+                switch fields["seen"] {
+                case nil, .null?: break
+                case .array(let items)?:
+                    for item in items {
+                        guard case .string(let app) = item else { return nil }
+                        preference.seen.append(app)
+                    }
+                default: return nil
+                }
+                self.types[key] = preference
+            }
+        }
     }
 
     public let path: String
@@ -93,6 +126,7 @@ public final class PreferenceStore {
         guard fileSystem.info(path) != nil else { return File() }
         do {
             let bytes = try fileSystem.read(path, limit: 8 << 20)
+            if let file = File(plain: bytes) { return file }
             return try JSONDecoder().decode(File.self, from: Data(bytes))
         } catch {
             try moveAside()
