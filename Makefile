@@ -15,7 +15,7 @@ INSTALLED_FILES := $(BINDIR)/choosy $(DATADIR)/man/man1/choosy.1 \
 
 BUILD_PACKAGES := libcurl4-openssl-dev
 TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils
-BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time
+BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 .PHONY: all build test demo install uninstall bench fuzz clean deps-build deps-test deps-bench

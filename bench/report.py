@@ -6,6 +6,7 @@ import datetime
 import json
 import os
 import platform
+import statistics
 import subprocess
 
 TARGETS = {
@@ -17,10 +18,15 @@ TARGETS = {
 }
 
 
-def medians(path):
-    with open(path) as f:
-        data = json.load(f)
-    return {result["command"]: result["median"] * 1000 for result in data["results"]}
+def medians(paths):
+    """Per command, the median (ms) of its times pooled over every round, and the count."""
+    pooled = {}
+    for path in paths:
+        with open(path) as f:
+            for result in json.load(f)["results"]:
+                pooled.setdefault(result["command"], []).extend(result["times"])
+    return {command: statistics.median(times) * 1000 for command, times in pooled.items()}, \
+        max((len(times) for times in pooled.values()), default=0)
 
 
 def facts(path):
@@ -65,14 +71,15 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--sizes", required=True)
     parser.add_argument("--output", required=True)
-    parser.add_argument("--choosy", required=True)
+    parser.add_argument("--rounds", required=True, type=int)
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split()]
-    runs = {n: medians(os.path.join(args.work, f"hyperfine-{n}.json")) for n in sizes}
+    rounds = range(1, args.rounds + 1)
+    runs = {}
+    for n in sizes:
+        runs[n], run_count = medians([os.path.join(args.work, f"hyperfine-{n}-{r}.json") for r in rounds])
     found = {n: facts(os.path.join(args.work, f"facts-{n}")) for n in sizes}
-    scaling = medians(os.path.join(args.work, "hyperfine-scaling.json"))
-    with open(os.path.join(args.work, f"hyperfine-{sizes[0]}.json")) as f:
-        run_count = len(json.load(f)["results"][0]["times"])
+    scaling, _ = medians([os.path.join(args.work, f"hyperfine-scaling-{r}.json") for r in rounds])
     about = machine()
 
     def ms(value):
@@ -101,10 +108,16 @@ def main():
 
     small, large = sizes[0], sizes[-1]
     scale_small, scale_large = scaling.get(f"choosy url, N={small}"), scaling.get(f"choosy url, N={large}")
-    scaling_lines = ["| N entries | choosy url (median ms) | ÷ N=%d |" % small, "|---:|---:|---:|"]
+    def instructions(n):
+        value = found[n].get("instr_url")
+        return int(value) if value else None
+    scaling_lines = [f"| N entries | choosy url (median ms) | ÷ N={small} | instructions (callgrind) | ÷ N={small} |",
+                     "|---:|---:|---:|---:|---:|"]
     for n in sizes:
         value = scaling.get(f"choosy url, N={n}")
-        scaling_lines.append(f"| {n:,} | {ms(value)} | {fmt(ratio(value, scale_small))} |")
+        count = instructions(n)
+        scaling_lines.append(f"| {n:,} | {ms(value)} | {fmt(ratio(value, scale_small))} | "
+                             f"{'—' if count is None else f'{count:,}'} | {fmt(ratio(count, instructions(small)))} |")
 
     rss_keys = [key for key in ("rss_url", "rss_open", "rss_complete") if key in found[large]]
     rss_max = max(int(found[n][key]) for n in sizes for key in rss_keys if key in found[n]) / 1024
@@ -149,8 +162,9 @@ def main():
 
 Latest `make bench` ({about['date']}). Machine: {about['nproc']} CPUs ({about['cpu']}), Linux {about['kernel']},
 load average {about['load']} when the report was written (other builds share the machine, so absolute times are
-noisy; ratios come from the same hyperfine run). {about['hyperfine']}, gio {about['gio']}, xdg-utils {about['xdg-utils']};
-{run_count} runs per command after warm-ups, medians in milliseconds.
+noisy; ratios come from the same hyperfine runs). {about['hyperfine']}, gio {about['gio']}, xdg-utils {about['xdg-utils']}.
+Each hyperfine run was repeated in {args.rounds} rounds (sizes one after the other); the medians, in milliseconds, are
+of the {run_count} times of each command pooled over the rounds.
 
 Commands (each tree is its own HOME and XDG directories; the choosy default browser is firefox; choosy's desktop
 index cache is warm; `mimeapps.list` makes firefox.desktop the https default, and leaves http to choosy's index):
@@ -162,7 +176,7 @@ index cache is warm; `mimeapps.list` makes firefox.desktop the https default, an
 
 {table}
 
-## choosy's own scaling (one hyperfine run; each command through `env -i`)
+## choosy's own scaling (every size in one hyperfine run per round; each command through `env -i`; instructions counted once)
 
 {chr(10).join(scaling_lines)}
 

@@ -3,15 +3,21 @@
 # generated, isolated XDG trees of 40, 400 and 4,000 desktop entries. Prints a table of
 # medians and ratios and writes it to bench/RESULTS.md.
 #
+# The machine is shared (other builds run at the same time), so every hyperfine run is
+# repeated in rounds, one size after the other, and the times of all rounds are pooled: each
+# command is then sampled in several windows, and a burst of load in one of them moves a
+# median much less.
+#
 # Environment: CHOOSY (the binary, default .build/release/choosy), BENCH_SIZES ("40 400 4000"),
-# BENCH_RUNS (hyperfine runs per command, default 100), BENCH_WARMUP (default 10),
-# BENCH_RESULTS (where to write the results, default bench/RESULTS.md).
+# BENCH_ROUNDS (default 5), BENCH_RUNS (hyperfine runs per command and round, default 40),
+# BENCH_WARMUP (per round, default 5), BENCH_RESULTS (default bench/RESULTS.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 choosy=${CHOOSY:-$root/.build/release/choosy}
 sizes=${BENCH_SIZES:-40 400 4000}
-runs=${BENCH_RUNS:-100}
-warmup=${BENCH_WARMUP:-10}
+rounds=${BENCH_ROUNDS:-5}
+runs=${BENCH_RUNS:-40}
+warmup=${BENCH_WARMUP:-5}
 results=${BENCH_RESULTS:-$root/bench/RESULTS.md}
 work=$root/bench/work
 
@@ -29,6 +35,7 @@ fail() { echo "bench: $*" >&2; exit 1; }
 
 # 1. The trees. update-desktop-database writes mimeinfo.cache (what gio and xdg-mime read).
 mkdir -p "$work"
+rm -f "$work/choosy-nodebug"
 for n in $sizes; do
     tree=$work/tree-$n
     python3 "$root/bench/make-tree.py" "$n" "$tree"
@@ -39,7 +46,7 @@ done
 # mtime could still change unseen), so let them settle before warming the caches.
 sleep 2.1
 
-# 2. Per size: warm up, check every answer, then time all commands in one hyperfine run.
+# 2. Per size: warm up, check every answer, measure memory, files, processes and libcurl.
 for n in $sizes; do
     tree=$work/tree-$n
     facts=$work/facts-$n
@@ -78,14 +85,6 @@ for n in $sizes; do
         fi
         complete=$(sed -n 's/^complete=//p' "$facts")
 
-        # Timings: every command in one hyperfine run, no shell in between.
-        set -- -n "choosy url" "$choosy $url_args" -n "choosy open --dry-run" "$choosy $open_args"
-        [ "$complete" = ok ] && set -- "$@" -n "choosy __complete" "$choosy $complete_args"
-        hyperfine -N --style basic --warmup "$warmup" --runs "$runs" --export-json "$work/hyperfine-$n.json" \
-            "$@" -n "gio mime" "gio mime x-scheme-handler/https" \
-            -n "xdg-mime query default" "xdg-mime query default x-scheme-handler/https" > "$work/hyperfine-$n.log" 2>&1 \
-            || { cat "$work/hyperfine-$n.log" >&2; fail "N=$n: hyperfine failed"; }
-
         # Peak RSS (the largest of 5 runs), files opened, processes started, libcurl.
         peak_rss() {
             best=0
@@ -102,6 +101,14 @@ for n in $sizes; do
         fact rss_gio "$(peak_rss gio mime x-scheme-handler/https)"
         # shellcheck disable=SC2086
         [ "$complete" = ok ] && fact rss_complete "$(peak_rss "$choosy" $complete_args)"
+        # Instructions (callgrind; repeatable where times are not). Valgrind cannot read the
+        # toolchain's DWARF 5, so it runs a copy without debug information.
+        if command -v valgrind >/dev/null 2>&1 && command -v objcopy >/dev/null 2>&1; then
+            [ -x "$work/choosy-nodebug" ] || objcopy --strip-debug "$choosy" "$work/choosy-nodebug"
+            # shellcheck disable=SC2086
+            fact instr_url "$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/choosy-nodebug" $url_args 2>&1 >/dev/null \
+                | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
+        fi
         for what in url open complete; do
             [ "$what" = complete ] && [ "$complete" != ok ] && continue
             eval "args=\$${what}_args"
@@ -125,12 +132,32 @@ for n in $sizes; do
     ) || exit 1
 done
 
-# 3. choosy's own scaling, in one hyperfine run (each command through env -i, for its tree).
-set --
-for n in $sizes; do
-    set -- "$@" -n "choosy url, N=$n" "env -i $(cat "$work/tree-$n/env.args") $choosy $url_args"
+# 3. Timings, in rounds. Per size, every command in one hyperfine run (no shell in between);
+# then choosy's own scaling in one run (each command through env -i, for its tree).
+rm -f "$work"/hyperfine-*.json
+round=1
+while [ "$round" -le "$rounds" ]; do
+    echo "bench: round $round of $rounds" >&2
+    for n in $sizes; do
+        (
+            # shellcheck disable=SC1091
+            . "$work/tree-$n/env"
+            cd "$work/tree-$n"
+            set -- -n "choosy url" "$choosy $url_args" -n "choosy open --dry-run" "$choosy $open_args"
+            grep -q '^complete=ok$' "$work/facts-$n" && set -- "$@" -n "choosy __complete" "$choosy $complete_args"
+            hyperfine -N --style basic --warmup "$warmup" --runs "$runs" --export-json "$work/hyperfine-$n-$round.json" \
+                "$@" -n "gio mime" "gio mime x-scheme-handler/https" \
+                -n "xdg-mime query default" "xdg-mime query default x-scheme-handler/https" > "$work/hyperfine-$n.log" 2>&1 \
+                || { cat "$work/hyperfine-$n.log" >&2; fail "N=$n: hyperfine failed"; }
+        ) || exit 1
+    done
+    set --
+    for n in $sizes; do
+        set -- "$@" -n "choosy url, N=$n" "env -i $(cat "$work/tree-$n/env.args") $choosy $url_args"
+    done
+    hyperfine -N --style basic --warmup "$warmup" --runs "$runs" --export-json "$work/hyperfine-scaling-$round.json" "$@" \
+        > "$work/hyperfine-scaling.log" 2>&1 || { cat "$work/hyperfine-scaling.log" >&2; fail "scaling run failed"; }
+    round=$((round + 1))
 done
-hyperfine -N --style basic --warmup "$warmup" --runs "$runs" --export-json "$work/hyperfine-scaling.json" "$@" \
-    > "$work/hyperfine-scaling.log" 2>&1 || { cat "$work/hyperfine-scaling.log" >&2; fail "scaling run failed"; }
 
-python3 "$root/bench/report.py" --work "$work" --sizes "$sizes" --output "$results" --choosy "$choosy"
+python3 "$root/bench/report.py" --work "$work" --sizes "$sizes" --rounds "$rounds" --output "$results"
