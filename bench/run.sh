@@ -10,7 +10,9 @@
 #
 # Environment: CHOOSY (the binary, default .build/release/choosy), BENCH_SIZES ("40 400 4000"),
 # BENCH_ROUNDS (default 5), BENCH_RUNS (hyperfine runs per command and round, default 40),
-# BENCH_WARMUP (per round, default 5), BENCH_RESULTS (default bench/RESULTS.md).
+# BENCH_WARMUP (per round, default 5), BENCH_SCALING_RUNS (interleaved runs of choosy url per
+# size, default 300), BENCH_COMPLETE_ARGS (the completion request, default "__complete open Tw";
+# it counts as working when it exits 0 and names Twitter), BENCH_RESULTS (default bench/RESULTS.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 choosy=${CHOOSY:-$root/.build/release/choosy}
@@ -18,6 +20,7 @@ sizes=${BENCH_SIZES:-40 400 4000}
 rounds=${BENCH_ROUNDS:-5}
 runs=${BENCH_RUNS:-40}
 warmup=${BENCH_WARMUP:-5}
+scaling_runs=${BENCH_SCALING_RUNS:-300}
 results=${BENCH_RESULTS:-$root/bench/RESULTS.md}
 work=$root/bench/work
 
@@ -28,7 +31,7 @@ done
 
 url_args="url Browser browse url=https://example.org --offline"
 open_args="open Browser browse url=https://example.org --offline --dry-run"
-complete_args="__complete open Tw"
+complete_args=${BENCH_COMPLETE_ARGS:-__complete open Tw}
 expected_argv="firefox https://example.org"
 
 fail() { echo "bench: $*" >&2; exit 1; }
@@ -132,13 +135,16 @@ for n in $sizes; do
     ) || exit 1
 done
 
-# 3. Timings, in rounds. Per size, every command in one hyperfine run (no shell in between);
-# then choosy's own scaling in one run (each command through env -i, for its tree).
+# 3. Timings, in rounds. Per size, every command in one hyperfine run (no shell in between).
+# Even rounds go through the sizes in reverse, so that no size is always measured first.
 rm -f "$work"/hyperfine-*.json
+reversed_sizes=$(for n in $sizes; do echo "$n"; done | sed -n '1!G;h;$p' | tr '\n' ' ')
 round=1
 while [ "$round" -le "$rounds" ]; do
     echo "bench: round $round of $rounds" >&2
-    for n in $sizes; do
+    order=$sizes
+    [ $((round % 2)) -eq 0 ] && order=$reversed_sizes
+    for n in $order; do
         (
             # shellcheck disable=SC1091
             . "$work/tree-$n/env"
@@ -151,13 +157,18 @@ while [ "$round" -le "$rounds" ]; do
                 || { cat "$work/hyperfine-$n.log" >&2; fail "N=$n: hyperfine failed"; }
         ) || exit 1
     done
-    set --
-    for n in $sizes; do
-        set -- "$@" -n "choosy url, N=$n" "env -i $(cat "$work/tree-$n/env.args") $choosy $url_args"
-    done
-    hyperfine -N --style basic --warmup "$warmup" --runs "$runs" --export-json "$work/hyperfine-scaling-$round.json" "$@" \
-        > "$work/hyperfine-scaling.log" 2>&1 || { cat "$work/hyperfine-scaling.log" >&2; fail "scaling run failed"; }
     round=$((round + 1))
 done
+
+# 4. choosy's own scaling: choosy url on every tree, interleaved run by run (bench/interleave.py),
+# so that load from other processes falls on every size alike.
+echo "bench: choosy url across sizes, interleaved" >&2
+set --
+for n in $sizes; do
+    [ $# -gt 0 ] && set -- "$@" ";;"
+    # shellcheck disable=SC2086
+    set -- "$@" "choosy url, N=$n" "$work/tree-$n/env.args" -- "$choosy" $url_args
+done
+python3 "$root/bench/interleave.py" --runs "$scaling_runs" --warmup "$warmup" --output "$work/scaling.json" "$@"
 
 python3 "$root/bench/report.py" --work "$work" --sizes "$sizes" --rounds "$rounds" --output "$results"
