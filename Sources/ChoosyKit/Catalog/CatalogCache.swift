@@ -82,7 +82,7 @@ public struct CatalogCache: Sendable {
             guard isValidTypeKey(key),
                   let bytes = try? fileSystem.read(joinPath(directory, file), limit: 4 << 20),
                   let newline = bytes.firstIndex(of: 0x0A),
-                  let metadata = try? JSONDecoder().decode(Metadata.self, from: Data(bytes[..<newline]))
+                  let metadata = try? Metadata.decode(bytes[..<newline])
             else { return nil }
             return (key, metadata.name ?? key)
         }
@@ -97,7 +97,7 @@ public struct CatalogCache: Sendable {
         guard let newline = bytes.firstIndex(of: 0x0A) else {
             throw CatalogFormatError(description: "no metadata line")
         }
-        let metadata = try JSONDecoder().decode(Metadata.self, from: Data(bytes[..<newline]))
+        let metadata = try Metadata.decode(bytes[..<newline])
         let body = Array(bytes[(newline + 1)...])
         let records = try CatalogDecoder.decode(body, source: path(for: key), diagnostics: RecordingDiagnostics(verbose: false))
             .filter { $0.key == key }
@@ -105,5 +105,37 @@ public struct CatalogCache: Sendable {
             throw CatalogFormatError(description: "it holds no app type '\(key)'")
         }
         return Entry(metadata: metadata, body: body, records: records)
+    }
+}
+
+extension CatalogCache.Metadata {
+    /// The metadata line as `JSONDecoder` reads it: from `PlainJSON` when the line is plain
+    /// and of the expected shape (`fetched_at` a number, `url` a string, the others
+    /// strings, null or missing), else through `JSONDecoder`, which also words the errors.
+    static func decode(_ line: ArraySlice<UInt8>) throws -> Self {
+        if case .object(let members)? = PlainJSON.parse(Array(line)),
+           let metadata = Self(members) {
+            return metadata
+        }
+        return try JSONDecoder().decode(Self.self, from: Data(line))
+    }
+
+    fileprivate init?(_ members: [String: PlainJSON]) {
+        let fetchedAt: Double
+        switch members["fetched_at"] {
+        case .integer(let value)?: fetchedAt = Double(value)
+        case .double(let value)?: fetchedAt = value
+        default: return nil
+        }
+        guard case .string(let url)? = members["url"] else { return nil }
+        func optional(_ key: String) -> String?? {
+            switch members[key] {
+            case nil, .null?: return .some(nil)
+            case .string(let value)?: return .some(value)
+            default: return nil
+            }
+        }
+        guard let etag = optional("etag"), let lastModified = optional("last_modified"), let name = optional("name") else { return nil }
+        self.init(fetchedAt: fetchedAt, url: url, etag: etag, lastModified: lastModified, name: name)
     }
 }

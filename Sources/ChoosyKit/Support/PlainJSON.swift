@@ -3,13 +3,18 @@
 /// command put together.
 ///
 /// `JSONDecoder` stays the authority: this reader answers only for plain documents — valid
-/// JSON (RFC 8259) without `\u` escapes, numbers other than small integers, duplicate keys
-/// or deep nesting — whose meaning no decoder can disagree on, and returns nil for anything
-/// else, valid or not. Callers then decode with `JSONDecoder` exactly as before, so every
+/// JSON (RFC 8259) without `\u` escapes, duplicate keys, deep nesting, or numbers other than
+/// integers of up to 15 digits and decimals written the way Swift (and JSONEncoder) write a
+/// Double — whose meaning no decoder can disagree on, and returns nil for anything else,
+/// valid or not. Callers then decode with `JSONDecoder` exactly as before, so every
 /// answer, error message and corner case is the one `JSONDecoder` gives.
 enum PlainJSON: Equatable {
     case string(String)
     case integer(Int)
+    /// A number with a fraction or exponent, whose text is the shortest one for this Double,
+    /// so that every correctly rounding reader (JSONDecoder must be one, to read back what
+    /// JSONEncoder writes) gets this value.
+    case double(Double)
     case bool(Bool)
     case null
     case array([PlainJSON])
@@ -58,7 +63,7 @@ enum PlainJSON: Equatable {
             case UInt8(ascii: "t"): return literal("true", .bool(true))
             case UInt8(ascii: "f"): return literal("false", .bool(false))
             case UInt8(ascii: "n"): return literal("null", .null)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return integer()
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
             default: return nil
             }
         }
@@ -71,23 +76,38 @@ enum PlainJSON: Equatable {
             return value
         }
 
-        /// `-?(0|[1-9][0-9]*)` of at most 15 digits, not followed by a fraction or exponent.
-        mutating func integer() -> PlainJSON? {
-            var negative = false
-            if bytes[index] == UInt8(ascii: "-") {
-                negative = true
-                index += 1
-            }
+        /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`: an integer of at most 15 digits, or
+        /// a finite Double written as Swift writes it.
+        mutating func number() -> PlainJSON? {
             let start = index
-            var magnitude = 0
-            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
-                magnitude = magnitude * 10 + Int(bytes[index] - UInt8(ascii: "0"))
-                index += 1
+            func digits() -> Int {
+                let first = index
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+                return index - first
             }
-            let digits = index - start
-            guard digits > 0, digits <= Reader.maximumDigits, !(digits > 1 && bytes[start] == UInt8(ascii: "0")) else { return nil }
-            if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
-            return .integer(negative ? -magnitude : magnitude)
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let integerStart = index
+            let integerDigits = digits()
+            guard integerDigits > 0, !(integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0")) else { return nil }
+            var isInteger = true
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard digits() > 0 else { return nil }
+                isInteger = false
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard digits() > 0 else { return nil }
+                isInteger = false
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if isInteger {
+                guard integerDigits <= Reader.maximumDigits, let value = Int(text) else { return nil }
+                return .integer(value)
+            }
+            guard let value = Double(text), value.isFinite, value.description == text else { return nil }
+            return .double(value)
         }
 
         /// A string without `\u` escapes or control characters, of valid UTF-8.

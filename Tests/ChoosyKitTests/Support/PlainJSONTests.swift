@@ -7,13 +7,13 @@ import Testing
 @Suite struct PlainJSONTests {
     func parse(_ text: String) -> PlainJSON? { PlainJSON.parse(Array(text.utf8)) }
 
-    /// The same document made non-plain (a fraction in an extra member of its first object),
-    /// so that readers fall back to JSONDecoder, which ignores the extra member.
+    /// The same document made non-plain (a `\u` escape in an extra member of its first
+    /// object), so that readers fall back to JSONDecoder, which ignores the extra member.
     func throughJSONDecoder(_ text: String) -> [UInt8] {
         guard let brace = text.firstIndex(of: "{") else { return Array(text.utf8) }
         var forced = text
         let empty = text[text.index(after: brace)...].first { !" \n\r\t".contains($0) } == "}"
-        forced.insert(contentsOf: "\"zz_force_jsondecoder\": 0.5" + (empty ? "" : ", "), at: forced.index(after: brace))
+        forced.insert(contentsOf: "\"zz_force_jsondecoder\": \"\\u0041\"" + (empty ? "" : ", "), at: forced.index(after: brace))
         #expect(PlainJSON.parse(Array(forced.utf8)) == nil)
         return Array(forced.utf8)
     }
@@ -32,11 +32,13 @@ import Testing
         #expect(parse("{\"version\" : 1,\n  \"types\" : {\n\n  }\r\n}\n") == .object(["version": .integer(1), "types": .object([:])]))
         #expect(parse("999999999999999") == .integer(999_999_999_999_999))
         #expect(parse("-0") == .integer(0))
+        #expect(parse("[0.5, -2.25, 1795956967.25, 1e-07, 100.0]") == .array([.double(0.5), .double(-2.25), .double(1_795_956_967.25), .double(1e-07), .double(100)]))
     }
 
     @Test(arguments: [
         "", " ", "[", "[1,]", "[1 2]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "{\"a\":1}x", "[] []", "'a'",
-        "\"\\u0041\"", "\"\\x\"", "\"a", "\"tab\there\"", "1.5", "1e3", "1E3", "-", "01", "-01", "1234567890123456",
+        "\"\\u0041\"", "\"\\x\"", "\"a", "\"tab\there\"", "1.50", "1e3", "1E3", "1.", ".5", "1e", "1e+", "1e400", "0.1000000000000000055511151231257827",
+        "-", "01", "-01", "1234567890123456", "-1234567890123456",
         "NaN", "Infinity", "tru", "nul", "[true false]", "{\"a\":1,\"a\":2}", "// c\n[]", "[]\u{0B}", "\u{FEFF}[]",
         String(repeating: "[", count: 65) + String(repeating: "]", count: 65),
     ])
@@ -80,6 +82,36 @@ import Testing
             #expect(plain == decoded, "document \(number)")
             #expect(plainWarnings.warnings == decoderWarnings.warnings, "document \(number)")
             if number < plainCount { #expect(!plain.isEmpty) }
+        }
+    }
+
+    @Test func cacheMetadataReadsTheSameAsThroughJSONDecoder() throws {
+        // What choosy writes is plain.
+        let written = CatalogCache.Metadata(fetchedAt: 1_795_956_967.25, url: "https://x/app-data/t.json", etag: "\"e/1\"", lastModified: "Fri, 28 Nov 2025 10:00:00 GMT", name: "T")
+        let encoded = try JSONEncoder().encode(written)
+        #expect(PlainJSON.parse(Array(encoded)) != nil, "\(String(decoding: encoded, as: UTF8.self))")
+        #expect(try CatalogCache.Metadata.decode(Array(encoded)[...]) == written)
+        let lines = [
+            String(decoding: encoded, as: UTF8.self),
+            #"{"fetched_at":1700000000,"url":"u"}"#,
+            #"{"fetched_at":0.1,"url":"u","etag":null,"last_modified":null,"name":null,"extra":[1,2]}"#,
+            #"{"fetched_at":-5e-324,"url":"u","name":"n"}"#,
+            #"{"fetched_at":"1","url":"u"}"#,
+            #"{"fetched_at":1,"url":5}"#,
+            #"{"fetched_at":1}"#,
+            #"{"url":"u"}"#,
+            #"{"fetched_at":1,"url":"u","etag":5}"#,
+            #"{"fetched_at":1,"url":"u","name":["n"]}"#,
+            #"{"fetched_at":true,"url":"u"}"#,
+        ]
+        for line in lines {
+            let plain = Result { try CatalogCache.Metadata.decode(Array(line.utf8)[...]) }
+            let forced = Result { try CatalogCache.Metadata.decode(throughJSONDecoder(line)[...]) }
+            switch (plain, forced) {
+            case (.success(let a), .success(let b)): #expect(a == b, "\(line)")
+            case (.failure, .failure): break
+            default: Issue.record("\(line): \(plain) but through JSONDecoder \(forced)")
+            }
         }
     }
 
