@@ -56,10 +56,18 @@ public struct InstalledAppFinder {
     /// that merely lists the scheme does not count: that order is arbitrary). When choosy
     /// itself is that default, the handler it replaced counts.
     public func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
+        // Apps of a type mostly share a scheme: each scheme's default is looked up once (it
+        // reads and parses every mimeapps.list, and the default's desktop entry).
+        var defaults: [String: String?] = [:]
+        func defaultID(_ mimeType: String) -> String? {
+            if let known = defaults[mimeType] { return known }
+            let id = probe.mimeApps.configuredDefaultEntry(for: mimeType)?.id ?? previousHandler(mimeType)
+            defaults[mimeType] = .some(id)
+            return id
+        }
         guard let index = apps.firstIndex(where: { installed in
             guard let entry = installed.entry, !installed.app.scheme.isEmpty else { return false }
-            let mimeType = "x-scheme-handler/\(installed.app.scheme)"
-            return (probe.mimeApps.configuredDefaultEntry(for: mimeType)?.id ?? previousHandler(mimeType)) == entry.id
+            return defaultID("x-scheme-handler/\(installed.app.scheme)") == entry.id
         }), index > 0 else { return apps }
         diagnostics.explain("\(apps[index].app.key) is the system's default for \(apps[index].app.scheme): links; offered first")
         var ordered = apps
