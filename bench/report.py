@@ -59,8 +59,21 @@ def machine():
         "hyperfine": output("hyperfine", "--version"),
         "gio": output("dpkg-query", "-W", "-f=${Version}", "libglib2.0-bin"),
         "xdg-utils": output("dpkg-query", "-W", "-f=${Version}", "xdg-utils"),
-        "commit": output("git", "-C", os.path.dirname(os.path.abspath(__file__)), "describe", "--always", "--dirty") or "?",
+        "commit": commit(),
     }
+
+
+def commit():
+    """The checked-out commit, `-dirty` when files other than this report differ from it."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    def git(*arguments):
+        try:
+            return subprocess.run(["git", "-C", root, *arguments], capture_output=True, text=True).stdout.strip()
+        except OSError:
+            return ""
+    head = git("rev-parse", "--short", "HEAD") or "?"
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)bench/RESULTS.md")
+    return head + ("-dirty" if changed else "")
 
 
 def verdict(ok):
