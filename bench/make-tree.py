@@ -4,16 +4,20 @@
     bench/make-tree.py N DIRECTORY
 
 DIRECTORY gets its own HOME, XDG_DATA_HOME, XDG_DATA_DIRS (two system data directories),
-XDG_CONFIG_HOME, XDG_CONFIG_DIRS and XDG_CACHE_HOME, a bin/ directory with a stub executable
-for every Exec= program (GLib only lists entries whose program is on PATH), a mimeapps.list
-that makes firefox.desktop the default for https (and Thunderbird for mailto:) but says
-nothing about http, so that choosy, whose browser apps use the http scheme, answers that
-question from its desktop index, and env / env.args files with the variables to use. The entries are realistic: names and comments with
-translations, Categories, Keywords, MimeType lists drawn from real MIME types, desktop
-actions, some NoDisplay, some in subdirectories (kde4/, wine/Programs/...), and, among them,
-Firefox, Chromium and Thunderbird. The output depends only on N (fixed random seed).
-The caller runs update-desktop-database on the applications directories (for gio and
-xdg-mime's mimeinfo.cache).
+XDG_CONFIG_HOME, XDG_CONFIG_DIRS and XDG_CACHE_HOME; a bin/ directory with a stub executable
+for every Exec= program (GLib only lists entries whose program is on PATH); a mimeapps.list
+that makes firefox.desktop the default for https (and Thunderbird for mailto:); a user
+catalog file (choosy's $XDG_CONFIG_HOME/choosy/catalog/) that adds Lagrange to the browser
+type by its gemini: scheme only, without desktop_ids, so that every choosy command about
+browsers looks a scheme up in choosy's desktop index (the path that could depend on N); and
+env / env.args files with the variables to use.
+
+The entries are realistic: names and comments with translations, Categories, Keywords,
+MimeType lists drawn from real MIME types, desktop actions, some NoDisplay, some in
+subdirectories (kde4/, wine/Programs/...), and, among them, Firefox, Chromium, Thunderbird
+and Lagrange. The output depends only on N (fixed random seed). The caller runs
+update-desktop-database on the applications directories (for gio and xdg-mime's
+mimeinfo.cache).
 """
 
 import os
@@ -81,7 +85,27 @@ KNOWN = [
      ["text/html", "application/xhtml+xml", "x-scheme-handler/http", "x-scheme-handler/https"]),
     ("system", "org.mozilla.Thunderbird.desktop", "thunderbird", "Thunderbird Mail",
      ["message/rfc822", "x-scheme-handler/mailto", "text/calendar", "text/vcard"]),
+    ("system", "fi.skyjake.Lagrange.desktop", "lagrange", "Lagrange",
+     ["x-scheme-handler/gemini", "x-scheme-handler/gopher", "x-scheme-handler/finger", "text/gemini"]),
 ]
+
+# The user's own catalog adds an app the bundled one lacks, without desktop_ids: choosy finds
+# it by its scheme, which is what its desktop index (and the index's cache) is for.
+USER_CATALOG = """[
+  {
+    "key": "browser",
+    "apps": [
+      {
+        "key": "lagrange",
+        "name": "Lagrange",
+        "app_url_scheme": "gemini:",
+        "docs": "https://gmi.skyjake.fi/lagrange/",
+        "actions": [{"key": "browse", "url_format": "{{url}}"}]
+      }
+    ]
+  }
+]
+"""
 
 
 def main():
@@ -129,7 +153,7 @@ def main():
 
     for where, relative, program, name, mime_types in KNOWN:
         program_stub(program)
-        write(where, relative, entry_text(name, "Web Browser" if "Browser" in name else "Mail Client",
+        write(where, relative, entry_text(name, "Mail Client" if "Mail" in name else "Web Browser",
                                           f"Use {name}", program, mime_types, "Network;WebBrowser;", rng))
 
     used = set()
@@ -165,6 +189,10 @@ def main():
         else:
             where, relative = "system", f"{base}.desktop"
         write(where, relative, text)
+
+    os.makedirs(os.path.join(paths["XDG_CONFIG_HOME"], "choosy", "catalog"))
+    with open(os.path.join(paths["XDG_CONFIG_HOME"], "choosy", "catalog", "local.json"), "w") as f:
+        f.write(USER_CATALOG)
 
     with open(os.path.join(paths["XDG_CONFIG_HOME"], "mimeapps.list"), "w") as f:
         f.write(

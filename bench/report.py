@@ -186,8 +186,10 @@ noisy; ratios come from the same hyperfine runs). {about['hyperfine']}, gio {abo
 Each hyperfine run was repeated in {args.rounds} rounds (sizes one after the other); the medians, in milliseconds, are
 of the {run_count} times of each command pooled over the rounds.
 
-Commands (each tree is its own HOME and XDG directories; the choosy default browser is firefox; choosy's desktop
-index cache is warm; `mimeapps.list` makes firefox.desktop the https default, and leaves http to choosy's index):
+Each tree is its own HOME and XDG directories (`bench/make-tree.py`): `mimeapps.list` makes firefox.desktop the https
+default; choosy's default browser is firefox; a user catalog file adds Lagrange to the browser type by its `gemini:`
+scheme only (no `desktop_ids`), so that every choosy command below looks a scheme up in choosy's desktop index, whose
+cache is warm. Commands:
 `choosy url Browser browse url=https://example.org --offline`,
 `choosy open Browser browse url=https://example.org --offline --dry-run`, `choosy __complete open Tw` (timed when it exits 0 and names Twitter),
 `gio mime x-scheme-handler/https`, `xdg-mime query default x-scheme-handler/https`.
