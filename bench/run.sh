@@ -28,6 +28,7 @@ for tool in hyperfine gio xdg-mime update-desktop-database strace python3 /usr/b
     command -v "$tool" >/dev/null 2>&1 || { echo "bench: $tool is missing (make bench installs it)" >&2; exit 1; }
 done
 [ -x "$choosy" ] || { echo "bench: no choosy binary at $choosy (run make build)" >&2; exit 1; }
+choosy=$(cd "$(dirname "$choosy")" && pwd)/$(basename "$choosy")  # the commands run in each tree
 
 url_args="url Browser browse url=https://example.org --offline"
 open_args="open Browser browse url=https://example.org --offline --dry-run"
