@@ -173,16 +173,21 @@ final class ActionOpener {
 
     private func buildURL(for chosen: InstalledApp, action: String?, parameters: [String: String], type: AppType) throws(ChoosyError) -> String {
         let app = chosen.app
-        guard let action else {
+        let url: String
+        if let action {
+            let passed = app.parameterKeys(for: action)
+            let dropped = parameters.keys.filter { !passed.contains($0) }.sorted()
+            if !dropped.isEmpty {
+                diagnostics.explain("\(app.key) does not take: \(dropped.joined(separator: ", "))")
+            }
+            url = app.url(for: action, parameters: parameters)
+        } else {
             diagnostics.explain("no action: opening \(app.key) with its scheme \(app.urlScheme)")
-            return app.urlScheme
+            url = app.urlScheme
         }
-        let passed = app.parameterKeys(for: action)
-        let dropped = parameters.keys.filter { !passed.contains($0) }.sorted()
-        if !dropped.isEmpty {
-            diagnostics.explain("\(app.key) does not take: \(dropped.joined(separator: ", "))")
+        if let problem = LaunchableURL.problem(with: url) {
+            throw .usage("refusing to open '\(url.prefix(60))' with \(app.key): \(problem)")
         }
-        let url = app.url(for: action, parameters: parameters)
         if chosen.isWebApp && !isWebURL(url) {
             throw .usage("refusing to open '\(url.prefix(60))' from web app \(app.key): only http(s) URLs go to the browser")
         }
