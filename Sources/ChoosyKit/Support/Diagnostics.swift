@@ -56,7 +56,7 @@ public final class RecordingDiagnostics: DiagnosticSink {
 
 /// Messages are one line: a newline inside a value (a URL, a file name) must not let it forge
 /// further lines.
-func singleLine(_ message: String) -> String {
+public func singleLine(_ message: String) -> String {
     var result = ""
     for scalar in message.unicodeScalars {
         if scalar == "\n" || scalar == "\r" {
