@@ -182,6 +182,15 @@ import Testing
         #expect(sandbox.waitForRuns("thunderbird").count == 1)
     }
 
+    @Test func anErrorIsOneLineWhateverItQuotes() async {
+        let describe = await sandbox.run("describe", "x\nchoosy: forged line")
+        #expect(describe.status == 3)
+        #expect(describe.stderrLines.count == 1, "\(describe.stderr)")
+        let route = await sandbox.run("route", "choosy://x-callback-url/a%0Achoosy:%20forged%0D")
+        #expect(route.status == 2)
+        #expect(route.stderrLines.count == 1 && !route.stderr.contains("\r"), "\(route.stderr)")
+    }
+
     /// A relative program would run whatever is at that path below choosy's working directory;
     /// an unknown field code means the entry is not written for the spec it claims.
     @Test(arguments: ["bin/thunderbird %u", "./thunderbird %u", "thunderbird %z %u", "thunderbird %u %", "%u",
