@@ -53,7 +53,7 @@ done
 
 LIBRARY_SOURCES=$(find Sources/ChoosyKit -name '*.swift' | sort)
 # shellcheck disable=SC2086 # the source list is meant to split into words
-if stale "$OUT/libChoosyKit.a" $LIBRARY_SOURCES "$OUT/BundledCatalogData.swift" "$0"; then
+if stale "$OUT/libChoosyKit.a" $LIBRARY_SOURCES "$OUT/BundledCatalogData.swift" fuzz/build.sh; then
     echo "fuzz: building the instrumented library (a minute or two)"
     # shellcheck disable=SC2086
     "$SWIFTC" -parse-as-library -module-name ChoosyKit -swift-version 6 -O -enable-testing $SANITIZE \
