@@ -1,4 +1,4 @@
-/// What a built URL must be before an app gets it as an argument. The URL is made of catalog
+/// What a built URL must be before an app gets it as an argument (or is printed as one). The URL is made of catalog
 /// data (from a server) and parameters (from any caller of `route` or `handle`), and a
 /// template that starts with a placeholder (`{{url}}`) passes a parameter through verbatim, so
 /// this is where a value that would be an option (`--gpu-launcher=…`), a script or a string
@@ -16,6 +16,11 @@ enum LaunchableURL {
     static func problem(with url: String) -> String? {
         if url.isEmpty { return nil }
         if url.utf8.contains(0) { return "it holds a NUL byte, which no argument can carry" }
+        // No URL holds raw control characters; in one they could only act on a terminal that
+        // shows it (`choosy url`, `--dry-run`) or hide part of it from the user.
+        if url.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "it holds a control character"
+        }
         if url.utf8.count > maxBytes {
             return "it is \(url.utf8.count) bytes long, and one argument holds at most \(maxBytes)"
         }
