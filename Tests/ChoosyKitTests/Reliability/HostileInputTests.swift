@@ -51,13 +51,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/pwned"))
     }
 
-    /// `{{url}}` at the start of a template passes the value through as it is.
+    /// `{{url}}` at the start of a template passes the value through as it is, unless it holds
+    /// control characters, which no URL does.
     @Test(arguments: values)
-    func aWholeURLReachesTheBrowserVerbatimInOneArgument(value: String) async throws {
+    func aWholeURLReachesTheBrowserVerbatimInOneArgumentOrIsRefused(value: String) async throws {
         let url = "https://example.org/?q=" + value
         let output = await sandbox.run("open", "browser", "browse", "url=\(url)")
-        #expect(output.status == 0, "\(output.stderr)")
-        #expect(sandbox.waitForRuns("firefox").map { Array($0.dropFirst()) } == [[url]])
+        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            #expect(output.status == 2, "\(output.stderr)")
+            #expect(output.stderrLines.count == 1 && output.stderr.contains("control character"), "\(output.stderr)")
+            #expect(await settledRuns("firefox").isEmpty)
+        } else {
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(sandbox.waitForRuns("firefox").map { Array($0.dropFirst()) } == [[url]])
+        }
     }
 
     /// Near the kernel's limit for one argument (128 KiB), from the command line and from an
@@ -180,6 +187,24 @@ import Testing
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.waitForRuns("callbacks").map { $0[1] } == ["notes://done?keep=a%2Bb&app=thunderbird"])
         #expect(sandbox.waitForRuns("thunderbird").count == 1)
+    }
+
+    /// A catalog's names and a desktop entry's are printed, never interpreted by the terminal.
+    @Test func escapeSequencesFromACatalogAreShownNotSentToTheTerminal() async throws {
+        sandbox.write(sandbox.configHome + "/choosy/catalog/evil.json", #"""
+            [{"key":"evil","name":"Evil\u001b]0;pwned\u0007","parameters":[{"key":"p","name":"P\u001b[2J","description":"\u009b31m"}],
+              "actions":[{"key":"show","name":"Show\nchoosy: forged"}],
+              "apps":[{"key":"evil\u001b[8m","name":"E\u0085vil","app_url_scheme":"evil\u001b:","desktop_ids":["firefox.desktop"],
+                       "actions":[{"key":"show","url_format":"evil:x"}]}]}]
+            """#)
+        for command in [["describe", "evil"], ["list", "evil"], ["list"]] {
+            let output = await sandbox.run(command)
+            #expect(output.status == 0, "\(command): \(output.stderr)")
+            #expect(!output.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || (0x80...0x9F).contains($0.value) },
+                    "\(command): \(output.stdout.debugDescription)")
+            #expect(!output.stdout.contains("\nchoosy: forged"), "\(command)")
+        }
+        #expect(await sandbox.run("describe", "evil").stdout.contains("Evil\\x1b]0;pwned\\x7"))
     }
 
     @Test func anErrorIsOneLineWhateverItQuotes() async {
