@@ -13,7 +13,7 @@ public func fuzzDesktopEntry(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
                  "parsing is deterministic")
     for (key, value) in entry.keys {
         // Binary never gets in: raw values hold no control character but tab.
-        invariant(!value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }, "control character in \(key)")
+        invariant(!value.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) }, "control character in \(key)")
         invariant(!key.isEmpty && !key.contains(" ") && !key.contains("="), "malformed key \(key)")
     }
 

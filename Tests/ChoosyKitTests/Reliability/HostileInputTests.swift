@@ -197,7 +197,7 @@ import Testing
               "apps":[{"key":"evil\u001b[8m","name":"E\u0085vil","app_url_scheme":"evil\u001b:","desktop_ids":["firefox.desktop"],
                        "actions":[{"key":"show","url_format":"evil:x"}]}]}]
             """#)
-        for command in [["describe", "evil"], ["list", "evil"], ["list"]] {
+        for command in [["describe", "evil"], ["list", "evil"], ["list"], ["describe", "evil", "--json"], ["list", "evil", "--json"]] {
             let output = await sandbox.run(command)
             #expect(output.status == 0, "\(command): \(output.stderr)")
             #expect(!output.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || (0x80...0x9F).contains($0.value) },
