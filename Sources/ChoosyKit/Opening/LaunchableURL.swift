@@ -1,8 +1,8 @@
-/// What a built URL must be before an app gets it as an argument (or is printed as one). The URL is made of catalog
-/// data (from a server) and parameters (from any caller of `route` or `handle`), and a
-/// template that starts with a placeholder (`{{url}}`) passes a parameter through verbatim, so
-/// this is where a value that would be an option (`--gpu-launcher=…`), a script or a string
-/// no argv can carry is stopped.
+/// What a built URL must be before an app gets it as an argument (or it is printed). The URL
+/// is made of catalog data (from a server) and parameters (from any caller of `route` or
+/// `handle`), and a template that starts with a placeholder (`{{url}}`) passes a parameter
+/// through verbatim, so this is where a value that would be an option (`--gpu-launcher=…`), a
+/// script, or a string no argv can carry is stopped.
 enum LaunchableURL {
     /// The kernel's limit for one argument (`MAX_ARG_STRLEN`, 32 pages of 4 KiB), without its
     /// terminating NUL; a longer one would fail in `execve` with E2BIG.
