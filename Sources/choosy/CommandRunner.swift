@@ -88,7 +88,7 @@ struct CommandRunner {
     private func finish(_ report: RouteReport) -> Int32 {
         let result = report.result
         if invocation.options.dryRun, let callback = result.callbackURL { writeStandardOutput(callback + "\n") }
-        if let message = result.message { writeStandardError("choosy: \(message)\n") }
+        if let message = result.message { writeStandardError("choosy: \(singleLine(message))\n") }
         return result.status
     }
 

@@ -9,7 +9,7 @@ let errorStyle = TerminalStyle.forStream(2, environment: environment)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func fail(_ error: ChoosyError) -> Never {
-    writeStandardError("\(errorStyle.red("choosy:")) \(error.message)\n")
+    writeStandardError("\(errorStyle.red("choosy:")) \(singleLine(error.message))\n")
     exit(error.status.rawValue)
 }
 

@@ -6,9 +6,22 @@ Usage: catalog_server.py ROOT LOG FAULTS
 Prints "PORT <n>" once listening on 127.0.0.1. LOG gets one line per request:
 "<method> <path> <status> inm=<If-None-Match> ims=<If-Modified-Since>".
 FAULTS is a JSON file re-read on every request: {"/app-data/x.json": "<fault>"}, where fault
-is one of: 404, 500, stall, truncate, invalid, huge, redirect-loop, redirect:<path>.
+is one of:
+  404, 500            that status
+  stall               headers never come (past every client timeout)
+  truncate            Content-Length of the whole file, half of it sent, connection closed
+  invalid             200 with a body that is not JSON
+  huge                200 with a 5 MiB body, announced by Content-Length
+  huge-chunked        200 with a 5 MiB body, chunked: no length known up front
+  gzip-bomb           200 with a 5 MiB body gzip-compressed to a few KiB
+  wrong-key           the file with every app type's key changed ("twitter" -> "not_twitter")
+  bad-keys            the file with its key replaced by path-like keys ("../x", "a/b", ...)
+  trickle             the file sent 256 bytes every 5 ms (crash tests kill clients mid-body)
+  redirect-loop       301 to the same path, forever
+  redirect:<url>      302 to <url>
 """
 import email.utils
+import gzip
 import hashlib
 import json
 import os
@@ -51,7 +64,24 @@ class Handler(BaseHTTPRequestHandler):
         if body:
             self.wfile.write(body)
 
+    def send_chunked(self, body):
+        self.record(200)
+        self.send_response(200)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for start in range(0, len(body), 65536):
+            chunk = body[start:start + 65536]
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        self.wfile.write(b"0\r\n\r\n")
+        self.close_connection = True
+
     def do_GET(self):
+        try:
+            self.serve()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client gave up (a size limit, a kill): expected
+
+    def serve(self):
         fault = faults().get(self.path)
         if fault == "404":
             return self.send(404, b"not found")
@@ -67,6 +97,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(302, headers={"Location": fault[len("redirect:"):]})
         if fault == "huge":
             return self.send(200, b"[" + b" " * (5 << 20) + b"]")
+        if fault == "huge-chunked":
+            return self.send_chunked(b"[" + b" " * (5 << 20) + b"]")
+        if fault == "gzip-bomb":
+            body = gzip.compress(b"[" + b" " * (5 << 20) + b"]")
+            return self.send(200, body, {"Content-Encoding": "gzip", "Content-Type": "application/json"})
         if fault == "invalid":
             return self.send(200, b"{this is not json")
 
@@ -75,6 +110,14 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(404, b"not found")
         with open(path, "rb") as f:
             body = f.read()
+        if fault == "wrong-key":
+            types = json.loads(body)
+            for t in types:
+                t["key"] = "not_" + t["key"]
+            body = json.dumps(types).encode()
+        if fault == "bad-keys":
+            template = json.loads(body)[0]
+            body = json.dumps([dict(template, key=k) for k in ["../x", "a/b", "..", "/tmp/x", "x/../../y"]]).encode()
         etag = '"%s"' % hashlib.sha1(body).hexdigest()
         modified = email.utils.formatdate(os.path.getmtime(path), usegmt=True)
         if fault == "truncate":
@@ -85,6 +128,16 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
             self.close_connection = True
+            return
+        if fault == "trickle":
+            self.record(200)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            for start in range(0, len(body), 256):
+                self.wfile.write(body[start:start + 256])
+                self.wfile.flush()
+                time.sleep(0.005)
             return
         if self.headers.get("If-None-Match") == etag:
             return self.send(304, headers={"ETag": etag, "Last-Modified": modified})

@@ -88,8 +88,11 @@ public struct CatalogCache: Sendable {
         }
     }
 
+    /// Replaces the type's file. The caller holds `lockPath(for: key)`, so temporary files
+    /// that killed processes left beside it can go.
     public func store(_ key: String, metadata: Metadata, body: [UInt8]) throws {
         let header = try JSONEncoder().encode(metadata)
+        fileSystem.removeAbandonedTemporaryFiles(of: path(for: key))
         try fileSystem.writeAtomically(Array(header) + [0x0A] + body, to: path(for: key), permissions: 0o600)
     }
 

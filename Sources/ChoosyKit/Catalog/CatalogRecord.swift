@@ -41,9 +41,12 @@ public struct CatalogFormatError: Error, CustomStringConvertible, Sendable {
 
 /// Reads the choosy-data format leniently: unknown keys are ignored, fields of the wrong
 /// type count as missing, entries without a key are skipped, and app types whose key is not
-/// `^[a-z0-9_]+$` are rejected with a warning. Only a file that is not a JSON array of
-/// objects is an error.
+/// `^[a-z0-9_]+$` are rejected, all of a file's rejections in one warning (a hostile file
+/// must not flood stderr). Only a file that is not a JSON array of objects is an error.
 public enum CatalogDecoder {
+    /// Rejected keys are quoted in the warning up to this many characters each.
+    static let shownKeyLength = 40
+
     public static func decode(_ bytes: [UInt8], source: String, diagnostics: DiagnosticSink) throws(CatalogFormatError) -> [AppTypeRecord] {
         let raw: [RawType]
         if let plain = plainTypes(bytes) {
@@ -56,13 +59,15 @@ public enum CatalogDecoder {
             }
         }
         var records: [AppTypeRecord] = []
+        var rejected: [String] = []
         for type in raw {
             guard let key = type.key else {
-                diagnostics.warning("\(source): ignoring an app type without a key")
+                rejected.append("(no key)")
                 continue
             }
             guard isValidTypeKey(key) else {
-                diagnostics.warning("\(source): ignoring app type with invalid key '\(key)' (keys match ^[a-z0-9_]+$)")
+                let shown = key.count > shownKeyLength ? key.prefix(shownKeyLength) + "…" : key
+                rejected.append("'\(shown)'")
                 continue
             }
             records.append(AppTypeRecord(
@@ -88,6 +93,10 @@ public enum CatalogDecoder {
                     )
                 }
             ))
+        }
+        if !rejected.isEmpty {
+            let count = rejected.count == 1 ? "an app type" : "\(rejected.count) app types"
+            diagnostics.warning("\(source): ignoring \(count) with an invalid key: \(rejected.joined(separator: ", ")) (keys match ^[a-z0-9_]+$)")
         }
         return records
     }

@@ -80,15 +80,20 @@ public struct CatalogRefresher: Sendable {
             metadata.lastModified = response.lastModified ?? metadata.lastModified
             return store(key, metadata, cached!.body, success: .notModified)
         case 200:
+            // What the decoder rejects becomes part of this one outcome, so that a bad file
+            // costs one warning, not one per entry.
+            let decoding = RecordingDiagnostics(verbose: false)
             let records: [AppTypeRecord]
             do {
-                records = try CatalogDecoder.decode(response.body, source: url, diagnostics: diagnostics)
+                records = try CatalogDecoder.decode(response.body, source: url, diagnostics: decoding)
             } catch {
                 return .failed(error.description)
             }
             guard let record = records.first(where: { $0.key == key }) else {
-                return .failed("\(url) holds no app type '\(key)'")
+                let rejected = decoding.warnings.map { " (\($0))" }.joined()
+                return .failed("\(url) holds no app type '\(key)'\(rejected)")
             }
+            decoding.warnings.forEach(diagnostics.warning)
             let metadata = CatalogCache.Metadata(
                 fetchedAt: now, url: url, etag: response.etag, lastModified: response.lastModified, name: record.name
             )

@@ -12,23 +12,23 @@ public struct OutputFormatter: Sendable {
 
     public func describe(_ type: AppType) -> String {
         if json { return describeJSON(type).rendered() + "\n" }
-        var lines = ["\(style.bold(type.name)) (\(type.key))", "", style.bold("Actions:")]
-        let keyWidth = (type.actions.map(\.key.count) + type.parameters.map(\.key.count)).max() ?? 0
+        var lines = ["\(style.bold(shown(type.name))) (\(shown(type.key)))", "", style.bold("Actions:")]
+        let keyWidth = (type.actions.map { shown($0.key).count } + type.parameters.map { shown($0.key).count }).max() ?? 0
         for action in type.actions {
-            let apps = type.apps.filter { $0.urlFormat(for: action.key) != nil }.map(\.key)
-            lines.append("  \(pad(action.key, keyWidth))  \(action.name)" + (apps.isEmpty ? "" : style.dim("  [\(apps.joined(separator: ", "))]")))
+            let apps = type.apps.filter { $0.urlFormat(for: action.key) != nil }.map { shown($0.key) }
+            lines.append("  \(pad(shown(action.key), keyWidth))  \(shown(action.name))" + (apps.isEmpty ? "" : style.dim("  [\(apps.joined(separator: ", "))]")))
         }
         lines += ["", style.bold("Parameters:")]
         for parameter in type.parameters {
-            let description = parameter.description.isEmpty ? "" : style.dim(" — \(parameter.description)")
-            lines.append("  \(pad(parameter.key, keyWidth))  \(parameter.name)\(description)")
+            let description = parameter.description.isEmpty ? "" : style.dim(" — \(shown(parameter.description))")
+            lines.append("  \(pad(shown(parameter.key), keyWidth))  \(shown(parameter.name))\(description)")
         }
         lines += ["", style.bold("Apps:")]
-        let appWidth = type.apps.map(\.key.count).max() ?? 0
+        let appWidth = type.apps.map { shown($0.key).count }.max() ?? 0
         for app in type.apps {
-            let kind = app.isWebApp ? "web app, opens in the browser" : app.urlScheme
-            lines.append("  \(pad(app.key, appWidth))  \(app.name) (\(kind))")
-            let supported = app.actions.map(\.key)
+            let kind = app.isWebApp ? "web app, opens in the browser" : shown(app.urlScheme)
+            lines.append("  \(pad(shown(app.key), appWidth))  \(shown(app.name)) (\(kind))")
+            let supported = app.actions.map { shown($0.key) }
             if !supported.isEmpty {
                 lines.append("  \(pad("", appWidth))  " + style.dim("does: \(supported.joined(separator: ", "))"))
             }
@@ -75,28 +75,28 @@ public struct OutputFormatter: Sendable {
     public func list(_ listings: [TypeListing], single: Bool) -> String {
         if json { return JSONValue.array(listings.map(\.json)).rendered() + "\n" }
         if !single {
-            let width = listings.map(\.type.key.count).max() ?? 0
+            let width = listings.map { shown($0.type.key).count }.max() ?? 0
             return listings.map { listing in
                 let installed = listing.apps.filter { $0.installed != nil }.count
-                let defaultApp = listing.apps.first { $0.isDefault }.map { style.dim(", default \($0.app.key)") } ?? ""
-                return "\(pad(listing.type.key, width))  \(listing.type.name) " + style.dim("(\(installed) of \(listing.apps.count) installed") + defaultApp + style.dim(")")
+                let defaultApp = listing.apps.first { $0.isDefault }.map { style.dim(", default \(shown($0.app.key))") } ?? ""
+                return "\(pad(shown(listing.type.key), width))  \(shown(listing.type.name)) " + style.dim("(\(installed) of \(listing.apps.count) installed") + defaultApp + style.dim(")")
             }.joined(separator: "\n") + "\n"
         }
         var lines: [String] = []
         for listing in listings {
-            lines.append("\(style.bold(listing.type.name)) (\(listing.type.key))")
-            let keyWidth = listing.apps.map(\.app.key.count).max() ?? 0
-            let nameWidth = listing.apps.map { ($0.installed?.displayName ?? $0.app.name).count }.max() ?? 0
+            lines.append("\(style.bold(shown(listing.type.name))) (\(shown(listing.type.key)))")
+            let keyWidth = listing.apps.map { shown($0.app.key).count }.max() ?? 0
+            let nameWidth = listing.apps.map { shown($0.installed?.displayName ?? $0.app.name).count }.max() ?? 0
             for entry in listing.apps {
                 let marker = entry.isDefault ? style.green("*") : " "
-                let name = pad(entry.installed?.displayName ?? entry.app.name, nameWidth)
+                let name = pad(shown(entry.installed?.displayName ?? entry.app.name), nameWidth)
                 let status: String
                 if let installed = entry.installed {
-                    status = installed.entry.map { "installed: \($0.id)" } ?? "web app, opens in the browser"
+                    status = installed.entry.map { "installed: \(shown($0.id))" } ?? "web app, opens in the browser"
                 } else {
                     status = style.dim(entry.app.isWebApp ? "web app, needs a browser" : "not installed")
                 }
-                lines.append("\(marker) \(pad(entry.app.key, keyWidth))  \(name)  \(status)\(entry.isDefault ? style.green("  (default)") : "")")
+                lines.append("\(marker) \(pad(shown(entry.app.key), keyWidth))  \(name)  \(status)\(entry.isDefault ? style.green("  (default)") : "")")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -125,6 +125,12 @@ public struct OutputFormatter: Sendable {
             case .failed(let reason): return "\(report.key): \(style.red("failed")) (\(singleLine(reason)))"
             }
         }.joined(separator: "\n") + (reports.isEmpty ? "" : "\n")
+    }
+
+    /// Text from a catalog or a desktop entry, made safe for a terminal: its control characters
+    /// (escape sequences, newlines) are shown as escapes instead of acting.
+    private func shown(_ text: String) -> String {
+        singleLine(text)
     }
 
     func pad(_ text: String, _ width: Int) -> String {

@@ -12,11 +12,13 @@ public struct KeyFile: Equatable, Sendable {
     /// `.ENCODING` part of the locale removed, since matching ignores it.
     public var groups: [String: [String: String]]
 
-    /// Nil for anything that is not a valid key file: invalid UTF-8, control characters,
+    /// Nil for anything that is not a valid key file: invalid UTF-8, control characters (C0, DEL, C1),
     /// over-long lines, keys before the first group, or lines that are neither a comment, a
     /// group header nor `Key=Value`.
     public init?(parsing bytes: [UInt8]) {
         guard bytes.count <= KeyFile.sizeLimit, let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        // C1 control codes (U+0080–U+009F) are binary too, though valid UTF-8.
+        guard !text.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) else { return nil }
         var groups: [String: [String: String]] = [:]
         var current: String?
         for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {

@@ -106,6 +106,13 @@ public struct PosixProcessRunner: ProcessRunner {
         guard let program = request.argv.first, !program.isEmpty else {
             throw SpawnError(program: "", reason: "empty command")
         }
+        // C strings end at a NUL: the child would get a shorter argument than asked for.
+        guard !request.argv.contains(where: { $0.utf8.contains(0) }) else {
+            throw SpawnError(program: program, reason: "an argument holds a NUL byte")
+        }
+        guard !request.environment.contains(where: { $0.key.utf8.contains(0) || $0.value.utf8.contains(0) }) else {
+            throw SpawnError(program: program, reason: "an environment variable holds a NUL byte")
+        }
         let searchPath = Environment(request.environment).searchPath
         guard var executable = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem) else {
             let reason = program.contains("/")

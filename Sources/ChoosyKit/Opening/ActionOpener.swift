@@ -163,26 +163,26 @@ final class ActionOpener {
     }
 
     /// The URL for the chosen app, or nil for a native app opened with no action (it just
-    /// starts). URLs that would run script or inline data are refused, whoever asked.
+    /// starts). A URL that is no URL, or would run script or inline data, is refused.
     private func buildURL(for chosen: InstalledApp, action: String?, parameters: [String: String], type: AppType) throws(ChoosyError) -> String? {
         let app = chosen.app
-        guard let action else {
-            guard chosen.isWebApp else {
-                diagnostics.explain("no action: starting \(app.key) without a URL")
-                return nil
+        let url: String
+        if let action {
+            let passed = app.parameterKeys(for: action)
+            let dropped = parameters.keys.filter { !passed.contains($0) }.sorted()
+            if !dropped.isEmpty {
+                diagnostics.explain("\(app.key) does not take: \(dropped.joined(separator: ", "))")
             }
+            url = app.url(for: action, parameters: parameters)
+        } else if chosen.isWebApp {
             diagnostics.explain("no action: opening the web app's address \(app.urlScheme)")
-            return app.urlScheme
+            url = app.urlScheme
+        } else {
+            diagnostics.explain("no action: starting \(app.key) without a URL")
+            return nil
         }
-        let passed = app.parameterKeys(for: action)
-        let dropped = parameters.keys.filter { !passed.contains($0) }.sorted()
-        if !dropped.isEmpty {
-            diagnostics.explain("\(app.key) does not take: \(dropped.joined(separator: ", "))")
-        }
-        let url = app.url(for: action, parameters: parameters)
-        let scheme = url.prefix { $0 != ":" }.lowercased()
-        if ["javascript", "data", "vbscript"].contains(scheme) {
-            throw .usage("refusing to open a \(scheme): URL with \(app.key)")
+        if let problem = LaunchableURL.problem(with: url) {
+            throw .usage("refusing to open '\(url.prefix(60))' with \(app.key): \(problem)")
         }
         if chosen.isWebApp && !isWebURL(url) {
             throw .usage("refusing to open '\(url.prefix(60))' from web app \(app.key): only http(s) URLs go to the browser")

@@ -111,6 +111,8 @@ public final class PreferenceStore {
             throw .internal("cannot lock \(path): \(error)")
         }
         defer { lock.unlock() }
+        // A process killed mid-write leaves its temporary file; under the lock it is garbage.
+        fileSystem.removeAbandonedTemporaryFiles(of: path)
         var file = try load()
         change(&file)
         do {

@@ -55,13 +55,14 @@ public final class RecordingDiagnostics: DiagnosticSink {
 }
 
 /// Messages are one line: a newline inside a value (a URL, a file name) must not let it forge
-/// further lines.
-func singleLine(_ message: String) -> String {
+/// further lines, and no control character (an escape sequence, a C1 code) may reach the
+/// terminal to act on it.
+public func singleLine(_ message: String) -> String {
     var result = ""
     for scalar in message.unicodeScalars {
         if scalar == "\n" || scalar == "\r" {
             result += "\\n"
-        } else if scalar.value < 0x20 || scalar.value == 0x7F {
+        } else if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
             result += "\\x" + String(scalar.value, radix: 16)
         } else {
             result.unicodeScalars.append(scalar)

@@ -54,6 +54,10 @@ public protocol FileSystem: Sendable {
     /// Writes through a temporary file in the same directory, fsyncs, then renames it over
     /// `path`, so readers see the old file or the new one and never a torn one.
     func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws
+    /// Removes the temporary files that `writeAtomically` left beside `path` when its process
+    /// died between creating and renaming them. Only for callers holding a lock that every
+    /// writer of `path` takes: then none of those files belongs to a write still going on.
+    func removeAbandonedTemporaryFiles(of path: String)
     /// `mkdir -p` with the given permissions for the directories it creates.
     func createDirectory(_ path: String, permissions: UInt32) throws
     func rename(_ source: String, to destination: String) throws
@@ -131,7 +135,7 @@ public struct LocalFileSystem: FileSystem {
     public func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws {
         let directory = parentDirectory(of: path)
         try createDirectory(directory, permissions: 0o700)
-        var template = Array("\(path).tmp-XXXXXX".utf8CString)
+        var template = Array((path + LocalFileSystem.temporarySuffix + "XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -158,6 +162,18 @@ public struct LocalFileSystem: FileSystem {
         if directoryFD >= 0 {
             fsync(directoryFD)
             close(directoryFD)
+        }
+    }
+
+    /// Temporary files are `<path>.tmp-XXXXXX` (mkstemp fills in the X's).
+    private static let temporarySuffix = ".tmp-"
+
+    public func removeAbandonedTemporaryFiles(of path: String) {
+        let directory = parentDirectory(of: path)
+        let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
+        let prefix = name + LocalFileSystem.temporarySuffix
+        for name in list(directory) ?? [] where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
+            unlink(joinPath(directory, name))
         }
     }
 

@@ -57,6 +57,17 @@ import Testing
         #expect(diagnostics.warnings.count == 1)
     }
 
+    @Test func aFileWithManyRejectedTypesMakesOneWarning() throws {
+        let diagnostics = RecordingDiagnostics()
+        let long = String(repeating: "x", count: 5000) + "/"
+        let records = try decode(#"[{"key":"../x"},{"name":"no key"},{"key":"a/b"},{"key":"\#(long)"},{"key":"ok"}]"#, diagnostics)
+        #expect(records.map(\.key) == ["ok"])
+        #expect(diagnostics.warnings.count == 1)
+        let warning = try #require(diagnostics.warnings.first)
+        #expect(warning.contains("4 app types") && warning.contains("'../x'") && warning.contains("(no key)"), "\(warning)")
+        #expect(warning.utf8.count < 300, "long keys are shortened")
+    }
+
     @Test(arguments: ["", "{}", "[1", "{\"key\":\"x\"}", "null", "\u{FF}\u{FE}"])
     func filesThatAreNotArraysOfTypesAreErrors(json: String) {
         #expect(throws: CatalogFormatError.self) { try decode(json) }

@@ -2,7 +2,8 @@
 import Foundation
 import Testing
 
-/// The catalog against a real HTTP server on 127.0.0.1 (SPEC §2.3).
+/// The catalog against a real HTTP server on 127.0.0.1 (SPEC §2.3). Server faults are in
+/// CatalogFaultMatrixTests, concurrent downloads in ConcurrencyTests.
 @Suite struct CatalogDownloadTests {
     let sandbox = Sandbox()
     let server: CatalogServer
@@ -14,10 +15,6 @@ import Testing
     }
 
     var cacheFile: String { sandbox.cacheHome + "/choosy/catalog/twitter.cache" }
-
-    func cacheDirectoryListing() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.cacheHome + "/choosy/catalog")) ?? []).sorted()
-    }
 
     func fetchedAt() throws -> Double {
         let text = try #require(sandbox.read(cacheFile))
@@ -76,73 +73,10 @@ import Testing
         #expect(server.requests(for: twitter).count == 3)
     }
 
-    @Test func aTypeNoSourceKnowsIsFetchedOnceByConcurrentProcesses() throws {
-        try """
-            [{"name":"Podcasts","key":"podcasts","parameters":[{"name":"Feed","description":"","key":"feed"}],
-              "actions":[{"name":"Subscribe","key":"subscribe"}],
-              "apps":[{"name":"gPodder","key":"gpodder","app_url_scheme":"gpodder:","desktop_ids":["gpodder.desktop"],
-                       "actions":[{"key":"subscribe","url_format":"{{feed}}"}]}]}]
-            """.write(toFile: server.root + "/app-data/podcasts.json", atomically: true, encoding: .utf8)
-        let outputs = (0..<10).map { _ in
-            Thread.detachNewThreadWithResult { self.sandbox.choosy("describe", "Podcasts") }
-        }.map { $0.value() }
-        for output in outputs {
-            #expect(output.status == 0, "\(output.stderr)")
-            #expect(output.stdout.contains("gpodder"))
-        }
-        #expect(server.requests(for: "/app-data/podcasts.json").count == 1)
-    }
-
     @Test func aTypeUnknownEverywhereIsAnUnknownType() {
         let output = sandbox.choosy("describe", "nosuchtype")
         #expect(output.status == 3)
         #expect(output.stderrLines == ["choosy: unknown app type 'nosuchtype'"])
-    }
-
-    static let faults = ["404", "500", "truncate", "invalid", "huge", "redirect-loop"]
-
-    @Test(arguments: faults)
-    func aFailedRefreshKeepsTheLastGoodDataWithOneWarning(fault: String) throws {
-        #expect(sandbox.choosy("update", "twitter").status == 0)
-        let good = try #require(sandbox.read(cacheFile))
-        server.inject([twitter: fault])
-
-        let update = sandbox.choosy("update", "twitter")
-        #expect(update.status == 4)
-        #expect(update.stderrLines.count == 1, "\(update.stderr)")
-        #expect(update.stderr.hasPrefix("choosy: warning: could not refresh app type 'twitter'"))
-
-        let describe = sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_CACHE_TTL": "0"])
-        #expect(describe.status == 0)
-        #expect(describe.stdout.contains("tweetbot"))
-        #expect(describe.stderrLines.count == 1, "\(describe.stderr)")
-        #expect(sandbox.read(cacheFile) == good)
-        #expect(cacheDirectoryListing() == ["twitter.cache", "twitter.failed", "twitter.lock"])
-    }
-
-    @Test func aRefusedConnectionKeepsTheLastGoodData() throws {
-        #expect(sandbox.choosy("update", "twitter").status == 0)
-        let good = sandbox.read(cacheFile)
-        let refused = ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"]
-        let update = sandbox.choosy(["update", "twitter"], environment: refused)
-        #expect(update.status == 4)
-        #expect(update.stderrLines.count == 1)
-        let describe = sandbox.choosy(["describe", "twitter"], environment: refused.merging(["CHOOSY_CACHE_TTL": "0"]) { $1 })
-        #expect(describe.status == 0)
-        #expect(describe.stderrLines.count == 1)
-        #expect(sandbox.read(cacheFile) == good)
-    }
-
-    @Test func aStalledServerTimesOutAndKeepsTheLastGoodData() throws {
-        #expect(sandbox.choosy("update", "twitter").status == 0)
-        let good = sandbox.read(cacheFile)
-        server.inject([twitter: "stall"])
-        let started = Date()
-        let update = sandbox.choosy("update", "twitter")
-        #expect(update.status == 4)
-        #expect(update.stderr.contains("imeout") || update.stderr.contains("timed out"), "\(update.stderr)")
-        #expect(Date().timeIntervalSince(started) < 30)
-        #expect(sandbox.read(cacheFile) == good)
     }
 
     @Test func aCorruptCacheFileIsDiscardedAndFetchedAgain() throws {
@@ -197,32 +131,4 @@ func closedPort() -> Int {
     }
     close(fd)
     return Int(UInt16(bigEndian: address.sin_port))
-}
-
-extension Thread {
-    /// Runs `body` on a new thread; `value()` waits for its result.
-    static func detachNewThreadWithResult<T>(_ body: @escaping @Sendable () -> T) -> ThreadResult<T> {
-        let result = ThreadResult<T>()
-        Thread.detachNewThread { result.set(body()) }
-        return result
-    }
-}
-
-final class ThreadResult<T>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var stored: T?
-
-    func set(_ value: T) {
-        condition.lock()
-        stored = value
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func value() -> T {
-        condition.lock()
-        defer { condition.unlock() }
-        while stored == nil { condition.wait() }
-        return stored!
-    }
 }

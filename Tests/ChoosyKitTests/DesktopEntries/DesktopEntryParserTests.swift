@@ -47,6 +47,7 @@ import Testing
         ("broken header", "[Desktop Entry\nExec=app\n"),
         ("NUL byte", "[Desktop Entry]\nExec=app\u{0}\n"),
         ("escape character", "[Desktop Entry]\nName=\u{1B}[31mred\n"),
+        ("C1 control code", "[Desktop Entry]\nName=\u{9B}31mred\n"),
         ("empty key", "[Desktop Entry]\n=value\n"),
     ])
     func rejectsMalformedText(_ label: String, _ text: String) {
