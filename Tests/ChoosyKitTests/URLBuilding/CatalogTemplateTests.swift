@@ -84,6 +84,10 @@ import Testing
             for action in app.actions {
                 let keys = URLTemplate(action.urlFormat).placeholders
                 var parameters = Dictionary(uniqueKeysWithValues: keys.map { ($0, value) })
+                // A leading placeholder supplies the whole URL, and only a real one is launched.
+                if action.urlFormat.hasPrefix("{{"), let first = keys.first {
+                    parameters[first] = "https://example.org/" + value
+                }
                 parameters["not_a_parameter_of_anyone"] = "x"
                 let arguments = ["url", type.key, action.key, "--app", app.key] + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 let output = sandbox.choosy(arguments)
