@@ -45,6 +45,9 @@ final class ActionOpener {
     /// A whole link for one of `candidates` (apps of `type` registered for its scheme): the
     /// app gets the link unchanged.
     func open(link: String, type: AppType, candidates: [InstalledApp], options: OpenOptions) throws(ChoosyError) -> OpenResult {
+        if let problem = LaunchableURL.problem(with: link) {
+            throw .usage("refusing to open '\(link.prefix(60))': \(problem)")
+        }
         let request = OpenRequest(type: type.key, action: nil, parameters: [], options: options)
         let chosen = try choose(type: type, action: nil, installed: candidates, request: request)
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }

@@ -22,7 +22,8 @@ import Testing
         var completed: Set<String> = []
         var ends: [KillableRun.End] = []
         for _ in 0..<Self.kills {
-            let delay = Double.random(in: 0...(duration * 1.2))
+            // Half the kills anywhere, half near the end, where the files are written.
+            let delay = Bool.random() ? Double.random(in: 0...(duration * 1.2)) : Double.random(in: (duration * 0.8)...(duration * 1.05))
             let end = await offPool { KillableRun.run(sandbox, command, killAfter: delay) }
             ends.append(end)
             for key in ["twitter", "email"] where sandbox.exists(cache.path(for: key)) {

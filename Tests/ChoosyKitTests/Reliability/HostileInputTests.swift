@@ -137,6 +137,19 @@ import Testing
         #expect(await settledRuns("firefox").isEmpty)
     }
 
+    /// `choosy handle` gives a link of another scheme to the catalog's apps for it unchanged,
+    /// under the same rules.
+    @Test func aLinkGoesToItsAppVerbatimOrIsRefused() async throws {
+        sandbox.recorder("transmission")
+        sandbox.desktopEntry("transmission-gtk.desktop", sandbox.application(name: "Transmission", exec: "\(sandbox.bin)/transmission %U"))
+        let link = "magnet:?xt=urn:btih:abc&dn=a;b$(touch pwned)'`x`"
+        #expect(await sandbox.run("handle", link).status == 0)
+        #expect(sandbox.waitForRuns("transmission").map { Array($0.dropFirst()) } == [[link]])
+        let refused = await sandbox.run("handle", "magnet:?xt=urn:btih:abc\u{1B}]0;pwned\u{7}")
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(await settledRuns("transmission").count == 1)
+    }
+
     @Test func anAbsolutePathIsAWholeURL() async throws {
         #expect(await sandbox.run("open", "browser", "browse", "url=/home/ada/page.html").status == 0)
         #expect(sandbox.waitForRuns("firefox").map { $0[1] } == ["/home/ada/page.html"])
