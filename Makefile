@@ -21,9 +21,14 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all build test demo install uninstall bench fuzz fuzz-smoke clean deps-build deps-test deps-bench
+.PHONY: all build test demo install uninstall bench fuzz fuzz-smoke clean deps-build deps-test deps-bench toolchain
 
 all: build
+
+# One clear line instead of a shell error when there is no Swift toolchain.
+toolchain:
+	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "choosy needs a Swift 6 toolchain: '$(SWIFT)' is not on PATH (get one from https://www.swift.org/install/linux/, or run make SWIFT=/path/to/swift)" >&2; exit 1; }
+	@$(SWIFT) --version 2>/dev/null | grep -q 'Swift version [6-9]' || { echo "choosy needs a Swift 6 toolchain; '$(SWIFT)' is $$($(SWIFT) --version 2>/dev/null | head -n 1)" >&2; exit 1; }
 
 deps-build:
 	@scripts/ensure-packages.sh $(BUILD_PACKAGES)
@@ -35,21 +40,21 @@ deps-bench:
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 
 ## build: the release binary at .build/release/choosy
-build: deps-build
+build: toolchain deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) --product choosy
 
 ## test: every test (unit and end to end), then a short pass of every fuzz target
-test: deps-test
+test: toolchain deps-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## fuzz: each libFuzzer target for FUZZ_SECONDS (see fuzz/README.md); fails on any crash
-fuzz: deps-build
+fuzz: toolchain deps-build
 	fuzz/build.sh
 	fuzz/run.sh $(FUZZ_SECONDS)
 
-fuzz-smoke: deps-build
+fuzz-smoke: toolchain deps-build
 	fuzz/build.sh
 	fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
 

@@ -171,12 +171,13 @@ final class Sandbox: @unchecked Sendable {
         return parentDirectory(of: runner) + "/choosy"
     }()
 
-    /// The package root, for fixtures such as `../shared/fixtures/choosy-data`.
+    /// The package root, for the repository's own files (README, catalog, fixtures).
     static let packageRoot: String = {
         var path = #filePath
         for _ in 0..<4 { path = parentDirectory(of: path) }
         return path
     }()
 
-    static let upstreamFixtures = packageRoot + "/../shared/fixtures/choosy-data"
+    /// The upstream Choosy data (catalog files and `systemAppTypes.json`), with its licences.
+    static let upstreamFixtures = packageRoot + "/Tests/Fixtures/choosy-data"
 }
