@@ -30,7 +30,7 @@ enum HelpText {
 
         Options of open, url, handle and route:
           --app KEY          this app, this once (nothing is remembered)
-          --choose           forget the default and show the picker
+          --choose           show the picker (the default stays unless you pick always)
           --no-remember      offer "just once" only
           --picker P         tty, fzf, rofi, zenity, or a command reading choices on stdin
           --title TEXT       the picker's title

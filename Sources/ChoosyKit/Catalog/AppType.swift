@@ -6,13 +6,17 @@ public struct AppType: Equatable, Sendable {
     public var parameters: [Parameter]
     public var actions: [Action]
     public var apps: [App]
+    /// Standard URL schemes the type's actions can be written in (`mailto` for email): any
+    /// handler of one of them is an app of the type, catalogued or not.
+    public var schemes: [String]
 
-    public init(key: String, name: String, parameters: [Parameter] = [], actions: [Action] = [], apps: [App] = []) {
+    public init(key: String, name: String, parameters: [Parameter] = [], actions: [Action] = [], apps: [App] = [], schemes: [String] = []) {
         self.key = key
         self.name = name
         self.parameters = parameters
         self.actions = actions
         self.apps = apps
+        self.schemes = schemes
     }
 
     public func action(_ key: String) -> Action? { actions.first { $0.key == key } }
@@ -35,10 +39,13 @@ public struct Parameter: Equatable, Sendable {
 public struct Action: Equatable, Sendable {
     public var key: String
     public var name: String
+    /// The action for any app that handles one of the type's `schemes`.
+    public var urlFormat: String?
 
-    public init(key: String, name: String) {
+    public init(key: String, name: String, urlFormat: String? = nil) {
         self.key = key
         self.name = name
+        self.urlFormat = urlFormat
     }
 }
 

@@ -5,11 +5,13 @@ public enum CatalogMerger {
     public static func merge(_ records: [AppTypeRecord]) -> AppType? {
         guard let key = records.first?.key else { return nil }
         var name: String?
+        var schemes: [String]?
         var parameters = OrderedMerge<ParameterRecord>()
         var actions = OrderedMerge<ActionRecord>()
         var apps = OrderedMerge<AppRecord>()
         for record in records {
             name = record.name ?? name
+            schemes = record.schemes ?? schemes
             record.parameters?.forEach { parameters.add($0.key, $0, merging: merge) }
             record.actions?.forEach { actions.add($0.key, $0, merging: merge) }
             record.apps?.forEach { apps.add($0.key, $0, merging: merge) }
@@ -20,7 +22,7 @@ public enum CatalogMerger {
             parameters: parameters.values.map {
                 Parameter(key: $0.key, name: $0.name ?? $0.key, description: $0.description ?? "")
             },
-            actions: actions.values.map { Action(key: $0.key, name: $0.name ?? $0.key) },
+            actions: actions.values.map { Action(key: $0.key, name: $0.name ?? $0.key, urlFormat: $0.urlFormat) },
             apps: apps.values.map { app in
                 var appActions = OrderedMerge<AppActionRecord>()
                 app.actions?.forEach { appActions.add($0.key, $0, merging: merge) }
@@ -34,7 +36,8 @@ public enum CatalogMerger {
                         action.urlFormat.map { AppAction(key: action.key, urlFormat: $0) }
                     }
                 )
-            }
+            },
+            schemes: schemes ?? []
         )
     }
 
@@ -43,7 +46,7 @@ public enum CatalogMerger {
     }
 
     private static func merge(_ old: ActionRecord, _ new: ActionRecord) -> ActionRecord {
-        ActionRecord(key: old.key, name: new.name ?? old.name)
+        ActionRecord(key: old.key, name: new.name ?? old.name, urlFormat: new.urlFormat ?? old.urlFormat)
     }
 
     private static func merge(_ old: AppActionRecord, _ new: AppActionRecord) -> AppActionRecord {

@@ -8,6 +8,8 @@ public struct AppTypeRecord: Equatable, Sendable {
     public var parameters: [ParameterRecord]?
     public var actions: [ActionRecord]?
     public var apps: [AppRecord]?
+    /// Standard URL schemes the type's actions can be written in (Linux addition).
+    public var schemes: [String]?
 }
 
 public struct ParameterRecord: Equatable, Sendable {
@@ -19,6 +21,8 @@ public struct ParameterRecord: Equatable, Sendable {
 public struct ActionRecord: Equatable, Sendable {
     public var key: String
     public var name: String?
+    /// The generic form of the action for any app of the type's `schemes` (Linux addition).
+    public var urlFormat: String?
 }
 
 public struct AppRecord: Equatable, Sendable {
@@ -77,7 +81,7 @@ public enum CatalogDecoder {
                     item.value?.key.map { ParameterRecord(key: $0, name: item.value?.name, description: item.value?.description) }
                 },
                 actions: type.actions?.compactMap { item in
-                    item.value?.key.map { ActionRecord(key: $0, name: item.value?.name) }
+                    item.value?.key.map { ActionRecord(key: $0, name: item.value?.name, urlFormat: item.value?.url_format) }
                 },
                 apps: type.apps?.compactMap { item in
                     guard let app = item.value, let appKey = app.key, !appKey.isEmpty else { return nil }
@@ -91,7 +95,8 @@ public enum CatalogDecoder {
                             entry.value?.key.map { AppActionRecord(key: $0, urlFormat: entry.value?.url_format) }
                         }
                     )
-                }
+                },
+                schemes: type.schemes?.compactMap { $0.value.flatMap(normalizedScheme) }
             ))
         }
         if !rejected.isEmpty {
@@ -115,6 +120,20 @@ public enum CatalogDecoder {
         return types
     }
 
+    /// A scheme as RFC 3986 spells one, lowercased; anything else is dropped (it could never
+    /// match a `x-scheme-handler/` type).
+    private static func normalizedScheme(_ scheme: String) -> String? {
+        let bytes = Array(scheme.utf8)
+        guard let first = bytes.first, isASCIILetter(first),
+              bytes.allSatisfy({ isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+        else { return nil }
+        return scheme.lowercased()
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+    }
+
     private static func describe(_ error: Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context): return context.debugDescription
@@ -134,6 +153,7 @@ private struct RawType: Decodable {
     var parameters: [Lenient<RawParameter>]?
     var actions: [Lenient<RawAction>]?
     var apps: [Lenient<RawApp>]?
+    var schemes: [Lenient<String>]?
 
     init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
@@ -142,6 +162,7 @@ private struct RawType: Decodable {
         parameters = container.lenient("parameters")
         actions = container.lenient("actions")
         apps = container.lenient("apps")
+        schemes = container.lenient("schemes")
     }
 
     init(_ members: [String: PlainJSON]) {
@@ -150,6 +171,7 @@ private struct RawType: Decodable {
         parameters = members["parameters"]?.lenientArray(RawParameter.init)
         actions = members["actions"]?.lenientArray(RawAction.init)
         apps = members["apps"]?.lenientArray(RawApp.init)
+        schemes = members["schemes"]?.lenientArray { $0.string }
     }
 }
 
@@ -175,16 +197,19 @@ private struct RawParameter: Decodable {
 private struct RawAction: Decodable {
     var key: String?
     var name: String?
+    var url_format: String?
 
     init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         key = container.lenient("key")
         name = container.lenient("name")
+        url_format = container.lenient("url_format")
     }
 
     init(_ members: [String: PlainJSON]) {
         key = members["key"]?.string
         name = members["name"]?.string
+        url_format = members["url_format"]?.string
     }
 }
 

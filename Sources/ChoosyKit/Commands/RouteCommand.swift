@@ -110,7 +110,7 @@ extension Choosy {
             return []
         }
         diagnostics.explain("opening the callback with \(entry.id)")
-        return try Launcher(environment: environment, runner: runner, fileSystem: fileSystem).launch(entry, url: url)
+        return try Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics).launch(entry, url: url)
     }
 }
 

@@ -42,6 +42,13 @@ public struct ExecCommandLine: Equatable, Sendable {
         arguments.contains { $0.contains { if case .field(let code) = $0 { "uUfF".unicodeScalars.contains(code) } else { false } } }
     }
 
+    /// True when the command line takes files (`%f %F`) and no URL (`%u %U`): such an app
+    /// can only be given a local path.
+    public var takesOnlyFiles: Bool {
+        let codes = arguments.flatMap { $0.compactMap { if case .field(let code) = $0 { code } else { nil } } }
+        return codes.contains { $0 == "f" || $0 == "F" } && !codes.contains { $0 == "u" || $0 == "U" }
+    }
+
     public init(parsing command: String) throws(ExecError) {
         var splitter = Splitter(command)
         let arguments = try splitter.split()
@@ -154,10 +161,10 @@ public struct ExecCommandLine: Equatable, Sendable {
     }
 
     /// The argv for `url`.
-    /// - `%u`/`%U`: the URL. `%f`/`%F`: the local path of a `file:` URL; for any other URL the
-    ///   code expands to nothing, because such apps take file names and would misread a URL
-    ///   as a relative path (the spec's alternative, downloading to a temporary file, is not
-    ///   choosy's job).
+    /// - `%u`/`%U`: the URL. `%f`/`%F`: the local path, from an absolute path or a `file:`
+    ///   URL; for any other URL the code expands to nothing, because such apps take file names
+    ///   and would misread a URL as a relative path (`Launcher` refuses that case before it
+    ///   gets here; the spec's alternative, downloading to a temporary file, is not choosy's job).
     /// - `%i`: `--icon <icon>` when standing alone (nothing when there is no icon; nothing when
     ///   embedded in a longer argument, where two arguments cannot go).
     /// - `%c`: `name`. `%k`: `entryPath`.
@@ -165,7 +172,7 @@ public struct ExecCommandLine: Equatable, Sendable {
     /// leaves the rest of the argument.
     public func expand(url: String?, icon: String?, name: String?, entryPath: String?) -> [String] {
         let url = url.flatMap { $0.isEmpty ? nil : $0 }
-        let localPath = url.flatMap(ExecCommandLine.localPath(fromFileURL:))
+        let localPath = url.flatMap(ExecCommandLine.localPath(from:))
         func value(_ code: Unicode.Scalar) -> String? {
             let result: String?
             switch code {
@@ -199,9 +206,11 @@ public struct ExecCommandLine: Equatable, Sendable {
         return argv
     }
 
-    /// The path of a local `file:` URL, percent-decoded; nil for other URLs, remote hosts, and
-    /// paths that decode to invalid UTF-8 or hold NUL (no argv element can carry those).
-    static func localPath(fromFileURL url: String) -> String? {
+    /// An absolute path as it is, or the path of a local `file:` URL, percent-decoded; nil for
+    /// other URLs, remote hosts, and paths that decode to invalid UTF-8 or hold NUL (no argv
+    /// element can carry those).
+    static func localPath(from url: String) -> String? {
+        if url.hasPrefix("/") { return url.utf8.contains(0) ? nil : url }
         guard url.utf8.count > 5, url.prefix(5).lowercased() == "file:" else { return nil }
         var rest = url.dropFirst(5)
         if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }

@@ -6,12 +6,14 @@ public struct Launcher: Sendable {
     private let runner: ProcessRunner
     private let fileSystem: FileSystem
     private let locale: DesktopLocale?
+    private let diagnostics: DiagnosticSink?
 
-    public init(environment: Environment, runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem()) {
+    public init(environment: Environment, runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem(), diagnostics: DiagnosticSink? = nil) {
         self.environment = environment
         self.runner = runner
         self.fileSystem = fileSystem
         self.locale = DesktopLocale.messages(in: environment)
+        self.diagnostics = diagnostics
     }
 
     /// The argv that `launch` would run, without running anything (for `--dry-run`). An entry
@@ -23,6 +25,9 @@ public struct Launcher: Sendable {
             commandLine = try ExecCommandLine(parsing: exec)
         } catch {
             throw failure(entry, "invalid Exec: \(error)")
+        }
+        if let url, !url.isEmpty, commandLine.takesOnlyFiles, ExecCommandLine.localPath(from: url) == nil {
+            throw failure(entry, "it opens only local files, and '\(url.prefix(60))' is not one")
         }
         let argv = commandLine.expand(
             url: url, icon: entry.icon, name: entry.localizedValue("Name", for: locale), entryPath: entry.path
@@ -55,6 +60,10 @@ public struct Launcher: Sendable {
             try runner.spawnDetached(request)
         } catch {
             throw failure(entry, error.description)
+        }
+        // The start succeeded, but a window with nowhere to show fails out of sight.
+        if !entry.runsInTerminal && environment.value("DISPLAY") == nil && environment.value("WAYLAND_DISPLAY") == nil {
+            diagnostics?.warning("started \(entry.id), a graphical app, but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
         }
         return argv
     }

@@ -195,7 +195,7 @@ final class ActionOpener {
     }
 
     private func launch(_ entry: DesktopEntry, url: String?, dryRun: Bool) throws(ChoosyError) -> [String] {
-        let launcher = Launcher(environment: choosy.environment, runner: choosy.runner, fileSystem: choosy.fileSystem)
+        let launcher = Launcher(environment: choosy.environment, runner: choosy.runner, fileSystem: choosy.fileSystem, diagnostics: diagnostics)
         if dryRun {
             let argv = try launcher.argv(for: entry, url: url)
             diagnostics.explain("dry run: not starting \(entry.id)")

@@ -26,7 +26,7 @@ public struct ChoiceSituation: Equatable, Sendable {
 public enum ChoiceDecision: Equatable, Sendable {
     case launch(app: String, reason: String)
     /// Show the picker with these apps in this order; `forgetDefault`: the remembered default
-    /// is dropped first (`--choose`, or it was uninstalled).
+    /// is dropped first (it was uninstalled).
     case pick(candidates: [String], forgetDefault: Bool, reason: String)
     case nothingInstalled
 }
@@ -39,10 +39,11 @@ public enum ChoiceDecider {
         }
         let candidates = situation.candidates
         guard !candidates.isEmpty else { return .nothingInstalled }
-        if situation.choose {
-            return .pick(candidates: candidates, forgetDefault: situation.preference.defaultApp != nil, reason: "--choose was given: the default is forgotten and the picker shown")
-        }
         let remembered = situation.preference.defaultApp
+        // Looking at the list never costs the user a favourite: only *always* replaces it.
+        if situation.choose {
+            return .pick(candidates: first(remembered, in: candidates), forgetDefault: false, reason: "--choose was given: the picker is shown (the default stays unless another is picked always)")
+        }
         if situation.alwaysPicker {
             return .pick(candidates: first(remembered, in: candidates), forgetDefault: false, reason: "CHOOSY_ALWAYS_DISPLAY_PICKER is set")
         }

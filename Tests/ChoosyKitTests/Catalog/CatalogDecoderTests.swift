@@ -35,6 +35,24 @@ import Testing
         #expect(twitter.app("tweetbot")?.urlFormat(for: "show_profile") == "tweetbot:///user_profile/{{profile_screenname}}?callback_url={{callback_url}}")
     }
 
+    @Test func typeLevelSchemesAndURLFormatsAreRead() throws {
+        let json = """
+            [{"key":"email","schemes":["mailto","MAILTO+x",3,"not a scheme","9p"],
+              "actions":[{"key":"compose","name":"Compose","url_format":"mailto:{{to}}?subject={{subject}}"},{"key":"read"}]}]
+            """
+        let records = try decode(json)
+        #expect(records.first?.schemes == ["mailto", "mailto+x"])
+        let email = try #require(CatalogMerger.merge(records + [AppTypeRecord(key: "email", actions: [ActionRecord(key: "compose", name: "Write")])]))
+        #expect(email.schemes == ["mailto", "mailto+x"])
+        // A later source that does not say the template keeps the earlier one.
+        #expect(email.action("compose") == Action(key: "compose", name: "Write", urlFormat: "mailto:{{to}}?subject={{subject}}"))
+        #expect(email.action("read")?.urlFormat == nil)
+        // The slow path (a file PlainJSON hands to JSONDecoder) reads the same.
+        let escaped = try decode(json.replacingOccurrences(of: "Compose", with: "Comp\\u006fse"))
+        #expect(escaped.first?.schemes == ["mailto", "mailto+x"])
+        #expect(escaped.first?.actions?.first?.urlFormat == "mailto:{{to}}?subject={{subject}}")
+    }
+
     @Test func unknownKeysAndWrongTypesAreIgnored() throws {
         let records = try decode("""
             [{"key":"notes","name":"Notes","colour":"red","parameters":[{"key":"text","name":3}],

@@ -98,13 +98,19 @@ import Testing
         #expect(defaultApp("browser") == "firefox\n")
     }
 
-    @Test func chooseForgetsTheDefaultEvenWhenThePickerIsCancelled() {
+    @Test func chooseKeepsTheDefaultUnlessAnotherIsPickedAlways() {
         installBrowsers("firefox", "chromium")
         #expect(sandbox.choosy("default", "browser", "chromium").status == 0)
         let cancelled = browse("https://example.org/1", "--choose")
         #expect(cancelled.status == 5)
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium"))
-        #expect(defaultApp("browser") == "")
+        // The default is offered first, and a cancel keeps it.
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium", "Firefox"))
+        #expect(defaultApp("browser") == "chromium\n")
+        #expect(browse("https://example.org/2", "--choose", pick: "Firefox").status == 0)
+        #expect(defaultApp("browser") == "chromium\n")
+        #expect(browse("https://example.org/3", "--choose", pick: "Firefox (always)").status == 0)
+        #expect(defaultApp("browser") == "firefox\n")
+        #expect(sandbox.launched("firefox", count: 2) == [["https://example.org/2"], ["https://example.org/3"]])
     }
 
     @Test func resetForgetsTheDefaultSoThePickerAsksAgain() {

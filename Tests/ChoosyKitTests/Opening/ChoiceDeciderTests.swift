@@ -29,8 +29,9 @@ import Testing
         #expect(launches(decide(default: "firefox", app: "chromium", choose: true, always: true), "chromium"))
     }
 
-    @Test func chooseForgetsTheDefaultAndPicksEvenWithOneApp() {
-        #expect(isPick(decide(installed: ["firefox"], default: "firefox", choose: true), ["firefox"], forget: true))
+    @Test func chooseKeepsTheDefaultAndPicksEvenWithOneApp() {
+        #expect(isPick(decide(installed: ["firefox"], default: "firefox", choose: true), ["firefox"], forget: false))
+        #expect(isPick(decide(installed: ["chromium", "firefox"], default: "firefox", choose: true), ["firefox", "chromium"], forget: false))
         #expect(isPick(decide(installed: ["firefox"], choose: true), ["firefox"], forget: false))
     }
 

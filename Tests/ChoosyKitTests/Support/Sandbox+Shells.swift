@@ -23,7 +23,7 @@ extension Sandbox {
         return Output(
             status: result.status,
             stdout: String(decoding: result.stdout, as: UTF8.self),
-            stderr: String(decoding: result.stderr, as: UTF8.self)
+            rawStderr: String(decoding: result.stderr, as: UTF8.self)
         )
     }
 }

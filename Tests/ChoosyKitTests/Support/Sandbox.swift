@@ -135,8 +135,17 @@ final class Sandbox: @unchecked Sendable {
     struct Output {
         var status: Int32
         var stdout: String
-        var stderr: String
+        /// Everything choosy wrote to stderr.
+        var rawStderr: String
+        /// Sandboxes have no display (so that `auto` never starts a real GUI picker), and every
+        /// graphical launch then earns a warning; `stderr` leaves those lines out so that tests
+        /// see what they are about. `DisplayWarningTests` checks the warning itself.
+        var stderr: String {
+            rawStderr.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.contains(Output.displayWarning) }.joined(separator: "\n")
+        }
         var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+        static let displayWarning = "neither DISPLAY nor WAYLAND_DISPLAY is set"
     }
 
     /// Runs the built `choosy` binary with this sandbox's environment, in a new session with
@@ -156,7 +165,7 @@ final class Sandbox: @unchecked Sendable {
         return Output(
             status: result.status,
             stdout: String(decoding: result.stdout, as: UTF8.self),
-            stderr: String(decoding: result.stderr, as: UTF8.self)
+            rawStderr: String(decoding: result.stderr, as: UTF8.self)
         )
     }
 
