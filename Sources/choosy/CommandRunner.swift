@@ -23,6 +23,7 @@ struct CommandRunner {
             break
         }
         let choosy = makeChoosy()
+        defer { choosy.finish() }
         // A config file that cannot be read stops every command (exit 7), not only those
         // that happen to need one of its settings.
         _ = try choosy.configuration()
@@ -54,10 +55,8 @@ struct CommandRunner {
             let reports = try choosy.update(types)
             writeStandardOutput(formatter.update(reports))
             let failed = reports.contains { report in
-                switch report.outcome {
-                case .failed, .notFound: return true
-                case .updated, .notModified, .alreadyFresh: return false
-                }
+                if case .failed = report.outcome { return true }
+                return false
             }
             return (failed ? ExitStatus.unavailable : .ok).rawValue
         case .refresh(let types):

@@ -1,7 +1,11 @@
 /// Starts a refresh that outlives the current command (a detached `choosy __refresh`), so
 /// that stale data never makes a command wait on the network.
 public protocol BackgroundRefresher: Sendable {
+    /// Notes a type to refresh; nothing starts before `startPending`.
     func refreshLater(_ key: String)
+    /// Starts one refresh for every type noted, so that a command costs one child process and
+    /// at most one warning however many types it found stale.
+    func startPending()
 }
 
 /// Every app type choosy knows, merged from the bundled catalog, the download cache and the
@@ -35,6 +39,8 @@ public final class Catalog {
     private let diagnostics: DiagnosticSink
     private var userRecordsLoaded: [AppTypeRecord]?
     private var merged: [String: AppType] = [:]
+    /// An unreachable server costs at most one warning line per command.
+    private var warnedAboutNetwork = false
 
     public init(cache: CatalogCache, userCatalog: UserCatalog, network: Network?, clock: Clock, diagnostics: DiagnosticSink) {
         self.cache = cache
@@ -77,9 +83,11 @@ public final class Catalog {
                 case .updated, .notModified, .alreadyFresh:
                     return guessed
                 case .notFound:
-                    break
+                    diagnostics.explain("the catalog server has no app type '\(guessed)'")
                 case .failed(let reason):
-                    diagnostics.warning("could not download app type '\(guessed)': \(reason)")
+                    // Not knowing is not the same as "there is no such type".
+                    throw .unavailable("cannot tell what app type '\(input)' is: the catalog could not be reached (\(reason))"
+                        + didYouMean(input, among: summaries.map(\.name)))
                 }
             }
         }
@@ -100,10 +108,12 @@ public final class Catalog {
             }
         }
         let cached = cache.entry(for: key, diagnostics: diagnostics)
+        // The server's last answer: the data it sent, or a 404 (then the other sources stand).
+        let answeredAt = [cached?.metadata.fetchedAt, cache.time(of: .notFound, for: key)].compactMap { $0 }.max()
         if let network, !network.freshness.developmentMode,
-           cached.map({ !network.freshness.isFresh($0.metadata, now: clock.now()) }) ?? true {
+           answeredAt.map({ !network.freshness.isFresh(answeredAt: $0, now: clock.now()) }) ?? true {
             let retryAfter = min(network.freshness.ttl, Catalog.retryInterval)
-            if let failed = cache.lastFailure(of: key), clock.now() - failed < retryAfter {
+            if let failed = cache.time(of: .failed, for: key), clock.now() - failed < retryAfter {
                 diagnostics.explain("downloading '\(key)' failed \(Int(clock.now() - failed)) s ago; trying again later")
             } else {
                 diagnostics.explain("downloaded data for '\(key)' is \(cached == nil ? "missing" : "stale"); refreshing it in the background")
@@ -130,22 +140,42 @@ public final class Catalog {
         }
     }
 
-    /// What the background `__refresh` does: fetch unless another process just did.
-    public func refreshIfStale(_ key: String) {
+    /// What the background `__refresh` does: fetch each type unless another process just did,
+    /// and say in one line which could not be refreshed.
+    public func refreshIfStale(_ keys: [String]) {
         guard let network else { return }
-        report(key, network.refresher.refresh(key, onlyIfStale: true, diagnostics: diagnostics))
+        var failed: [(key: String, reason: String)] = []
+        for key in keys {
+            let outcome = network.refresher.refresh(key, onlyIfStale: true, diagnostics: diagnostics)
+            if case .failed(let reason) = outcome { failed.append((key, reason)) } else { report(key, outcome) }
+        }
+        guard let first = failed.first else { return }
+        let names = failed.count == 1 ? "app type '\(first.key)'" : "\(failed.count) app types (\(failed.map(\.key).joined(separator: ", ")))"
+        warnOnce("could not refresh \(names): \(first.reason); keeping the data already here")
+    }
+
+    /// Starts the background refreshes this command asked for.
+    public func startPendingRefreshes() {
+        network?.background?.startPending()
     }
 
     private func report(_ key: String, _ outcome: CatalogRefresher.Outcome) {
         switch outcome {
         case .failed(let reason):
-            diagnostics.warning("could not refresh app type '\(key)': \(reason); keeping the data already here")
+            warnOnce("could not refresh app type '\(key)': \(reason); keeping the data already here")
         case .notFound:
-            if cache.exists(key) || !bundledRecords(key).isEmpty {
-                diagnostics.warning("could not refresh app type '\(key)': the catalog server does not have it; keeping the data already here")
-            }
+            diagnostics.explain("the catalog server has no app type '\(key)'; the other sources stand")
         case .updated, .notModified, .alreadyFresh:
             break
+        }
+    }
+
+    private func warnOnce(_ message: String) {
+        if warnedAboutNetwork {
+            diagnostics.explain(message)
+        } else {
+            warnedAboutNetwork = true
+            diagnostics.warning(message)
         }
     }
 

@@ -39,20 +39,33 @@ public struct CatalogCache: Sendable {
     public func path(for key: String) -> String { joinPath(directory, key + ".cache") }
     public func lockPath(for key: String) -> String { joinPath(directory, key + ".lock") }
 
-    private func attemptPath(for key: String) -> String { joinPath(directory, key + ".failed") }
-
-    /// When a download of `key` last failed (the marker's mtime), so background refreshes
-    /// back off instead of warning on every command while the network is down.
-    public func lastFailure(of key: String) -> Double? {
-        fileSystem.info(attemptPath(for: key)).map { Double($0.modified) / 1e9 }
+    /// What the last download of a type said, when it brought no data: kept as an empty
+    /// marker file whose mtime is the time of the answer.
+    public enum Marker: String, Sendable {
+        /// The download failed, so background refreshes back off instead of warning on every
+        /// command while the network is down.
+        case failed
+        /// The server has no file for the type (404): an answer, remembered like a download.
+        case notFound = "notfound"
     }
 
-    public func recordFailure(of key: String) {
-        try? fileSystem.writeAtomically([], to: attemptPath(for: key), permissions: 0o600)
+    private func markerPath(_ marker: Marker, for key: String) -> String { joinPath(directory, key + "." + marker.rawValue) }
+
+    /// When `marker` was last recorded for `key`.
+    public func time(of marker: Marker, for key: String) -> Double? {
+        fileSystem.info(markerPath(marker, for: key)).map { Double($0.modified) / 1e9 }
     }
 
-    public func clearFailure(of key: String) {
-        fileSystem.remove(attemptPath(for: key))
+    /// Records `marker` now, replacing the other marker: only the last answer counts.
+    public func record(_ marker: Marker, for key: String) {
+        try? fileSystem.writeAtomically([], to: markerPath(marker, for: key), permissions: 0o600)
+        fileSystem.remove(markerPath(marker == .failed ? .notFound : .failed, for: key))
+    }
+
+    /// Forgets both markers (a download brought data).
+    public func clearMarkers(of key: String) {
+        fileSystem.remove(markerPath(.failed, for: key))
+        fileSystem.remove(markerPath(.notFound, for: key))
     }
 
     public func exists(_ key: String) -> Bool {

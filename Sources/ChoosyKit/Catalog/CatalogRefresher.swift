@@ -40,8 +40,9 @@ public struct CatalogRefresher: Sendable {
         guard isValidTypeKey(key) else { return .failed("invalid app type key '\(key)'") }
         let outcome = fetch(key, onlyIfStale: onlyIfStale, diagnostics: diagnostics)
         switch outcome {
-        case .updated, .notModified: cache.clearFailure(of: key)
-        case .failed, .notFound: cache.recordFailure(of: key)
+        case .updated, .notModified: cache.clearMarkers(of: key)
+        case .failed: cache.record(.failed, for: key)
+        case .notFound: cache.record(.notFound, for: key)
         case .alreadyFresh: break
         }
         return outcome
@@ -57,8 +58,11 @@ public struct CatalogRefresher: Sendable {
         defer { lock.unlock() }
 
         let cached = cache.entry(for: key, diagnostics: diagnostics)
-        if onlyIfStale, let cached, freshness.isFresh(cached.metadata, now: clock.now()) {
-            return .alreadyFresh
+        if onlyIfStale {
+            if let cached, freshness.isFresh(cached.metadata, now: clock.now()) { return .alreadyFresh }
+            if let answered = cache.time(of: .notFound, for: key), freshness.isFresh(answeredAt: answered, now: clock.now()) {
+                return cached == nil ? .notFound : .alreadyFresh
+            }
         }
         let url = url(for: key)
         let request = HTTPRequest(
@@ -141,6 +145,11 @@ public struct CatalogFreshness: Sendable {
     }
 
     public func isFresh(_ metadata: CatalogCache.Metadata, now: Double) -> Bool {
-        !developmentMode && metadata.fetchedAt <= now + 60 && now - metadata.fetchedAt < ttl
+        isFresh(answeredAt: metadata.fetchedAt, now: now)
+    }
+
+    /// Whether an answer of the server (data, or a 404) given at `time` still stands.
+    public func isFresh(answeredAt time: Double, now: Double) -> Bool {
+        !developmentMode && time <= now + 60 && now - time < ttl
     }
 }

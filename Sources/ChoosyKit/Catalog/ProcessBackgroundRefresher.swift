@@ -1,12 +1,13 @@
 import Synchronization
 
-/// Refreshes in a detached `choosy __refresh KEY` child: the command that noticed stale data
-/// returns at once, and the child's one-line warning (if any) still reaches the same stderr.
+/// Refreshes in one detached `choosy __refresh KEY…` child per command: the command that
+/// noticed stale data returns at once, and the child's one-line warning (if any) still reaches
+/// the same stderr.
 public final class ProcessBackgroundRefresher: BackgroundRefresher {
     private let executable: String
     private let environment: Environment
     private let runner: ProcessRunner
-    private let started = Mutex<Set<String>>([])
+    private let pending = Mutex<[String]>([])
 
     public init(executable: String, environment: Environment, runner: ProcessRunner) {
         self.executable = executable
@@ -15,10 +16,19 @@ public final class ProcessBackgroundRefresher: BackgroundRefresher {
     }
 
     public func refreshLater(_ key: String) {
-        let isNew = started.withLock { $0.insert(key).inserted }
-        guard isNew else { return }
+        pending.withLock { keys in
+            if !keys.contains(key) { keys.append(key) }
+        }
+    }
+
+    public func startPending() {
+        let keys = pending.withLock { keys in
+            defer { keys.removeAll() }
+            return keys
+        }
+        guard !keys.isEmpty else { return }
         let request = ProcessRequest(
-            argv: [executable, "__refresh", key], environment: environment.variables,
+            argv: [executable, "__refresh"] + keys, environment: environment.variables,
             workingDirectory: "/", stdout: .discard, stderr: .inherit
         )
         // Not being able to start the refresh only delays it to the next use.

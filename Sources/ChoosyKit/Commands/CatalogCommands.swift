@@ -4,7 +4,8 @@ extension Choosy {
         public var outcome: CatalogRefresher.Outcome
     }
 
-    /// `choosy update [TYPE…]`: download now, ignoring the TTL. Exit 4 when any failed.
+    /// `choosy update [TYPE…]`: download now, ignoring the TTL. Exit 4 when any failed (a type
+    /// the server does not have is an answer, not a failure).
     public func update(_ inputs: [String]) throws(ChoosyError) -> [UpdateReport] {
         guard !isOffline else { throw .unavailable("cannot update while offline (--offline or CHOOSY_OFFLINE)") }
         let catalog = try catalog()
@@ -22,9 +23,6 @@ extension Choosy {
 
     /// `choosy __refresh KEY…`, run detached by `ProcessBackgroundRefresher`.
     public func refreshInBackground(_ keys: [String]) throws(ChoosyError) {
-        let catalog = try catalog()
-        for key in keys where isValidTypeKey(key) {
-            catalog.refreshIfStale(key)
-        }
+        try catalog().refreshIfStale(keys.filter(isValidTypeKey))
     }
 }

@@ -91,6 +91,11 @@ public final class Choosy {
         return store
     }
 
+    /// Ends the command: starts the catalog refreshes it asked for (one detached child).
+    public func finish() {
+        loadedCatalog?.startPendingRefreshes()
+    }
+
     /// The app type for what the user typed (key or name, any case).
     public func appType(_ input: String) throws(ChoosyError) -> AppType {
         let catalog = try catalog()

@@ -121,7 +121,7 @@ public struct OutputFormatter: Sendable {
             switch report.outcome {
             case .updated, .alreadyFresh: return "\(report.key): \(style.green("updated"))"
             case .notModified: return "\(report.key): up to date"
-            case .notFound: return "\(report.key): \(style.red("not on the catalog server"))"
+            case .notFound: return "\(report.key): not on the server (the other sources stand)"
             case .failed(let reason): return "\(report.key): \(style.red("failed")) (\(singleLine(reason)))"
             }
         }.joined(separator: "\n") + (reports.isEmpty ? "" : "\n")

@@ -105,6 +105,41 @@ import Testing
         #expect(!sandbox.exists(sandbox.cacheHome + "/choosy/catalog/twitter.failed"))
     }
 
+    @Test func aFirstListWithTheServerDownCostsOneWarningLine() {
+        // Every bundled type is missing from the cache, so each is refreshed: in one child,
+        // which says once what failed.
+        let list = sandbox.choosy(["list"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"])
+        #expect(list.status == 0)
+        #expect(list.stderrLines.count == 1, "\(list.stderr)")
+        #expect(list.stderr.hasPrefix("choosy: warning: could not refresh "), "\(list.stderr)")
+        #expect(list.stdout.contains("browser"))
+        // Within the back-off, nothing more is said.
+        #expect(sandbox.choosy(["list"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"]).stderr.isEmpty)
+    }
+
+    @Test func aServerWithNoFileForATypeIsAnAnswerRememberedForTheTTL() throws {
+        server.inject([twitter: "404"])
+        let update = sandbox.choosy("update", "twitter", "email")
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stderr.isEmpty)
+        #expect(update.stdout.contains("twitter: not on the server (the other sources stand)"), "\(update.stdout)")
+        // The bundled type stands, silently, and is not asked for again within the TTL.
+        for _ in 0..<2 {
+            let describe = sandbox.choosy("describe", "twitter")
+            #expect(describe.status == 0 && describe.stderr.isEmpty, "\(describe.stderr)")
+        }
+        #expect(server.requests(for: twitter).count == 1)
+        let verbose = sandbox.choosy(["describe", "twitter", "-v"], environment: ["CHOOSY_CACHE_TTL": "0"])
+        #expect(verbose.stderr.contains("the catalog server has no app type 'twitter'"), "\(verbose.stderr)")
+    }
+
+    @Test func anUnknownTypeWithTheServerDownIsExit4() {
+        let output = sandbox.choosy(["describe", "podcasts"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"])
+        #expect(output.status == 4)
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderr.hasPrefix("choosy: cannot tell what app type 'podcasts' is: the catalog could not be reached ("), "\(output.stderr)")
+    }
+
     @Test func offlineMakesNoRequest() {
         let describe = sandbox.choosy(["describe", "twitter", "--offline"], environment: ["CHOOSY_DEVELOPMENT_MODE": "1"])
         #expect(describe.status == 0)

@@ -59,14 +59,17 @@ import Testing
         } else {
             server.inject(["/app-data/\(key).json": fault.rawValue])
         }
-        // A 404 for a type no local source has is the server's correct answer, not a fault:
-        // `update` says so on stdout, and `describe` reports an unknown type.
-        let answeredUnknown = fault == .notFound && !start.isWarm && !start.isBundled
+        // A 404 is the server's answer, not a fault: the other sources stand, nothing is
+        // said on stderr, and `update` lists the type as not on the server and exits 0.
+        let answered = fault == .notFound
 
         let update = await sandbox.run(["update", key], environment: faulty)
-        #expect(update.status == 4, "\(fault) \(start): \(update.stderr)")
-        #expect(update.stderrLines.count == (answeredUnknown ? 0 : 1), "\(fault) \(start): \(update.stderr)")
+        #expect(update.status == (answered ? 0 : 4), "\(fault) \(start): \(update.stderr)")
+        #expect(update.stderrLines.count == (answered ? 0 : 1), "\(fault) \(start): \(update.stderr)")
         #expect(update.stderrLines.allSatisfy { $0.hasPrefix("choosy: warning: could not refresh app type '\(key)'") }, "\(update.stderr)")
+        if answered {
+            #expect(update.stdout == "\(key): not on the server (the other sources stand)\n")
+        }
         if fault == .stall {
             #expect(update.stderr.contains("imeout") || update.stderr.contains("timed out"), "\(update.stderr)")
         }
@@ -79,19 +82,23 @@ import Testing
         if start.isWarm || start.isBundled {
             #expect(describe.status == 0, "\(fault) \(start): \(describe.stderr)")
             #expect(describe.stdout.contains(start.knownApp), "\(fault) \(start): \(describe.stdout)")
-            #expect(describe.stderrLines.count == 1 && warnings.count == 1, "\(fault) \(start): \(describe.stderr)")
-        } else {
+            #expect(describe.stderrLines.count == (answered ? 0 : 1) && warnings.count == describe.stderrLines.count, "\(fault) \(start): \(describe.stderr)")
+        } else if answered {
             #expect(describe.status == 3, "\(fault) \(start): \(describe.stderr)")
-            #expect(warnings.count == (answeredUnknown ? 0 : 1), "\(fault) \(start): \(describe.stderr)")
-            #expect(describe.stderrLines.last == "choosy: unknown app type '\(key)'", "\(describe.stderr)")
-            #expect(describe.stderrLines.count == warnings.count + 1, "\(describe.stderr)")
+            #expect(describe.stderrLines == ["choosy: unknown app type '\(key)'"], "\(describe.stderr)")
+        } else {
+            // Not reaching the catalog is not the same as the type not existing.
+            #expect(describe.status == 4, "\(fault) \(start): \(describe.stderr)")
+            #expect(describe.stderrLines.count == 1, "\(fault) \(start): \(describe.stderr)")
+            #expect(describe.stderr.hasPrefix("choosy: cannot tell what app type '\(key)' is: the catalog could not be reached ("), "\(describe.stderr)")
         }
         #expect(sandbox.read(cacheFile) == good, "\(fault) \(start): the cache changed")
 
         #expect(TreeSnapshot(sandbox.root, excluding: untouchable).changes(since: before) == [], "\(fault) \(start)")
         let cached = ((try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory + "/catalog")) ?? []).sorted()
-        // `.failed` marks the failure, so background refreshes back off for a while.
-        #expect(Set(cached).isSubset(of: ["\(key).cache", "\(key).lock", "\(key).failed"]), "\(fault) \(start): \(cached)")
+        // `.failed` marks the failure, so background refreshes back off for a while; `.notfound`
+        // remembers a 404 for the TTL.
+        #expect(Set(cached).isSubset(of: ["\(key).cache", "\(key).lock", answered ? "\(key).notfound" : "\(key).failed"]), "\(fault) \(start): \(cached)")
         withExtendedLifetime(server) {}
     }
 
