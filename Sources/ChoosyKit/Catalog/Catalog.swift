@@ -109,14 +109,19 @@ public final class Catalog {
         }
         let cached = cache.entry(for: key, diagnostics: diagnostics)
         // The server's last answer: the data it sent, or a 404 (then the other sources stand).
-        let answeredAt = [cached?.metadata.fetchedAt, cache.time(of: .notFound, for: key)].compactMap { $0 }.max()
+        let notFoundAt = cache.time(of: .notFound, for: key)
+        let answeredAt = [cached?.metadata.fetchedAt, notFoundAt].compactMap { $0 }.max()
+        if let notFoundAt, notFoundAt == answeredAt {
+            diagnostics.explain("the catalog server has no app type '\(key)' (its answer \(Int(max(0, clock.now() - notFoundAt))) s ago); the other sources stand")
+        }
         if let network, !network.freshness.developmentMode,
            answeredAt.map({ !network.freshness.isFresh(answeredAt: $0, now: clock.now()) }) ?? true {
             let retryAfter = min(network.freshness.ttl, Catalog.retryInterval)
             if let failed = cache.time(of: .failed, for: key), clock.now() - failed < retryAfter {
                 diagnostics.explain("downloading '\(key)' failed \(Int(clock.now() - failed)) s ago; trying again later")
             } else {
-                diagnostics.explain("downloaded data for '\(key)' is \(cached == nil ? "missing" : "stale"); refreshing it in the background")
+                diagnostics.explain(notFoundAt == answeredAt ? "the server's answer for '\(key)' is older than the TTL; asking again in the background"
+                    : "downloaded data for '\(key)' is \(cached == nil ? "missing" : "stale"); refreshing it in the background")
                 network.background?.refreshLater(key)
             }
         }
