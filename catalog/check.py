@@ -19,6 +19,7 @@ KEY_RE = re.compile(r"^[a-z0-9_]+$")
 PLACEHOLDER_RE = re.compile(r"\{\{([^{}]*)\}\}")
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:$")
 URL_START_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+SCHEME_NAME_RE = re.compile(r"^[a-z][a-z0-9+.-]*$")
 WEB_SCHEME_RE = re.compile(r"^https?://[^/?#\s]+(/[^\s]*)?$")
 DOCS_RE = re.compile(r"^https://[^/\s]+(/\S*)?$")
 DESKTOP_ID_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*\.desktop$")
@@ -134,6 +135,7 @@ class Checker:
 
         params = self.check_named_list(where, t, "parameters", need_description=True)
         actions = self.check_named_list(where, t, "actions", need_description=False)
+        self.check_type_schemes(where, t, params)
         if isinstance(key, str):
             self.types[key] = (actions, params)
 
@@ -143,6 +145,30 @@ class Checker:
             return
         for i, a in enumerate(apps):
             self.check_app(where, key, i, a, params, actions)
+
+    def check_type_schemes(self, where, t, params):
+        """`schemes` and type-level `url_format`: what any handler of those schemes can do
+        (README "Apps the catalog does not name")."""
+        schemes = t.get("schemes")
+        if schemes is not None:
+            if not isinstance(schemes, list) or not schemes:
+                self.err(where, "'schemes' must be a non-empty array of scheme names")
+                schemes = []
+            for scheme in schemes:
+                if not isinstance(scheme, str) or not SCHEME_NAME_RE.match(scheme):
+                    self.err(where, "scheme %r is not a lowercase URL scheme name (no colon)" % (scheme,))
+        actions = t.get("actions") if isinstance(t.get("actions"), list) else []
+        for i, action in enumerate(actions):
+            if not isinstance(action, dict) or "url_format" not in action:
+                continue
+            w = "%s: actions[%d] %r" % (where, i, action.get("key"))
+            if not schemes:
+                self.err(w, "a type-level url_format needs the type's 'schemes'")
+                continue
+            fmt = action["url_format"]
+            self.check_format(w, fmt, params, False)
+            if nonempty_str(fmt) and not fmt.startswith("{{") and fmt.split(":", 1)[0].lower() not in schemes:
+                self.err(w, "a type-level url_format must be written in one of the type's schemes %r" % (schemes,))
 
     def check_named_list(self, where, t, field, need_description):
         items = t.get(field)
