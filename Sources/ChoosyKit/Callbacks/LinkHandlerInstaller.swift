@@ -44,7 +44,8 @@ public struct LinkHandlerInstaller {
         var record = try loadRecord() ?? Record()
         // The effective handlers, read before choosy takes over (choosy is never one of them).
         for mimeType in mimeTypes where record.handlers[mimeType] == nil {
-            if let entry = mimeApps.defaultEntry(for: mimeType) { record.handlers[mimeType] = entry.id }
+            let scheme = String(mimeType.dropFirst("x-scheme-handler/".count))
+            if let entry = mimeApps.associations(forScheme: scheme).defaultEntry { record.handlers[mimeType] = entry.id }
         }
         do {
             try fileSystem.writeAtomically(Array(desktopEntry(mimeTypes: mimeTypes).utf8), to: entryPath, permissions: 0o644)

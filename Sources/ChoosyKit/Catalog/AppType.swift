@@ -102,3 +102,11 @@ public struct AppAction: Equatable, Sendable {
 public func isValidTypeKey(_ key: String) -> Bool {
     !key.isEmpty && key.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
 }
+
+/// Text made into a key: lowercased, every character outside `[a-z0-9_]` replaced by `_`
+/// (`org.gnome.Evolution` → `org_gnome_evolution`).
+public func keyFromText(_ text: some StringProtocol) -> String {
+    String(text.lowercased().unicodeScalars.map { scalar -> Character in
+        ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" ? Character(scalar) : "_"
+    })
+}

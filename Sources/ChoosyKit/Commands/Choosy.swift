@@ -96,10 +96,17 @@ public final class Choosy {
         loadedCatalog?.startPendingRefreshes()
     }
 
-    /// The app type for what the user typed (key or name, any case).
+    private var typesByKey: [String: AppType] = [:]
+    /// The app type for what the user typed (key or name, any case): its catalog apps, then
+    /// the installed handlers of its schemes that no catalog names.
     public func appType(_ input: String) throws(ChoosyError) -> AppType {
         let catalog = try catalog()
-        return try catalog.appType(try catalog.resolve(input))
+        let key = try catalog.resolve(input)
+        if let type = typesByKey[key] { return type }
+        var type = try catalog.appType(key)
+        type.apps += installedAppFinder().discoveredApps(of: type)
+        typesByKey[key] = type
+        return type
     }
 
     private var loadedProbe: AppProbe?

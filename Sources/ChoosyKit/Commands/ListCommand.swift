@@ -33,10 +33,9 @@ extension Choosy {
         if let typeInput {
             types = [try appType(typeInput)]
         } else {
-            let catalog = try catalog()
             var all: [AppType] = []
-            for summary in catalog.summaries() {
-                all.append(try catalog.appType(summary.key))
+            for summary in try catalog().summaries() {
+                all.append(try appType(summary.key))
             }
             types = all
         }

@@ -11,34 +11,59 @@ extension Choosy {
     }
 
     /// `choosy handle URL`: a plain link opened through the app type it stands for (SPEC §8.1).
+    /// When a choice is needed and no picker can be shown, the link opens as it would have
+    /// without choosy, with the system's own handler, just once.
     public func handle(_ link: String, options: OpenOptions) throws(ChoosyError) -> HandleResult {
-        switch try LinkClassifier.classify(link) {
-        case .action(let action):
-            diagnostics.explain("\(link) is \(action.type) \(action.action)")
-            let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            return .opened(try open(OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options)))
-        case .route(let url):
-            return .routed(try route(url, options: options))
-        case .scheme(let scheme):
-            return .opened(try openLink(link, scheme: scheme, options: options))
+        let target = try LinkClassifier.classify(link)
+        do {
+            switch target {
+            case .action(let action):
+                diagnostics.explain("\(link) is \(action.type) \(action.action)")
+                let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                return .opened(try open(OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options)))
+            case .route(let url):
+                return .routed(try route(url, options: options))
+            case .scheme(let scheme):
+                return .opened(try openLink(link, scheme: scheme, options: options))
+            }
+        } catch {
+            guard let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(), scheme != "choosy" else { throw error }
+            var typeKey = "scheme_" + keyFromText(scheme)
+            if case .action(let action) = target { typeKey = action.type }
+            return .opened(try SystemHandlerFallback(choosy: self).open(link, scheme: scheme, type: typeKey, candidates: unpicked, options: options))
         }
     }
 
-    /// A link of any other scheme goes, unchanged, to the catalog apps registered for it.
+    /// A link of another scheme goes, unchanged, to the installed apps of the type whose
+    /// `schemes` hold it, else of a type with catalog apps of that scheme, else to the entries
+    /// associated with the scheme (the default first).
     private func openLink(_ link: String, scheme: String, options: OpenOptions) throws(ChoosyError) -> OpenResult {
         // Local files may open in an editor or player, but script and inline-data links never run.
         guard !["data", "javascript", "vbscript"].contains(scheme) else {
             throw .usage("refusing to open a \(scheme): link")
         }
-        let catalog = try catalog()
-        for summary in catalog.summaries() {
-            let type = try catalog.appType(summary.key)
+        var types: [AppType] = []
+        for summary in try catalog().summaries() { types.append(try appType(summary.key)) }
+        let claiming = types.filter { $0.schemes.contains(scheme) } + types.filter { !$0.schemes.contains(scheme) }
+        for type in claiming {
             guard type.apps.contains(where: { !$0.isWebApp && $0.scheme == scheme }) else { continue }
             let installed = try installedApps(of: type).filter { !$0.isWebApp && $0.app.scheme == scheme }
             guard !installed.isEmpty else { continue }
             diagnostics.explain("\(scheme): links belong to \(type.name) apps: \(installed.map(\.app.key).joined(separator: ", "))")
             return try ActionOpener(choosy: self).open(link: link, type: type, candidates: installed, options: options)
         }
-        throw .unavailable("no installed app in the catalog handles \(scheme): links")
+        let entries = probe().mimeApps.associations(forScheme: scheme).defaultFirst
+        guard !entries.isEmpty else { throw .unavailable("nothing installed handles \(scheme): links") }
+        // No app type claims the scheme: its handlers are the apps of a type of their own,
+        // remembered under `scheme_<scheme>`.
+        var keys: Set<String> = []
+        let candidates = entries.map { entry in
+            let key = InstalledAppFinder.uniqueKey(InstalledAppFinder.key(forDesktopID: entry.id), taken: &keys)
+            let app = App(key: key, name: entry.name ?? key, urlScheme: scheme + ":", desktopIDs: [entry.id])
+            return InstalledApp(app: app, entry: entry, displayName: probe().displayName(for: app, entry: entry))
+        }
+        let type = AppType(key: "scheme_" + keyFromText(scheme), name: "\(scheme): links", apps: candidates.map(\.app))
+        diagnostics.explain("no app type claims \(scheme): links; the entries associated with them: \(entries.map(\.id).joined(separator: ", "))")
+        return try ActionOpener(choosy: self).open(link: link, type: type, candidates: candidates, options: options)
     }
 }

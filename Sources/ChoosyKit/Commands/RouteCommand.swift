@@ -100,12 +100,11 @@ extension Choosy {
         }
     }
 
-    /// Opens a callback URL with the system's handler for its scheme (mimeapps.list, else any
-    /// entry that handles it), which is never choosy itself.
+    /// Opens a callback URL with the system's default handler for its scheme, which is never
+    /// choosy itself.
     private func openCallback(_ url: String) throws(ChoosyError) -> [String] {
         guard let scheme = URLParts(url)?.scheme.lowercased() else { return [] }
-        let probe = probe()
-        guard let entry = probe.mimeApps.defaultEntry(for: "x-scheme-handler/\(scheme)") ?? probe.index.handlers(forScheme: scheme).first else {
+        guard let entry = probe().mimeApps.associations(forScheme: scheme).defaultEntry else {
             diagnostics.warning("no app handles \(scheme): links, so the callback \(url) was not opened")
             return []
         }

@@ -22,8 +22,7 @@ public struct AppProbe: Sendable {
     }
 
     /// The usable entry that makes `app` installed: the first usable of its `desktopIDs`;
-    /// without desktop IDs, a usable entry listing `x-scheme-handler/<scheme>` (the system
-    /// default when it is one of them, else the first). Nil when the app is not installed,
+    /// without desktop IDs, the default of its scheme among the entries associated with it. Nil when the app is not installed,
     /// and always for web apps, which open through the `browser` type instead.
     public func installedEntry(for app: App) -> DesktopEntry? {
         guard !app.isWebApp else { return nil }
@@ -43,15 +42,11 @@ public struct AppProbe: Sendable {
         }
         let scheme = app.scheme
         guard !scheme.isEmpty else { return nil }
-        let handlers = index.handlers(forScheme: scheme)
-        guard let first = handlers.first else {
-            diagnostics?.explain("\(app.key): no usable entry handles \(scheme): URLs")
+        guard let entry = mimeApps.associations(forScheme: scheme).defaultEntry else {
+            diagnostics?.explain("\(app.key): no usable entry is associated with \(scheme): URLs")
             return nil
         }
-        guard handlers.count > 1, let preferred = mimeApps.defaultEntry(for: "x-scheme-handler/\(scheme)"),
-              handlers.contains(where: { $0.id == preferred.id })
-        else { return first }
-        return preferred
+        return entry
     }
 
     /// The entry's `Name` translated for the locale when it has one, else the catalog name.

@@ -50,11 +50,17 @@ public final class DesktopEntryIndex: Sendable {
     /// The entry that has this ID, usable or not; nil when no directory has a readable file
     /// for it or when it is hidden.
     public func entry(id: String) -> DesktopEntry? {
+        locate(id: id)?.entry
+    }
+
+    /// The entry that has this ID and the rank of the applications directory that holds it
+    /// (0 for `$XDG_DATA_HOME/applications`, then each data dir in order); nil as for `entry`.
+    public func locate(id: String) -> (entry: DesktopEntry, rank: Int)? {
         guard DesktopEntryIndex.isValidID(id) else { return nil }
         let name = id[...]
-        for directory in directories {
+        for (rank, directory) in directories.enumerated() {
             if let entry = firstEntry(named: name, id: id, in: directory, depth: 0) {
-                return entry.isHidden ? nil : entry
+                return entry.isHidden ? nil : (entry, rank)
             }
         }
         return nil
@@ -66,6 +72,14 @@ public final class DesktopEntryIndex: Sendable {
         return entry
     }
 
+    /// Whether the entry is choosy's own (its ID, or an `Exec` that runs this choosy).
+    public func isChoosy(_ entry: DesktopEntry) -> Bool {
+        guard let exec = entry.exec, let commandLine = try? ExecCommandLine(parsing: exec) else {
+            return entry.id == "choosy.desktop"
+        }
+        return entry.id == "choosy.desktop" || runsExcludedExecutable(commandLine.program)
+    }
+
     /// Why the entry cannot be launched, or nil when it is usable: `Type=Application`, an
     /// `Exec` that parses with valid field codes and an absolute or bare program name, a
     /// `TryExec` (if any) naming an installed executable, and not choosy itself.
@@ -73,18 +87,15 @@ public final class DesktopEntryIndex: Sendable {
     public func unusableReason(_ entry: DesktopEntry) -> String? {
         guard entry.type == "Application" else { return "Type is not Application" }
         guard let exec = entry.exec else { return "it has no Exec" }
-        let commandLine: ExecCommandLine
         do {
-            commandLine = try ExecCommandLine(parsing: exec)
+            _ = try ExecCommandLine(parsing: exec)
         } catch {
             return "invalid Exec: \(error)"
         }
         if let tryExec = entry.tryExec, !tryExec.isEmpty, !isInstalledExecutable(tryExec) {
             return "TryExec '\(tryExec)' is not an installed executable"
         }
-        if entry.id == "choosy.desktop" || runsExcludedExecutable(commandLine.program) {
-            return "it is choosy itself"
-        }
+        if isChoosy(entry) { return "it is choosy itself" }
         return nil
     }
 
@@ -133,10 +144,12 @@ public final class DesktopEntryIndex: Sendable {
 
     // MARK: Lookup by URL scheme
 
-    /// The usable entries whose `MimeType` lists `x-scheme-handler/<scheme>`, in precedence
-    /// order (directory, then path). Each is re-read, so an entry edited in place or made
-    /// unusable since the map was saved is never returned.
-    public func handlers(forScheme scheme: String) -> [DesktopEntry] {
+    /// The usable entries whose own `MimeType` lists `x-scheme-handler/<scheme>`, in
+    /// precedence order (directory, then path), each with the rank of its directory. This is
+    /// only what the entries declare: `MimeAppsList.associations(forScheme:)` applies the
+    /// user's and the system's `mimeapps.list` to it. Each is re-read, so an entry edited in
+    /// place or made unusable since the map was saved is never returned.
+    public func declaredHandlers(forScheme scheme: String) -> [(entry: DesktopEntry, rank: Int)] {
         let scheme = scheme.lowercased()
         let mimeType = "x-scheme-handler/" + scheme
         let ids = schemeMap.withLock { map in
@@ -144,8 +157,8 @@ public final class DesktopEntryIndex: Sendable {
             return map?.ids(forScheme: scheme) ?? []
         }
         return ids.compactMap { id in
-            guard let entry = usableEntry(id: id), entry.handles(mimeType) else { return nil }
-            return entry
+            guard let found = locate(id: id), unusableReason(found.entry) == nil, found.entry.handles(mimeType) else { return nil }
+            return found
         }
     }
 

@@ -1,3 +1,25 @@
+/// What the `mimeapps.list` files and the desktop entries say about one URL scheme, resolved
+/// as the MIME Applications Associations spec 1.0.1 says (its rules are summed up in the
+/// README, "Associations").
+public struct SchemeAssociations: Sendable {
+    /// The usable entries associated with the scheme, most preferred first.
+    public var entries: [DesktopEntry]
+    /// The default a `[Default Applications]` list names: the first entry of the first list
+    /// that names an associated one.
+    public var namedDefault: DesktopEntry?
+    /// The default application: the named default, else the most preferred association.
+    public var defaultEntry: DesktopEntry? { namedDefault ?? entries.first }
+    /// Whether the first installed entry a `[Default Applications]` list names is choosy's own
+    /// (`choosy install --default-handler`): then the handler it replaced is the user's choice.
+    public var defaultIsChoosy: Bool
+
+    /// `entries` with the default first.
+    public var defaultFirst: [DesktopEntry] {
+        guard let defaultEntry else { return entries }
+        return [defaultEntry] + entries.filter { $0.id != defaultEntry.id }
+    }
+}
+
 /// The system's default applications (MIME Applications Associations spec 1.0.1): the
 /// `mimeapps.list` files in their lookup order, read on each query.
 public struct MimeAppsList: Sendable {
@@ -5,6 +27,10 @@ public struct MimeAppsList: Sendable {
         public var path: String
         /// `<desktop>-mimeapps.list` files may only set defaults.
         public var isDesktopSpecific: Bool
+        /// For a file in an applications directory, that directory's rank in the index: the
+        /// file's additions and removals apply to entries of that directory and later ones.
+        /// Nil for the config directories, whose changes apply to every entry.
+        public var directoryRank: Int?
     }
 
     /// Every file that may exist, most important first.
@@ -16,44 +42,32 @@ public struct MimeAppsList: Sendable {
         // A desktop name becomes part of a file name; one that could leave the directory is ignored.
         let desktops = environment.currentDesktops.filter { !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }
         var locations: [Location] = []
-        let directories = [environment.configHome] + environment.configDirs
-            + ([environment.dataHome] + environment.dataDirs).map { joinPath($0, "applications") }
-        for directory in directories {
-            for desktop in desktops {
-                locations.append(Location(path: joinPath(directory, "\(desktop)-mimeapps.list"), isDesktopSpecific: true))
+        let directories = (([environment.configHome] + environment.configDirs).map { ($0, nil as Int?) })
+            + ([environment.dataHome] + environment.dataDirs).map { base -> (String, Int?) in
+                let directory = joinPath(base, "applications")
+                return (directory, index.directories.firstIndex(of: directory))
             }
-            locations.append(Location(path: joinPath(directory, "mimeapps.list"), isDesktopSpecific: false))
+        for (directory, rank) in directories {
+            for desktop in desktops {
+                locations.append(Location(path: joinPath(directory, "\(desktop)-mimeapps.list"), isDesktopSpecific: true, directoryRank: rank))
+            }
+            locations.append(Location(path: joinPath(directory, "mimeapps.list"), isDesktopSpecific: false, directoryRank: rank))
         }
         self.locations = locations
         self.index = index
         self.fileSystem = fileSystem
     }
 
-    /// The default application for `mimeType` (e.g. `x-scheme-handler/https`):
-    /// 1. the first usable ID under `[Default Applications]`, file by file;
-    /// 2. else the first usable ID under `[Added Associations]`, file by file, skipping IDs
-    ///    that a more important file put under `[Removed Associations]`;
-    /// 3. else, for `x-scheme-handler/*`, the first usable entry whose `MimeType` lists it and
-    ///    that no file removed.
-    /// A listed default is taken when it is installed, associated with the type or not, as
-    /// `xdg-mime` does (spec 1.0 allowed it; 1.0.1's ordering algorithm counts defaults as
-    /// associations anyway). The index's exclusion of choosy applies throughout.
-    public func defaultEntry(for mimeType: String) -> DesktopEntry? {
-        let (configured, removed) = configuredEntry(for: mimeType)
-        if let configured { return configured }
-        let prefix = "x-scheme-handler/"
-        guard mimeType.lowercased().hasPrefix(prefix) else { return nil }
-        return index.handlers(forScheme: String(mimeType.dropFirst(prefix.count))).first { !removed.contains($0.id) }
-    }
-
-    /// The default a `mimeapps.list` names for `mimeType` (steps 1 and 2 of `defaultEntry`),
-    /// without falling back on whichever entry happens to list the type.
-    public func configuredDefaultEntry(for mimeType: String) -> DesktopEntry? {
-        configuredEntry(for: mimeType).entry
-    }
-
-    /// Steps 1 and 2, and the IDs removed along the way.
-    private func configuredEntry(for mimeType: String) -> (entry: DesktopEntry?, removed: Set<String>) {
+    /// The associations of `x-scheme-handler/<scheme>`, by the spec's algorithm: walking the
+    /// files in order, each plain `mimeapps.list` adds its `[Added Associations]` (except IDs
+    /// removed so far, and IDs whose entry lies in a directory before the file's own) and
+    /// then removes its `[Removed Associations]`; after the file of an applications directory,
+    /// the entries of that directory whose `MimeType` lists the type follow, except removed
+    /// ones. The default is the first ID of the first `[Default Applications]` list (any
+    /// file, desktop-specific ones included) that is one of these associations. Hidden,
+    /// unusable and choosy's own entries are never associations.
+    public func associations(forScheme scheme: String) -> SchemeAssociations {
+        let mimeType = "x-scheme-handler/" + scheme.lowercased()
         let files = locations.compactMap { location -> (Location, KeyFile)? in
             guard let info = fileSystem.info(location.path), info.kind == .regular,
                   let bytes = try? fileSystem.read(location.path, limit: KeyFile.sizeLimit),
@@ -61,19 +75,50 @@ public struct MimeAppsList: Sendable {
             else { return nil }
             return (location, file)
         }
+        // Within one directory the spec gives no order; this is the order of its
+        // `mimeinfo.cache` (update-desktop-database sorts by ID), which GIO follows.
+        var declared: [Int: [DesktopEntry]] = [:]
+        for (entry, rank) in index.declaredHandlers(forScheme: scheme) { declared[rank, default: []].append(entry) }
+        for rank in declared.keys { declared[rank]!.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) } }
+
+        var entries: [DesktopEntry] = []
+        var associated: Set<String> = []
+        var removed: Set<String> = []
+        func associate(_ entry: DesktopEntry) {
+            guard !removed.contains(entry.id), associated.insert(entry.id).inserted else { return }
+            entries.append(entry)
+        }
+        var visitedRanks: Set<Int> = []
+        for location in locations where !location.isDesktopSpecific {
+            if let file = files.first(where: { $0.0 == location })?.1 {
+                for id in MimeAppsList.ids(in: file, group: "Added Associations", for: mimeType) where !removed.contains(id) {
+                    guard let found = index.locate(id: id), index.unusableReason(found.entry) == nil else { continue }
+                    // An addition only reaches entries of its own directory or a later one.
+                    if let rank = location.directoryRank, found.rank < rank { continue }
+                    associate(found.entry)
+                }
+                removed.formUnion(MimeAppsList.ids(in: file, group: "Removed Associations", for: mimeType))
+            }
+            if let rank = location.directoryRank, visitedRanks.insert(rank).inserted {
+                declared[rank]?.forEach(associate)
+            }
+        }
+
+        var defaultIsChoosy = false
+        var sawInstalledDefault = false
         for (_, file) in files {
             for id in MimeAppsList.ids(in: file, group: "Default Applications", for: mimeType) {
-                if let entry = index.usableEntry(id: id) { return (entry, []) }
+                if associated.contains(id) {
+                    let chosen = entries.first { $0.id == id }
+                    return SchemeAssociations(entries: entries, namedDefault: chosen, defaultIsChoosy: defaultIsChoosy)
+                }
+                if !sawInstalledDefault, let entry = index.entry(id: id) {
+                    sawInstalledDefault = true
+                    defaultIsChoosy = index.isChoosy(entry)
+                }
             }
         }
-        var removed: Set<String> = []
-        for (location, file) in files where !location.isDesktopSpecific {
-            for id in MimeAppsList.ids(in: file, group: "Added Associations", for: mimeType) where !removed.contains(id) {
-                if let entry = index.usableEntry(id: id) { return (entry, removed) }
-            }
-            removed.formUnion(MimeAppsList.ids(in: file, group: "Removed Associations", for: mimeType))
-        }
-        return (nil, removed)
+        return SchemeAssociations(entries: entries, namedDefault: nil, defaultIsChoosy: defaultIsChoosy)
     }
 
     /// The IDs a group lists for a MIME type, matched case-insensitively.

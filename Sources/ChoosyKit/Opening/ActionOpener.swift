@@ -156,7 +156,7 @@ final class ActionOpener {
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: choosy.environment)
         let selector = PickerSelector(environment: choosy.environment, runner: choosy.runner, fileSystem: choosy.fileSystem)
         guard let picker = try selector.picker(for: preference) else {
-            throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates)
+            throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: candidates.compactMap(\.entry?.id))
         }
         switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways)) {
         case .justOnce(let index): return (index, false)

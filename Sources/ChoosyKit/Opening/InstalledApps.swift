@@ -52,22 +52,62 @@ public struct InstalledAppFinder {
         return found
     }
 
-    /// `apps` with the one a mimeapps.list makes the default for its scheme first (an entry
-    /// that merely lists the scheme does not count: that order is arbitrary). When choosy
-    /// itself is that default, the handler it replaced counts.
+    /// The apps of `type` that no catalog names (SPEC §3.1 in the README, "Apps the catalog
+    /// does not name"): every usable entry associated with one of the type's `schemes` that
+    /// is not one of its catalog apps. Each does exactly the type's actions that have a
+    /// generic `url_format`; its key comes from its desktop ID.
+    public func discoveredApps(of type: AppType) -> [App] {
+        guard !type.schemes.isEmpty else { return [] }
+        let genericActions = type.actions.compactMap { action in action.urlFormat.map { AppAction(key: action.key, urlFormat: $0) } }
+        var catalogIDs = Set(type.apps.flatMap(\.desktopIDs))
+        for app in type.apps where app.desktopIDs.isEmpty && !app.isWebApp && type.schemes.contains(app.scheme) {
+            if let entry = probe.installedEntry(for: app) { catalogIDs.insert(entry.id) }
+        }
+        var keys = Set(type.apps.map(\.key))
+        var found: [App] = []
+        for scheme in type.schemes {
+            for entry in probe.mimeApps.associations(forScheme: scheme).defaultFirst where catalogIDs.insert(entry.id).inserted {
+                let key = InstalledAppFinder.uniqueKey(InstalledAppFinder.key(forDesktopID: entry.id), taken: &keys)
+                diagnostics.explain("\(key): \(entry.id) is associated with \(scheme): links; an app of \(type.name) the catalog does not name")
+                found.append(App(key: key, name: entry.name ?? key, urlScheme: scheme + ":", desktopIDs: [entry.id], actions: genericActions))
+            }
+        }
+        return found
+    }
+
+    /// `org.gnome.Evolution.desktop` → `org_gnome_evolution`.
+    static func key(forDesktopID id: String) -> String {
+        keyFromText(id.hasSuffix(".desktop") ? id.dropLast(".desktop".count) : id[...])
+    }
+
+    /// `key`, or `key_2`, `key_3`, … when an app of the type already has it.
+    static func uniqueKey(_ key: String, taken: inout Set<String>) -> String {
+        var candidate = key
+        var number = 2
+        while !taken.insert(candidate).inserted {
+            candidate = "\(key)_\(number)"
+            number += 1
+        }
+        return candidate
+    }
+
+    /// `apps` with the default a `mimeapps.list` names for its scheme first (entries that merely
+    /// list the scheme give no order worth more than the catalog's). When choosy itself is the
+    /// named default, the handler `choosy install` replaced counts.
     public func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
-        // Apps of a type mostly share a scheme: each scheme's default is looked up once (it
-        // reads and parses every mimeapps.list, and the default's desktop entry).
+        // Apps of a type mostly share a scheme: each scheme's default is looked up once.
         var defaults: [String: String?] = [:]
-        func defaultID(_ mimeType: String) -> String? {
-            if let known = defaults[mimeType] { return known }
-            let id = probe.mimeApps.configuredDefaultEntry(for: mimeType)?.id ?? previousHandler(mimeType)
-            defaults[mimeType] = .some(id)
+        func defaultID(_ scheme: String) -> String? {
+            if let known = defaults[scheme] { return known }
+            let associations = probe.mimeApps.associations(forScheme: scheme)
+            let previous = associations.defaultIsChoosy ? previousHandler("x-scheme-handler/\(scheme)") : nil
+            let id = previous ?? associations.namedDefault?.id
+            defaults[scheme] = .some(id)
             return id
         }
         guard let index = apps.firstIndex(where: { installed in
             guard let entry = installed.entry, !installed.app.scheme.isEmpty else { return false }
-            return defaultID("x-scheme-handler/\(installed.app.scheme)") == entry.id
+            return defaultID(installed.app.scheme) == entry.id
         }), index > 0 else { return apps }
         diagnostics.explain("\(apps[index].app.key) is the system's default for \(apps[index].app.scheme): links; offered first")
         var ordered = apps

@@ -14,6 +14,9 @@ public enum ExitStatus: Int32, Sendable {
 public struct ChoosyError: Error, Equatable, Sendable, CustomStringConvertible {
     public var status: ExitStatus
     public var message: String
+    /// For a choice that no picker could show: the desktop IDs of the candidates, in the
+    /// order they would have been offered (`handle` then opens the link without choosy).
+    public var unpicked: [String]?
 
     public init(_ status: ExitStatus, _ message: String) {
         self.status = status

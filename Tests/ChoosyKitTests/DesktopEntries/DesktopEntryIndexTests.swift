@@ -121,7 +121,7 @@ import Testing
         #expect(index.usableEntry(id: "loop.desktop") == nil)
         #expect(index.usableEntry(id: "loop2.desktop") == nil)
         #expect(index.entry(id: "loop.desktop").flatMap(index.unusableReason) == "it is choosy itself")
-        #expect(index.handlers(forScheme: "https").map(\.id) == ["browser.desktop"])
+        #expect(index.declaredHandlers(forScheme: "https").map(\.entry.id) == ["browser.desktop"])
         // Without an executable to exclude, only the ID gives choosy away.
         #expect(self.index(sandbox).usableEntry(id: "loop.desktop") != nil)
     }
@@ -137,10 +137,10 @@ import Testing
         sandbox.desktopEntry("masked.desktop", sandbox.application(name: "M", exec: "m %u", "MimeType=x-scheme-handler/tweetbot;\n"), directory: system)
         sandbox.desktopEntry("mail.desktop", sandbox.application(name: "Mail", exec: "mail %u", "MimeType=x-scheme-handler/mailto;\n"))
         let index = index(sandbox)
-        #expect(index.handlers(forScheme: "tweetbot").map(\.id) == ["b.desktop", "kde-c.desktop", "a.desktop"])
-        #expect(index.handlers(forScheme: "TWEETBOT").map(\.id) == ["b.desktop", "kde-c.desktop", "a.desktop"])
-        #expect(index.handlers(forScheme: "mailto").map(\.id) == ["mail.desktop"])
-        #expect(index.handlers(forScheme: "nothing").isEmpty)
+        #expect(index.declaredHandlers(forScheme: "tweetbot").map(\.entry.id) == ["b.desktop", "kde-c.desktop", "a.desktop"])
+        #expect(index.declaredHandlers(forScheme: "TWEETBOT").map(\.entry.id) == ["b.desktop", "kde-c.desktop", "a.desktop"])
+        #expect(index.declaredHandlers(forScheme: "mailto").map(\.entry.id) == ["mail.desktop"])
+        #expect(index.declaredHandlers(forScheme: "nothing").isEmpty)
     }
 
     @Test func schemeCacheIsSavedAndInvalidatedWhenEntriesChange() throws {
@@ -150,7 +150,7 @@ import Testing
         sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
         sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
         let first = index(sandbox)
-        #expect(first.handlers(forScheme: "demo").map(\.id) == ["one.desktop", "sub-two.desktop"])
+        #expect(first.declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop", "sub-two.desktop"])
         #expect(sandbox.exists(first.cachePath))
         let saved = sandbox.read(first.cachePath)
         func fileNumber() throws -> Int? {
@@ -159,22 +159,22 @@ import Testing
         let savedFile = try fileNumber()
 
         // A fresh index (a new choosy process) answers from the saved map, not rewriting it.
-        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop", "sub-two.desktop"])
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop", "sub-two.desktop"])
         #expect(try fileNumber() == savedFile)
 
         // A new entry in a subdirectory changes that directory's mtime.
         sandbox.desktopEntry("sub/three.desktop", sandbox.application(name: "Three", exec: "three %u", "MimeType=x-scheme-handler/demo;\n"))
-        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop", "sub-three.desktop", "sub-two.desktop"])
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop", "sub-three.desktop", "sub-two.desktop"])
 
         // So does one in a system directory, and a removed one disappears.
         sandbox.desktopEntry("four.desktop", sandbox.application(name: "Four", exec: "four %u", "MimeType=x-scheme-handler/demo;\n"), directory: sandbox.dataDir + "/applications")
         try FileManager.default.removeItem(atPath: sandbox.dataHome + "/applications/one.desktop")
-        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["sub-three.desktop", "sub-two.desktop", "four.desktop"])
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["sub-three.desktop", "sub-two.desktop", "four.desktop"])
 
         // Once things settle, the rebuilt map is saved again.
         sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
         sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
-        #expect(index(sandbox).handlers(forScheme: "demo").count == 3)
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").count == 3)
         #expect(sandbox.read(first.cachePath) != saved)
         #expect(sandbox.read(first.cachePath)?.contains("four.desktop") == true)
     }
@@ -187,11 +187,11 @@ import Testing
         let cachePath = index(sandbox).cachePath
         for junk in ["", "garbage\n", "choosy-desktop-index 1\nS\tdemo\n", "choosy-desktop-index 1\nD\tnot-a-number\t/x\n", "choosy-desktop-index 1\nX\t%zz\n"] {
             sandbox.write(cachePath, junk)
-            #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop"], "\(junk)")
+            #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop"], "\(junk)")
             #expect(sandbox.read(cachePath)?.hasPrefix("choosy-desktop-index 1\n") == true)
         }
         sandbox.writeBytes(cachePath, [0xFF, 0x00, 0xC3])
-        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop"])
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop"])
     }
 
     @Test func aCacheFromOtherDirectoriesIsNotUsed() {
@@ -200,12 +200,12 @@ import Testing
         sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
         sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
         let cachePath = index(sandbox).cachePath
-        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop"])
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop"])
         #expect(sandbox.exists(cachePath))
         let other = sandbox.root + "/other/share"
         sandbox.desktopEntry("two.desktop", sandbox.application(name: "Two", exec: "two %u", "MimeType=x-scheme-handler/demo;\n"), directory: other + "/applications")
         sandbox.overrides["XDG_DATA_DIRS"] = other
-        #expect(index(sandbox).handlers(forScheme: "demo").map(\.id) == ["one.desktop", "two.desktop"])
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop", "two.desktop"])
     }
 
     @Test func answersQuicklyWithThousandsOfEntries() throws {
@@ -220,7 +220,7 @@ import Testing
         }
         sandbox.backdateDirectories(under: system)
         sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
-        let build = ContinuousClock().measure { _ = self.index(sandbox).handlers(forScheme: "s1") }  // builds and saves the map
+        let build = ContinuousClock().measure { _ = self.index(sandbox).declaredHandlers(forScheme: "s1") }  // builds and saves the map
         #expect(build < .seconds(20))
 
         let index = index(sandbox)
@@ -230,8 +230,8 @@ import Testing
                 _ = index.usableEntry(id: "org.example.App\(number).desktop")
             }
         }
-        var handlers: [DesktopEntry] = []
-        let byScheme = clock.measure { handlers = index.handlers(forScheme: "s7") }
+        var handlers: [(entry: DesktopEntry, rank: Int)] = []
+        let byScheme = clock.measure { handlers = index.declaredHandlers(forScheme: "s7") }
         #expect(handlers.count == 80)
         #expect(index.entry(id: "vendor-org.example.App10.desktop")?.name == "App 10")
         // Generous bounds: debug builds on a shared machine. Reading all 4,000 would take seconds.

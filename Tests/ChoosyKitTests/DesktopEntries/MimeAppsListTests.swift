@@ -31,38 +31,91 @@ import Testing
         #expect(list.locations.filter(\.isDesktopSpecific).count == 8)
     }
 
-    @Test func firstInstalledDefaultWins() {
+    private func associations(_ sandbox: Sandbox, _ scheme: String = "https", excluding executable: String? = nil) -> SchemeAssociations {
+        list(sandbox, excluding: executable).associations(forScheme: scheme)
+    }
+
+    @Test func firstInstalledAssociatedDefaultWins() {
         let sandbox = Sandbox()
         sandbox.overrides["XDG_CURRENT_DESKTOP"] = "KDE"
         installBrowsers(sandbox, ["firefox.desktop", "chromium.desktop", "epiphany.desktop", "kde-browser.desktop"])
         sandbox.write(sandbox.dataDir + "/applications/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=epiphany.desktop;\n")
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "epiphany.desktop")
+        #expect(associations(sandbox).defaultEntry?.id == "epiphany.desktop")
 
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=uninstalled.desktop;chromium.desktop;\n")
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "chromium.desktop")
-        #expect(list(sandbox).defaultEntry(for: "X-Scheme-Handler/HTTPS")?.id == "chromium.desktop")
+        #expect(associations(sandbox).defaultEntry?.id == "chromium.desktop")
+        #expect(associations(sandbox, "HTTPS").defaultEntry?.id == "chromium.desktop")
 
         sandbox.write(sandbox.configHome + "/kde-mimeapps.list", "[Default Applications]\nx-scheme-handler/https=kde-browser.desktop\n")
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "kde-browser.desktop")
+        #expect(associations(sandbox).defaultEntry?.id == "kde-browser.desktop")
+        #expect(associations(sandbox).defaultFirst.map(\.id) == ["kde-browser.desktop", "chromium.desktop", "epiphany.desktop", "firefox.desktop"])
+    }
+
+    @Test func aDefaultMustBeAssociated() {
+        let sandbox = Sandbox()
+        installBrowsers(sandbox, ["firefox.desktop"])
+        sandbox.desktopEntry("editor.desktop", sandbox.application(name: "Editor", exec: "editor %u"))
+        sandbox.desktopEntry("removed.desktop", sandbox.application(name: "Removed", exec: "removed %u", "MimeType=x-scheme-handler/https;\n"))
+        // A default the type is not associated with, or whose association was removed, is no default.
+        sandbox.write(sandbox.configHome + "/mimeapps.list", """
+            [Default Applications]
+            x-scheme-handler/https=editor.desktop;removed.desktop;
+            [Removed Associations]
+            x-scheme-handler/https=removed.desktop;
+            """)
+        #expect(associations(sandbox).defaultEntry?.id == "firefox.desktop")
+        #expect(associations(sandbox).entries.map(\.id) == ["firefox.desktop"])
+        // An added association makes it one.
+        sandbox.write(sandbox.configHome + "/mimeapps.list", """
+            [Default Applications]
+            x-scheme-handler/https=editor.desktop;
+            [Added Associations]
+            x-scheme-handler/https=editor.desktop;
+            """)
+        #expect(associations(sandbox).defaultEntry?.id == "editor.desktop")
+    }
+
+    @Test func aRemovalHidesTheLastAssociation() {
+        let sandbox = Sandbox()
+        installBrowsers(sandbox, ["only.desktop"])
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Removed Associations]\nx-scheme-handler/https=only.desktop;\n")
+        #expect(associations(sandbox).entries.isEmpty)
+        #expect(associations(sandbox).defaultEntry == nil)
     }
 
     @Test func fallsBackToAssociationsMinusRemovals() {
         let sandbox = Sandbox()
         installBrowsers(sandbox, ["a.desktop", "b.desktop"])
         sandbox.desktopEntry("c.desktop", sandbox.application(name: "C", exec: "c %u"))
+        sandbox.desktopEntry("d.desktop", sandbox.application(name: "D", exec: "d %u"), directory: sandbox.dataDir + "/applications")
         // No defaults: the first usable entry listing the type.
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "a.desktop")
+        #expect(associations(sandbox).defaultEntry?.id == "a.desktop")
         // A removal in the user's file skips it.
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Removed Associations]\nx-scheme-handler/https=a.desktop;\n")
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "b.desktop")
-        // An added association comes before the entries' own MimeType lists.
-        sandbox.write(sandbox.dataDir + "/applications/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=c.desktop;\n")
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "c.desktop")
-        // ...unless a more important file removed it.
-        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Removed Associations]\nx-scheme-handler/https=a.desktop;c.desktop;\n")
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "b.desktop")
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/gopher") == nil)
-        #expect(list(sandbox).defaultEntry(for: "text/plain") == nil)
+        #expect(associations(sandbox).defaultEntry?.id == "b.desktop")
+        // An addition in the user's file comes before the entries' own MimeType lists.
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=c.desktop;\n")
+        #expect(associations(sandbox).entries.map(\.id) == ["c.desktop", "a.desktop", "b.desktop"])
+        // An addition in a system directory reaches entries of that directory and later ones only.
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "")
+        sandbox.write(sandbox.dataDir + "/applications/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=c.desktop;d.desktop;\n")
+        #expect(associations(sandbox).entries.map(\.id) == ["a.desktop", "b.desktop", "d.desktop"])
+        // ...and a more important file's removal wins over it.
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Removed Associations]\nx-scheme-handler/https=a.desktop;d.desktop;\n")
+        #expect(associations(sandbox).entries.map(\.id) == ["b.desktop"])
+        #expect(associations(sandbox, "gopher").defaultEntry == nil)
+    }
+
+    @Test func onlyTheWinningCopyOfAnIDCounts() {
+        let sandbox = Sandbox()
+        // The user's copy does not list the type; the system's copy does, but it is shadowed.
+        sandbox.desktopEntry("browser.desktop", sandbox.application(name: "Mine", exec: "mine %u"))
+        sandbox.desktopEntry("browser.desktop", sandbox.application(name: "System", exec: "system %u", "MimeType=x-scheme-handler/https;\n"), directory: sandbox.dataDir + "/applications")
+        #expect(associations(sandbox).entries.isEmpty)
+        // A hidden user copy hides the ID, even from the user's own additions.
+        sandbox.desktopEntry("browser.desktop", "[Desktop Entry]\nType=Application\nName=Gone\nExec=gone %u\nHidden=true\n")
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=browser.desktop;\n[Added Associations]\nx-scheme-handler/https=browser.desktop;\n")
+        #expect(associations(sandbox).defaultEntry == nil)
     }
 
     @Test func neverReturnsChoosy() {
@@ -72,14 +125,17 @@ import Testing
         sandbox.desktopEntry("my-choosy.desktop", sandbox.application(name: "Also choosy", exec: "choosy handle %u", "MimeType=x-scheme-handler/https;\n"))
         installBrowsers(sandbox, ["firefox.desktop"])
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=choosy.desktop;my-choosy.desktop;\n")
-        #expect(list(sandbox, excluding: choosy).defaultEntry(for: "x-scheme-handler/https")?.id == "firefox.desktop")
+        let found = associations(sandbox, excluding: choosy)
+        #expect(found.defaultEntry?.id == "firefox.desktop")
+        #expect(found.entries.map(\.id) == ["firefox.desktop"])
+        #expect(found.defaultIsChoosy)
     }
 
     @Test func ignoresBrokenFiles() {
         let sandbox = Sandbox()
         installBrowsers(sandbox, ["a.desktop", "b.desktop"])
         sandbox.writeBytes(sandbox.configHome + "/mimeapps.list", [0xFF, 0xFE] + Array("[Default Applications]\nx-scheme-handler/https=b.desktop;\n".utf8))
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/https")?.id == "a.desktop")
+        #expect(associations(sandbox).defaultEntry?.id == "a.desktop")
     }
 
     // MARK: Editing
@@ -130,9 +186,9 @@ import Testing
 
         // Reading it back through the spec's lookup sees the new default (once installed).
         sandbox.desktopEntry("other.desktop", sandbox.application(name: "O", exec: "o %u", "MimeType=x-scheme-handler/choosy;\n"))
-        sandbox.desktopEntry("handler.desktop", sandbox.application(name: "H", exec: "h %u"))
+        sandbox.desktopEntry("handler.desktop", sandbox.application(name: "H", exec: "h %u", "MimeType=x-scheme-handler/choosy;\n"))
         try editor.setDefaults(["x-scheme-handler/choosy": ["handler.desktop"]])
-        #expect(list(sandbox).defaultEntry(for: "x-scheme-handler/choosy")?.id == "handler.desktop")
+        #expect(list(sandbox).associations(forScheme: "choosy").defaultEntry?.id == "handler.desktop")
     }
 
     @Test func editorCreatesTheFileOrTheGroup() throws {

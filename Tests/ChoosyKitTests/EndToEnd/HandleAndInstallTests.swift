@@ -68,7 +68,7 @@ import Testing
         #expect(sandbox.launched("telegram") == [["tg://resolve?domain=choosy"]])
         let unknown = sandbox.choosy("handle", "nosuchscheme:whatever")
         #expect(unknown.status == 4)
-        #expect(unknown.stderrLines == ["choosy: no installed app in the catalog handles nosuchscheme: links"])
+        #expect(unknown.stderrLines == ["choosy: nothing installed handles nosuchscheme: links"])
         #expect(sandbox.choosy("handle", "javascript:alert(1)").status == 2)
     }
 }

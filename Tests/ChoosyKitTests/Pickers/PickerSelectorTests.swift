@@ -86,9 +86,10 @@ import Testing
 
     @Test func theNoPickerMessageListsTheCandidatesAndTheWayOut() {
         let candidates = [PickerCandidate(appKey: "firefox", displayName: "Firefox"), PickerCandidate(appKey: "chromium", displayName: "Chromium")]
-        #expect(ChoosyError.noPickerAvailable(typeName: "Browser", candidates: candidates) == ChoosyError.noChoice(
-            "no picker available to choose a Browser app (candidates: firefox, chromium); pass --app KEY or --picker"))
-        #expect(ChoosyError.noPickerAvailable(typeName: "Email", candidates: candidates).message.hasPrefix("no picker available to choose an Email app"))
-        #expect(ChoosyError.noPickerAvailable(typeName: "Email", candidates: candidates).status == .noChoice)
+        let error = ChoosyError.noPickerAvailable(typeName: "Browser", candidates: candidates, desktopIDs: ["firefox.desktop", "chromium.desktop"])
+        #expect(error.message == "no picker available to choose a Browser app (candidates: firefox, chromium); pass --app KEY or --picker")
+        #expect(error.status == .noChoice)
+        #expect(error.unpicked == ["firefox.desktop", "chromium.desktop"])
+        #expect(ChoosyError.noPickerAvailable(typeName: "Email", candidates: candidates, desktopIDs: []).message.hasPrefix("no picker available to choose an Email app"))
     }
 }
