@@ -11,9 +11,13 @@ public struct DesktopLocale: Equatable, Sendable {
         self.modifier = modifier
     }
 
-    /// Parses a POSIX locale name; nil for `C`, `POSIX` (and `C.UTF-8`), which select no
-    /// language, and for empty or malformed names.
+    /// Parses a POSIX locale name; `C`, `C.UTF-8` and `POSIX` are the locale `C`, whose
+    /// values are `Key[C]` (as GLib reads them); nil for empty or malformed names.
     public init?(parsing name: String) {
+        if name == "POSIX" {
+            self.init(language: "C")
+            return
+        }
         var rest = Substring(name)
         var modifier: String?
         if let at = rest.firstIndex(of: "@") {
@@ -27,7 +31,7 @@ public struct DesktopLocale: Equatable, Sendable {
             rest = rest[..<underscore]
         }
         let language = String(rest)
-        guard !language.isEmpty, language != "C", language != "POSIX",
+        guard !language.isEmpty, language != "POSIX",
               country?.isEmpty != true, modifier?.isEmpty != true,
               ![language, country ?? "", modifier ?? ""].contains(where: { $0.contains("[") || $0.contains("]") || $0.contains("/") })
         else { return nil }
@@ -35,7 +39,7 @@ public struct DesktopLocale: Equatable, Sendable {
     }
 
     /// The locale of messages: the first set of `LC_ALL`, `LC_MESSAGES`, `LANG` (POSIX
-    /// precedence); nil when that one selects no language.
+    /// precedence); nil when none is set or the first set is malformed.
     public static func messages(in environment: Environment) -> DesktopLocale? {
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             if let value = environment.value(name) { return DesktopLocale(parsing: value) }

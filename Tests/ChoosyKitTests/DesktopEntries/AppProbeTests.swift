@@ -76,4 +76,14 @@ import Testing
         let missing = App(key: "missing", name: "Missing", urlScheme: "missing:", desktopIDs: ["missing.desktop"])
         #expect(probe(sandbox).displayName(for: missing) == "Missing")
     }
+
+    @Test func theCLocaleReadsNameC() {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry("files.desktop", sandbox.application(name: "Files", exec: "files %u", "Name[C]=Files (C)\nName[de]=Dateien\n"))
+        let app = App(key: "files", name: "Catalog Files", urlScheme: "files:", desktopIDs: ["files.desktop"])
+        for locale in ["C", "C.UTF-8", "POSIX"] {
+            sandbox.overrides["LANG"] = locale
+            #expect(probe(sandbox).displayName(for: app) == "Files (C)", "\(locale)")
+        }
+    }
 }

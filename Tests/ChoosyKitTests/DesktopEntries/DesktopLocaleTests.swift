@@ -7,7 +7,11 @@ import Testing
         #expect(DesktopLocale(parsing: "sr_RS.UTF-8@latin") == DesktopLocale(language: "sr", country: "RS", modifier: "latin"))
         #expect(DesktopLocale(parsing: "sr@latin") == DesktopLocale(language: "sr", modifier: "latin"))
         #expect(DesktopLocale(parsing: "fr") == DesktopLocale(language: "fr"))
-        for none in ["C", "POSIX", "C.UTF-8", "", "_DE", "de_", "de@"] {
+        for c in ["C", "POSIX", "C.UTF-8"] {
+            #expect(DesktopLocale(parsing: c) == DesktopLocale(language: "C"), "\(c)")
+            #expect(DesktopLocale(parsing: c)?.candidates == ["C"])
+        }
+        for none in ["", "_DE", "de_", "de@"] {
             #expect(DesktopLocale(parsing: none) == nil, "\(none)")
         }
     }
@@ -19,8 +23,8 @@ import Testing
         noAll["LC_ALL"] = ""
         #expect(DesktopLocale.messages(in: Environment(noAll))?.language == "de")
         #expect(DesktopLocale.messages(in: Environment(["LANG": "es_ES.UTF-8"]))?.language == "es")
-        // LC_ALL=C selects no language even when LANG does.
-        #expect(DesktopLocale.messages(in: Environment(["LC_ALL": "C", "LANG": "de_DE.UTF-8"])) == nil)
+        // LC_ALL=C selects Key[C] even when LANG names a language.
+        #expect(DesktopLocale.messages(in: Environment(["LC_ALL": "C", "LANG": "de_DE.UTF-8"]))?.candidates == ["C"])
         #expect(DesktopLocale.messages(in: Environment([:])) == nil)
     }
 
