@@ -76,6 +76,7 @@ NOT_IN_DEBIAN = {
     "opera": "Opera's own .deb, Flathub and the Snap Store",
     "mailspring": "Mailspring's own .deb, Flathub and the Snap Store",
     "signal_desktop": "Signal's own .deb, Flathub and the Snap Store",
+    "showtime": "GNOME 49 and later, and Flathub; Debian 12 ships Totem",
     "freetube": "FreeTube's own .deb and Flathub",
     "vscode": "Microsoft's own .deb, Flathub and the Snap Store",
     "vscodium": "VSCodium's own .deb, Flathub and the Snap Store",
