@@ -21,7 +21,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all build test demo install uninstall bench fuzz fuzz-smoke clean deps-build deps-test deps-bench toolchain
+.PHONY: all build test demo install uninstall bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-bench toolchain
 
 all: build
 
@@ -88,6 +88,11 @@ uninstall:
 ## entries; prints medians and ratios and writes bench/RESULTS.md
 bench: deps-bench build
 	@bench/run.sh
+
+## catalog-verify: the catalog's desktop IDs checked in Debian's packages (downloaded, never installed) into catalog/VERIFIED.md
+catalog-verify:
+	@scripts/ensure-packages.sh python3
+	python3 catalog/verify.py
 
 clean:
 	rm -rf .build
