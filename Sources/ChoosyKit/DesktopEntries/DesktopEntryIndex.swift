@@ -21,6 +21,10 @@ public final class DesktopEntryIndex: Sendable {
     /// The canonical path of the choosy executable, whose entries are never handlers.
     private let excludedExecutable: String?
     private let schemeMap = Mutex<SchemeCache?>(nil)
+    /// Entries already found by ID: one command asks for the same few many times (probing,
+    /// associations, picker order), and a real entry with its translations is long to parse.
+    private let located = Mutex<[String: Located?]>([:])
+    private typealias Located = (entry: DesktopEntry, rank: Int)
 
     /// Subdirectory depth limit: real trees are one or two deep, and a symlink loop must end.
     private static let maxDepth = 8
@@ -56,6 +60,13 @@ public final class DesktopEntryIndex: Sendable {
     /// The entry that has this ID and the rank of the applications directory that holds it
     /// (0 for `$XDG_DATA_HOME/applications`, then each data dir in order); nil as for `entry`.
     public func locate(id: String) -> (entry: DesktopEntry, rank: Int)? {
+        if let known = located.withLock({ $0[id] }) { return known }
+        let found = search(id: id)
+        located.withLock { $0[id] = .some(found) }
+        return found
+    }
+
+    private func search(id: String) -> Located? {
         guard DesktopEntryIndex.isValidID(id) else { return nil }
         let name = id[...]
         for (rank, directory) in directories.enumerated() {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What the `mimeapps.list` files and the desktop entries say about one URL scheme, resolved
 /// as the MIME Applications Associations spec 1.0.1 says (its rules are summed up in the
 /// README, "Associations").
@@ -21,7 +23,7 @@ public struct SchemeAssociations: Sendable {
 }
 
 /// The system's default applications (MIME Applications Associations spec 1.0.1): the
-/// `mimeapps.list` files in their lookup order, read on each query.
+/// `mimeapps.list` files in their lookup order, read once per instance (one command).
 public struct MimeAppsList: Sendable {
     public struct Location: Equatable, Sendable {
         public var path: String
@@ -37,6 +39,14 @@ public struct MimeAppsList: Sendable {
     public let locations: [Location]
     private let index: DesktopEntryIndex
     private let fileSystem: FileSystem
+    /// One command asks about the same schemes several times (probing, apps the catalog does
+    /// not name, picker order).
+    private let known = Memo()
+
+    private final class Memo: Sendable {
+        let files = Mutex<[(Location, KeyFile)]?>(nil)
+        let associations = Mutex<[String: SchemeAssociations]>([:])
+    }
 
     public init(environment: Environment, index: DesktopEntryIndex, fileSystem: FileSystem = LocalFileSystem()) {
         // A desktop name becomes part of a file name; one that could leave the directory is ignored.
@@ -67,14 +77,32 @@ public struct MimeAppsList: Sendable {
     /// file, desktop-specific ones included) that is one of these associations. Hidden,
     /// unusable and choosy's own entries are never associations.
     public func associations(forScheme scheme: String) -> SchemeAssociations {
-        let mimeType = "x-scheme-handler/" + scheme.lowercased()
-        let files = locations.compactMap { location -> (Location, KeyFile)? in
-            guard let info = fileSystem.info(location.path), info.kind == .regular,
-                  let bytes = try? fileSystem.read(location.path, limit: KeyFile.sizeLimit),
-                  let file = KeyFile(parsing: bytes)
-            else { return nil }
-            return (location, file)
+        let scheme = scheme.lowercased()
+        if let found = known.associations.withLock({ $0[scheme] }) { return found }
+        let found = resolve(scheme)
+        known.associations.withLock { $0[scheme] = found }
+        return found
+    }
+
+    /// The files that exist and parse, in lookup order.
+    private func files() -> [(Location, KeyFile)] {
+        known.files.withLock { files in
+            if let files { return files }
+            let read = locations.compactMap { location -> (Location, KeyFile)? in
+                guard let info = fileSystem.info(location.path), info.kind == .regular,
+                      let bytes = try? fileSystem.read(location.path, limit: KeyFile.sizeLimit),
+                      let file = KeyFile(parsing: bytes)
+                else { return nil }
+                return (location, file)
+            }
+            files = read
+            return read
         }
+    }
+
+    private func resolve(_ scheme: String) -> SchemeAssociations {
+        let mimeType = "x-scheme-handler/" + scheme
+        let files = files()
         // Within one directory the spec gives no order; this is the order of its
         // `mimeinfo.cache` (update-desktop-database sorts by ID), which GIO follows.
         var declared: [Int: [DesktopEntry]] = [:]
