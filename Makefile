@@ -45,6 +45,7 @@ build: toolchain deps-build
 
 ## test: every test (unit and end to end), then a short pass of every fuzz target
 test: toolchain deps-test
+	python3 scripts/check-layers.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory fuzz-smoke

@@ -96,44 +96,66 @@ public final class Choosy {
         loadedCatalog?.startPendingRefreshes()
     }
 
-    private var typesByKey: [String: AppType] = [:]
     /// The app type for what the user typed (key or name, any case): its catalog apps, then
     /// the installed handlers of its schemes that no catalog names.
     public func appType(_ input: String) throws(ChoosyError) -> AppType {
-        let catalog = try catalog()
-        let key = try catalog.resolve(input)
-        if let type = typesByKey[key] { return type }
-        var type = try catalog.appType(key)
-        type.apps += installedAppFinder().discoveredApps(of: type)
-        typesByKey[key] = type
-        return type
+        try installedCatalog().appType(input)
     }
 
     private var loadedProbe: AppProbe?
     /// Desktop entries, excluding choosy's own (it must never be handed its own URLs).
     public func probe() -> AppProbe {
         if let loadedProbe { return loadedProbe }
-        let probe = AppProbe(environment: environment, excludingExecutable: settings.executable, diagnostics: diagnostics)
+        let index = DesktopEntryIndex(environment: environment, excludingExecutable: settings.executable, fileSystem: fileSystem, clock: clock)
+        let probe = AppProbe(
+            index: index, mimeApps: MimeAppsList(environment: environment, index: index, fileSystem: fileSystem),
+            locale: DesktopLocale.messages(in: environment), diagnostics: diagnostics
+        )
         loadedProbe = probe
         return probe
     }
 
-    public func installedAppFinder() -> InstalledAppFinder {
+    private var loadedInstalledCatalog: InstalledCatalog?
+    /// The app types and which of their apps are installed, found once per command.
+    public func installedCatalog() throws(ChoosyError) -> InstalledCatalog {
+        if let loadedInstalledCatalog { return loadedInstalledCatalog }
         let installer = linkHandlerInstaller()
-        return InstalledAppFinder(
-            probe: probe(), diagnostics: diagnostics,
-            browserInstalled: { [unowned self] in (try? !self.installedApps(of: self.appType("browser")).isEmpty) ?? false },
-            previousHandler: { installer.previousHandler(for: $0) }
+        let found = InstalledCatalog(catalog: try catalog(), probe: probe(), diagnostics: diagnostics) { installer.previousHandler(for: $0) }
+        loadedInstalledCatalog = found
+        return found
+    }
+
+    /// The installed apps of a type, found once per command.
+    public func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] {
+        try installedCatalog().installedApps(of: type)
+    }
+
+    func launcher() -> Launcher {
+        Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics)
+    }
+
+    func actionOpener() throws(ChoosyError) -> ActionOpener {
+        let pickers = ActionOpener.Pickers(
+            selector: { [environment, runner, fileSystem] in PickerSelector(environment: environment, runner: runner, fileSystem: fileSystem) },
+            configured: { [unowned self] () throws(ChoosyError) in try self.configuration().picker },
+            environment: environment
+        )
+        return ActionOpener(
+            apps: try installedCatalog(), preferences: preferences(), hooks: hookRunner(), pickers: pickers,
+            launcher: launcher(), alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
         )
     }
 
-    private var installedByType: [String: [InstalledApp]] = [:]
-    /// The installed apps of a type, found once per command.
-    public func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] {
-        if let found = installedByType[type.key] { return found }
-        let found = installedAppFinder().installedApps(of: type)
-        installedByType[type.key] = found
-        return found
+    func systemHandlerFallback() -> SystemHandlerFallback {
+        let installer = linkHandlerInstaller()
+        return SystemHandlerFallback(
+            probe: probe(), previousHandler: { installer.previousHandler(for: $0) }, launcher: launcher(),
+            notifier: DesktopNotifier(environment: environment, runner: runner, fileSystem: fileSystem), diagnostics: diagnostics
+        )
+    }
+
+    public func linkHandlerInstaller() -> LinkHandlerInstaller {
+        LinkHandlerInstaller(environment: environment, fileSystem: fileSystem, executable: settings.executable, mimeApps: probe().mimeApps)
     }
 
     public func hookRunner() -> HookRunner {

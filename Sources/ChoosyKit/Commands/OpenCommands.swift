@@ -1,7 +1,7 @@
 extension Choosy {
     /// `choosy open` and `choosy url`.
     public func open(_ request: OpenRequest) throws(ChoosyError) -> OpenResult {
-        try ActionOpener(choosy: self).open(request)
+        try actionOpener().open(request)
     }
 
     /// What `handle` did with a link.
@@ -30,7 +30,7 @@ extension Choosy {
             guard let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(), scheme != "choosy" else { throw error }
             var typeKey = "scheme_" + keyFromText(scheme)
             if case .action(let action) = target { typeKey = action.type }
-            return .opened(try SystemHandlerFallback(choosy: self).open(link, scheme: scheme, type: typeKey, candidates: unpicked, options: options))
+            return .opened(try systemHandlerFallback().open(link, scheme: scheme, type: typeKey, candidates: unpicked, options: options))
         }
     }
 
@@ -50,7 +50,7 @@ extension Choosy {
             let installed = try installedApps(of: type).filter { !$0.isWebApp && $0.app.scheme == scheme }
             guard !installed.isEmpty else { continue }
             diagnostics.explain("\(scheme): links belong to \(type.name) apps: \(installed.map(\.app.key).joined(separator: ", "))")
-            return try ActionOpener(choosy: self).open(link: link, type: type, candidates: installed, options: options)
+            return try actionOpener().open(link: link, type: type, candidates: installed, options: options)
         }
         let entries = probe().mimeApps.associations(forScheme: scheme).defaultFirst
         guard !entries.isEmpty else { throw .unavailable("nothing installed handles \(scheme): links") }
@@ -64,6 +64,6 @@ extension Choosy {
         }
         let type = AppType(key: "scheme_" + keyFromText(scheme), name: "\(scheme): links", apps: candidates.map(\.app))
         diagnostics.explain("no app type claims \(scheme): links; the entries associated with them: \(entries.map(\.id).joined(separator: ", "))")
-        return try ActionOpener(choosy: self).open(link: link, type: type, candidates: candidates, options: options)
+        return try actionOpener().open(link: link, type: type, candidates: candidates, options: options)
     }
 }

@@ -31,8 +31,7 @@ extension Choosy {
             throw .unavailable("\(app.name) (\(app.key)) is not installed")
         }
         try preferences().update(type.key) { preference in
-            preference.defaultApp = app.key
-            preference.seen = installed.map(\.app.key)
+            preference = ChoiceDecider.preference(afterChoosing: app.key, always: true, installed: installed.map(\.app.key), preference)
         }
     }
 }

@@ -1,25 +1,48 @@
 /// The open flow: resolve the type and action, find the installed apps, decide (default,
 /// picker, …), remember, run the prepare hooks, build the URL with only the parameters the
-/// chosen app supports, and launch it, web apps through the browser type.
+/// chosen app supports, and launch it, web apps through the browser type. It gets what it
+/// uses from the composition root (`Choosy`) and nothing else.
 final class ActionOpener {
-    private let choosy: Choosy
+    /// How a picker is found when one is needed (the terminal is only looked at then).
+    struct Pickers {
+        var selector: () -> PickerSelector
+        /// The picker of the config file, when `CHOOSY_PICKER` does not name one.
+        var configured: () throws(ChoosyError) -> String?
+        var environment: Environment
+    }
+
+    private let apps: InstalledAppDirectory
+    private let preferences: PreferenceStore
+    private let hooks: HookRunner
+    private let pickers: Pickers
+    private let launcher: Launcher
+    /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
+    private let alwaysShowPicker: Bool
     private let diagnostics: DiagnosticSink
 
-    init(choosy: Choosy) {
-        self.choosy = choosy
-        self.diagnostics = choosy.diagnostics
+    init(
+        apps: InstalledAppDirectory, preferences: PreferenceStore, hooks: HookRunner, pickers: Pickers,
+        launcher: Launcher, alwaysShowPicker: Bool, diagnostics: DiagnosticSink
+    ) {
+        self.apps = apps
+        self.preferences = preferences
+        self.hooks = hooks
+        self.pickers = pickers
+        self.launcher = launcher
+        self.alwaysShowPicker = alwaysShowPicker
+        self.diagnostics = diagnostics
     }
 
     func open(_ request: OpenRequest) throws(ChoosyError) -> OpenResult {
-        let type = try choosy.appType(request.type)
+        let type = try apps.appType(request.type)
         let action = try resolveAction(request.action, in: type)
         var parameters = try collect(request.parameters, for: type)
-        let installed = try choosy.installedApps(of: type)
+        let installed = try apps.installedApps(of: type)
         let chosen = try choose(type: type, action: action, installed: installed, request: request)
 
         if let action {
             let context = HookContext(type: type, action: action, app: chosen.app, parameters: parameters)
-            switch choosy.hookRunner().prepare(context, configure: request.options.configure) {
+            switch hooks.prepare(context, configure: request.options.configure) {
             case .proceed(let updated): parameters = updated
             case .cancel(let reason): throw .noChoice("cancelled: \(reason)")
             }
@@ -81,22 +104,18 @@ final class ActionOpener {
 
     private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest) throws(ChoosyError) -> InstalledApp {
         let options = request.options
+        var forced: String?
         if let key = options.app {
             guard let app = type.app(key) else {
                 throw .unknown("unknown app '\(key)' for \(type.name)" + didYouMean(key, among: type.apps.map(\.key)))
             }
-            guard let found = installed.first(where: { $0.app.key == app.key }) else {
+            guard installed.contains(where: { $0.app.key == app.key }) else {
                 throw .unavailable("\(app.name) (\(app.key)) is not installed" + (app.isWebApp ? " (it needs a browser)" : ""))
             }
-            diagnostics.explain("--app \(key): using it this once")
-            return found
-        }
-        guard !installed.isEmpty else {
-            let names = type.apps.map(\.name).joined(separator: ", ")
-            throw .unavailable("nothing installed can open \(type.name)" + (names.isEmpty ? "" : " (install one of: \(names))"))
+            forced = app.key
         }
         var candidates = installed
-        if let action {
+        if let action, forced == nil {
             let supporting = installed.filter { $0.app.urlFormat(for: action.key) != nil }
             if supporting.isEmpty {
                 diagnostics.explain("no installed app supports '\(action.key)'; offering every installed app, opened as it is")
@@ -104,25 +123,26 @@ final class ActionOpener {
                 candidates = supporting
             }
         }
-        candidates = choosy.installedAppFinder().systemDefaultFirst(candidates)
+        candidates = apps.systemDefaultFirst(candidates)
 
-        let store = choosy.preferences()
         let remembers = request.purpose == .launch && !options.dryRun && !options.noRemember
-        let preference = try store.preference(for: type.key)
+        let preference = try preferences.preference(for: type.key)
         let situation = ChoiceSituation(
             installed: installed.map(\.app.key), candidates: candidates.map(\.app.key), preference: preference,
-            choose: options.choose, alwaysPicker: choosy.environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER")
+            forcedApp: forced, choose: options.choose, alwaysPicker: alwaysShowPicker
         )
-        switch ChoiceDecider.decide(situation) {
+        let decision = ChoiceDecider.decide(situation)
+        switch decision {
         case .nothingInstalled:
-            throw .unavailable("nothing installed can open \(type.name)")
+            let names = type.apps.map(\.name).joined(separator: ", ")
+            throw .unavailable("nothing installed can open \(type.name)" + (names.isEmpty ? "" : " (install one of: \(names))"))
         case .launch(let key, let reason):
             diagnostics.explain(reason)
             return candidates.first { $0.app.key == key } ?? installed.first { $0.app.key == key }!
         case .pick(let keys, let forgetDefault, let reason):
             diagnostics.explain("showing the picker: \(reason)")
-            if forgetDefault && remembers {
-                try store.update(type.key) { $0.defaultApp = nil }
+            if remembers, let updated = ChoiceDecider.preferenceBeforePicking(decision, preference) {
+                try preferences.update(type.key) { $0 = updated }
             }
             let ordered = keys.compactMap { key in candidates.first { $0.app.key == key } }
             let remembered = forgetDefault ? nil : preference.defaultApp
@@ -130,9 +150,8 @@ final class ActionOpener {
             let chosen = ordered[answer.index]
             if remembers {
                 let shown = installed.map(\.app.key)
-                try store.update(type.key) { preference in
-                    if answer.always { preference.defaultApp = chosen.app.key }
-                    preference.seen = shown
+                try preferences.update(type.key) { current in
+                    current = ChoiceDecider.preference(afterChoosing: chosen.app.key, always: answer.always, installed: shown, current)
                 }
                 if answer.always { diagnostics.explain("remembered \(chosen.app.key) as the default for \(type.name)") }
             }
@@ -152,10 +171,9 @@ final class ActionOpener {
             )
         }
         // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
-        let configured = choosy.environment["CHOOSY_PICKER"] == nil ? try choosy.configuration().picker : nil
-        let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: choosy.environment)
-        let selector = PickerSelector(environment: choosy.environment, runner: choosy.runner, fileSystem: choosy.fileSystem)
-        guard let picker = try selector.picker(for: preference) else {
+        let configured = pickers.environment["CHOOSY_PICKER"] == nil ? try pickers.configured() : nil
+        let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
+        guard let picker = try pickers.selector().picker(for: preference) else {
             throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: candidates.compactMap(\.entry?.id))
         }
         switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways)) {
@@ -195,7 +213,6 @@ final class ActionOpener {
     }
 
     private func launch(_ entry: DesktopEntry, url: String?, dryRun: Bool) throws(ChoosyError) -> [String] {
-        let launcher = Launcher(environment: choosy.environment, runner: choosy.runner, fileSystem: choosy.fileSystem, diagnostics: diagnostics)
         if dryRun {
             let argv = try launcher.argv(for: entry, url: url)
             diagnostics.explain("dry run: not starting \(entry.id)")

@@ -1,4 +1,4 @@
-/// What choosy knows when it must pick an app for an action (SPEC §6).
+/// What choosy knows when it must pick an app for an action.
 public struct ChoiceSituation: Equatable, Sendable {
     /// Installed apps of the type, in catalog order.
     public var installed: [String]
@@ -31,7 +31,8 @@ public enum ChoiceDecision: Equatable, Sendable {
     case nothingInstalled
 }
 
-/// The decision order of SPEC §6, as a pure function so every rule is tested directly.
+/// The decision order of the README's "How choosy chooses", as pure functions so every rule
+/// is tested directly: what to do, and what to remember.
 public enum ChoiceDecider {
     public static func decide(_ situation: ChoiceSituation) -> ChoiceDecision {
         if let app = situation.forcedApp {
@@ -64,6 +65,25 @@ public enum ChoiceDecider {
             return .launch(app: candidates[0], reason: "no default, and '\(candidates[0])' is the only app that can do it")
         }
         return .pick(candidates: candidates, forgetDefault: false, reason: "no default, and \(candidates.count) apps can do it")
+    }
+
+    /// What to remember before the picker is shown: a default that was uninstalled is
+    /// forgotten. Nil when nothing changes.
+    public static func preferenceBeforePicking(_ decision: ChoiceDecision, _ preference: TypePreference) -> TypePreference? {
+        guard case .pick(_, true, _) = decision else { return nil }
+        var updated = preference
+        updated.defaultApp = nil
+        return updated
+    }
+
+    /// What to remember once the user chose `app` from a list shown while `installed` were the
+    /// installed apps: *always* makes it the default, and either way the apps seen are the
+    /// ones shown, so that only a later new app asks again. The one place `seen` is written.
+    public static func preference(afterChoosing app: String, always: Bool, installed: [String], _ preference: TypePreference) -> TypePreference {
+        var updated = preference
+        if always { updated.defaultApp = app }
+        updated.seen = installed
+        return updated
     }
 
     private static func first(_ key: String?, in candidates: [String]) -> [String] {

@@ -141,9 +141,3 @@ public struct LinkHandlerInstaller {
         }
     }
 }
-
-extension Choosy {
-    public func linkHandlerInstaller() -> LinkHandlerInstaller {
-        LinkHandlerInstaller(environment: environment, fileSystem: fileSystem, executable: settings.executable, mimeApps: probe().mimeApps)
-    }
-}

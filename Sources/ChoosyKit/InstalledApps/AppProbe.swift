@@ -12,15 +12,6 @@ public struct AppProbe: Sendable {
         self.diagnostics = diagnostics
     }
 
-    /// Everything from one environment, the usual way to make a probe.
-    public init(environment: Environment, excludingExecutable executable: String?, diagnostics: DiagnosticSink? = nil) {
-        let index = DesktopEntryIndex(environment: environment, excludingExecutable: executable)
-        self.init(
-            index: index, mimeApps: MimeAppsList(environment: environment, index: index),
-            locale: DesktopLocale.messages(in: environment), diagnostics: diagnostics
-        )
-    }
-
     /// The usable entry that makes `app` installed: the first usable of its `desktopIDs`;
     /// without desktop IDs, the default of its scheme among the entries associated with it. Nil when the app is not installed,
     /// and always for web apps, which open through the `browser` type instead.

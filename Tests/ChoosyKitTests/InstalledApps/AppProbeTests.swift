@@ -3,7 +3,12 @@ import Testing
 
 @Suite struct AppProbeTests {
     private func probe(_ sandbox: Sandbox, diagnostics: DiagnosticSink? = nil) -> AppProbe {
-        AppProbe(environment: sandbox.choosyEnvironment, excludingExecutable: nil, diagnostics: diagnostics)
+        let environment = sandbox.choosyEnvironment
+        let index = DesktopEntryIndex(environment: environment, fileSystem: LocalFileSystem(), clock: SystemClock())
+        return AppProbe(
+            index: index, mimeApps: MimeAppsList(environment: environment, index: index, fileSystem: LocalFileSystem()),
+            locale: DesktopLocale.messages(in: environment), diagnostics: diagnostics
+        )
     }
 
     @Test func takesTheFirstUsableDesktopID() {
