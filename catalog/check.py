@@ -25,7 +25,7 @@ DOCS_RE = re.compile(r"^https://[^/\s]+(/\S*)?$")
 DESKTOP_ID_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*\.desktop$")
 
 # Types the catalog must provide, with the action and parameter keys that choosy's
-# built-in handling (SPEC section 8.1) and the upstream data rely on.
+# built-in handling (README, "choosy handle") and the upstream data rely on.
 REQUIRED_TYPES = {
     "browser": ({"browse"}, {"url"}),
     "email": ({"compose"}, {"to", "cc", "bcc", "subject", "body"}),
@@ -45,7 +45,7 @@ UPSTREAM_APP_KEYS = {
 
 
 def is_web_scheme(scheme):
-    """A web app: its app_url_scheme is http(s) (SPEC section 3)."""
+    """A web app: its app_url_scheme is http(s) (README, "Web apps")."""
     return isinstance(scheme, str) and scheme.lower().startswith(("http:", "https:"))
 
 

@@ -9,7 +9,7 @@ public protocol BackgroundRefresher: Sendable {
 }
 
 /// Every app type choosy knows, merged from the bundled catalog, the download cache and the
-/// user's files (SPEC §2.2), refreshed from the network per SPEC §2.3.
+/// user's files, refreshed from the network (README, "The catalog").
 public final class Catalog {
     public struct Summary: Equatable, Sendable {
         public var key: String

@@ -40,7 +40,7 @@ public struct HTTPError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// The limits of SPEC §2.3.
+/// The download limits (README, "The catalog").
 public struct HTTPLimits: Sendable {
     public var maxRedirects = 5
     public var connectTimeout: Double = 5

@@ -10,7 +10,7 @@ extension Choosy {
         case routed(RouteReport)
     }
 
-    /// `choosy handle URL`: a plain link opened through the app type it stands for (SPEC §8.1).
+    /// `choosy handle URL`: a plain link opened through the app type it stands for (README, "choosy handle").
     /// When a choice is needed and no picker can be shown, the link opens as it would have
     /// without choosy, with the system's own handler, just once.
     public func handle(_ link: String, options: OpenOptions) throws(ChoosyError) -> HandleResult {

@@ -6,7 +6,7 @@ public struct RouteReport: Sendable {
 }
 
 extension Choosy {
-    /// `choosy route URL`: an x-callback-url request (SPEC §8.2). Built-in actions `open`,
+    /// `choosy route URL`: an x-callback-url request (README, "choosy route"). Built-in actions `open`,
     /// `url`, `reset`, `default` and `list`; any other action runs the user's custom action
     /// script, if any. The resulting callback is opened through the system's handler for its
     /// scheme, never through choosy.

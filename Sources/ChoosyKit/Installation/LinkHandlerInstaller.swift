@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// `choosy install [--default-handler]` and `choosy uninstall` (SPEC §8.3): choosy's desktop
+/// `choosy install [--default-handler]` and `choosy uninstall` (README, "choosy install"): choosy's desktop
 /// entry, and choosy as the default handler of `choosy:` links (and optionally of http,
 /// https, mailto and geo). What it replaces is recorded first, so `uninstall` can put it back
 /// and the browser type still knows the user's previous browser.

@@ -1,4 +1,4 @@
-/// Decides which catalog apps are installed (SPEC §3) and what they are called here.
+/// Decides which catalog apps are installed (README, "Details: desktop entries") and what they are called here.
 public struct AppProbe: Sendable {
     public let index: DesktopEntryIndex
     public let mimeApps: MimeAppsList

@@ -9,7 +9,7 @@ public struct InstalledApp: Sendable {
     public var isWebApp: Bool { entry == nil }
 }
 
-/// Which apps of a type are installed (SPEC §3): native apps through their desktop entries,
+/// Which apps of a type are installed (README, "Details: desktop entries"): native apps through their desktop entries,
 /// web apps when the browser type has an installed app. The system's default handler of an
 /// app's scheme comes first, so pickers offer it first.
 public struct InstalledAppFinder {
@@ -52,8 +52,8 @@ public struct InstalledAppFinder {
         return found
     }
 
-    /// The apps of `type` that no catalog names (SPEC §3.1 in the README, "Apps the catalog
-    /// does not name"): every usable entry associated with one of the type's `schemes` that
+    /// The apps of `type` that no catalog names (README, "Apps the catalog does not
+    /// name"): every usable entry associated with one of the type's `schemes` that
     /// is not one of its catalog apps. Each does exactly the type's actions that have a
     /// generic `url_format`; its key comes from its desktop ID.
     public func discoveredApps(of type: AppType) -> [App] {

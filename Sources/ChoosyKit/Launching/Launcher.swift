@@ -1,4 +1,4 @@
-/// Starts a desktop entry with a URL (SPEC §5): the `Exec` expanded into an argv, run directly
+/// Starts a desktop entry with a URL (README, "Details: launching"): the `Exec` expanded into an argv, run directly
 /// (never through a shell), detached in its own session with stdio on `/dev/null`, in the
 /// entry's `Path` directory; `Terminal=true` apps inside a terminal emulator.
 public struct Launcher: Sendable {

@@ -11,7 +11,7 @@ public struct LinkAction: Equatable, Sendable {
     }
 }
 
-/// Where `choosy handle URL` sends a link (SPEC §8.1).
+/// Where `choosy handle URL` sends a link (README, "choosy handle").
 public enum LinkTarget: Equatable, Sendable {
     /// Open through the app type's chooser.
     case action(LinkAction)

@@ -1,4 +1,4 @@
-/// The options `open`, `url`, `handle` and `route` share (SPEC §7).
+/// The options `open`, `url`, `handle` and `route` share (README, "Usage").
 public struct OpenOptions: Equatable, Sendable {
     /// `--app KEY`: this app, this once.
     public var app: String?

@@ -16,7 +16,7 @@ public struct OpenResult: Sendable {
     /// For web apps: the browser that opens them.
     public var via: Via?
 
-    /// The `--json` object of SPEC §7.
+    /// The `--json` object (README, "Usage").
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("type", .string(type)),

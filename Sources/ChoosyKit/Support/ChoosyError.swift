@@ -1,4 +1,4 @@
-/// The exit statuses of the command line contract (SPEC §7).
+/// The exit statuses of the command line (README, "Exit status").
 public enum ExitStatus: Int32, Sendable {
     case ok = 0
     case internalError = 1
