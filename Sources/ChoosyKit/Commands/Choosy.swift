@@ -136,7 +136,9 @@ public final class Choosy {
 
     func actionOpener() throws(ChoosyError) -> ActionOpener {
         let pickers = ActionOpener.Pickers(
-            selector: { [environment, runner, fileSystem] in PickerSelector(environment: environment, runner: runner, fileSystem: fileSystem) },
+            picker: { [environment, runner, fileSystem] preference throws(ChoosyError) in
+                try PickerSelector(environment: environment, runner: runner, fileSystem: fileSystem).picker(for: preference)
+            },
             configured: { [unowned self] () throws(ChoosyError) in try self.configuration().picker },
             environment: environment
         )

@@ -5,7 +5,8 @@
 final class ActionOpener {
     /// How a picker is found when one is needed (the terminal is only looked at then).
     struct Pickers {
-        var selector: () -> PickerSelector
+        /// The picker to show for a preference, nil when `auto` finds none.
+        var picker: (PickerPreference) throws(ChoosyError) -> (any Picker)?
         /// The picker of the config file, when `CHOOSY_PICKER` does not name one.
         var configured: () throws(ChoosyError) -> String?
         var environment: Environment
@@ -173,7 +174,7 @@ final class ActionOpener {
         // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
         let configured = pickers.environment["CHOOSY_PICKER"] == nil ? try pickers.configured() : nil
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
-        guard let picker = try pickers.selector().picker(for: preference) else {
+        guard let picker = try pickers.picker(preference) else {
             throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: candidates.compactMap(\.entry?.id))
         }
         switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways)) {

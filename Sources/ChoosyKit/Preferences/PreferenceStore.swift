@@ -104,9 +104,9 @@ public final class PreferenceStore {
     }
 
     private func modify(_ change: (inout File) -> Void) throws(ChoosyError) {
-        let lock: FileLock
+        let lock: any HeldLock
         do {
-            lock = try FileLock(path: lockPath, timeout: 30, fileSystem: fileSystem)
+            lock = try fileSystem.lock(lockPath, timeout: 30)
         } catch {
             throw .internal("cannot lock \(path): \(error)")
         }

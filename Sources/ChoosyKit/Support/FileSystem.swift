@@ -62,10 +62,24 @@ public protocol FileSystem: Sendable {
     func createDirectory(_ path: String, permissions: UInt32) throws
     func rename(_ source: String, to destination: String) throws
     func remove(_ path: String)
+    /// Blocks until this process holds the exclusive lock of the lock file `path` (creating
+    /// it and its directory), or throws after `timeout` seconds.
+    func lock(_ path: String, timeout: Double) throws -> any HeldLock
 }
+
+/// A lock held until `unlock` (or the end of the process).
+public protocol HeldLock {
+    func unlock()
+}
+
+extension FileLock: HeldLock {}
 
 public struct LocalFileSystem: FileSystem {
     public init() {}
+
+    public func lock(_ path: String, timeout: Double) throws -> any HeldLock {
+        try FileLock(path: path, timeout: timeout, fileSystem: self)
+    }
 
     public func info(_ path: String) -> FileInfo? {
         var status = stat()

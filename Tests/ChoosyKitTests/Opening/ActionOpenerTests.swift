@@ -1,0 +1,102 @@
+@testable import ChoosyKit
+import Testing
+
+/// The open flow with every side effect faked: which app is launched with which argv, when the
+/// picker is shown, and what is remembered. Nothing touches the disk or starts a process.
+@Suite struct ActionOpenerTests {
+    let fileSystem = FakeFileSystem()
+    let runner = FakeProcessRunner()
+    let apps = FakeAppDirectory()
+    let environment = Environment(["HOME": "/home/ada", "DISPLAY": ":0", "PATH": "/usr/bin"])
+    let diagnostics = RecordingDiagnostics(verbose: true)
+
+    static let firefox = App(key: "firefox", name: "Firefox", urlScheme: "http:", desktopIDs: ["firefox.desktop"], actions: [AppAction(key: "browse", urlFormat: "{{url}}")])
+    static let chromium = App(key: "chromium", name: "Chromium", urlScheme: "http:", desktopIDs: ["chromium.desktop"], actions: [AppAction(key: "browse", urlFormat: "{{url}}")])
+    static let lynx = App(key: "lynx", name: "Lynx", urlScheme: "http:", desktopIDs: ["lynx.desktop"], actions: [AppAction(key: "browse", urlFormat: "{{url}}")])
+
+    init() {
+        apps.types["browser"] = AppType(
+            key: "browser", name: "Browser", parameters: [Parameter(key: "url", name: "URL")],
+            actions: [Action(key: "browse", name: "Browse")], apps: [Self.firefox, Self.chromium, Self.lynx]
+        )
+        apps.install(Self.firefox, of: "browser", program: "firefox")
+        apps.install(Self.chromium, of: "browser", program: "chromium")
+    }
+
+    var preferences: PreferenceStore {
+        PreferenceStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: FakeClock())
+    }
+
+    func opener(_ picker: ScriptedPicker) -> ActionOpener {
+        ActionOpener(
+            apps: apps, preferences: preferences,
+            hooks: HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem),
+            pickers: ActionOpener.Pickers(picker: { _ in picker }, configured: { nil }, environment: environment),
+            launcher: Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics),
+            alwaysShowPicker: false, diagnostics: diagnostics
+        )
+    }
+
+    func browse(_ url: String, _ picker: ScriptedPicker, options: OpenOptions = OpenOptions()) throws(ChoosyError) -> OpenResult {
+        try opener(picker).open(OpenRequest(type: "browser", action: "browse", parameters: [("url", url)], options: options))
+    }
+
+    var spawned: [[String]] { runner.spawned.withLock { $0 } }
+
+    @Test func theFirstChoiceIsAskedRememberedAndThenUsed() throws {
+        let picker = ScriptedPicker(.always(1))
+        let result = try browse("https://example.org/1", picker)
+        #expect(picker.shownNames == [["Firefox", "Chromium"]])
+        #expect(result.app == "chromium" && result.argv == ["chromium", "https://example.org/1"])
+        #expect(try preferences.preference(for: "browser") == TypePreference(defaultApp: "chromium", seen: ["firefox", "chromium"]))
+
+        let again = ScriptedPicker()
+        #expect(try browse("https://example.org/2", again).app == "chromium")
+        #expect(again.shownNames.isEmpty)
+        #expect(spawned == [["chromium", "https://example.org/1"], ["chromium", "https://example.org/2"]])
+        #expect(runner.ran.withLock { $0 }.isEmpty, "no hook, no process")
+    }
+
+    @Test func aNewAppAsksAgainWithTheDefaultFirstAndJustOnceKeepsIt() throws {
+        _ = try browse("https://example.org/1", ScriptedPicker(.always(0)))
+        apps.install(Self.lynx, of: "browser", program: "lynx")
+        let picker = ScriptedPicker(.justOnce(2))
+        #expect(try browse("https://example.org/2", picker).app == "lynx")
+        #expect(picker.shownNames == [["Firefox", "Chromium", "Lynx"]])
+        // The default stays, and the new app is no longer new.
+        #expect(try preferences.preference(for: "browser") == TypePreference(defaultApp: "firefox", seen: ["firefox", "chromium", "lynx"]))
+        #expect(try browse("https://example.org/3", ScriptedPicker()).app == "firefox")
+    }
+
+    @Test func aRemovedDefaultIsForgottenAndTheUserAsked() throws {
+        _ = try browse("https://example.org/1", ScriptedPicker(.always(1)))
+        apps.installed["browser"]!.removeAll { $0.app.key == "chromium" }
+        apps.install(Self.lynx, of: "browser", program: "lynx")
+        let picker = ScriptedPicker(.cancelled)
+        #expect(throws: ChoosyError.noChoice("cancelled: no app was chosen")) { try browse("https://example.org/2", picker) }
+        #expect(try preferences.preference(for: "browser").defaultApp == nil)
+        #expect(spawned.count == 1)
+    }
+
+    @Test func appAndDryRunRememberNothingAndDryRunStartsNothing() throws {
+        var options = OpenOptions()
+        options.app = "chromium"
+        #expect(try browse("https://example.org/1", ScriptedPicker(), options: options).argv == ["chromium", "https://example.org/1"])
+        options = OpenOptions()
+        options.dryRun = true
+        let picker = ScriptedPicker(.justOnce(0))
+        #expect(try browse("https://example.org/2", picker, options: options).argv == ["firefox", "https://example.org/2"])
+        #expect(picker.shown.withLock { $0.first?.allowAlways } == false)
+        #expect(spawned == [["chromium", "https://example.org/1"]])
+        #expect(fileSystem.writes.withLock { $0 }.isEmpty)
+    }
+
+    @Test func anAppThatIsNotInstalledOrUnknownIsRefused() {
+        var options = OpenOptions()
+        options.app = "lynx"
+        #expect(throws: ChoosyError.unavailable("Lynx (lynx) is not installed")) { try browse("https://example.org/", ScriptedPicker(), options: options) }
+        options.app = "lnyx"
+        #expect(throws: ChoosyError.unknown("unknown app 'lnyx' for Browser (did you mean 'lynx'?)")) { try browse("https://example.org/", ScriptedPicker(), options: options) }
+        #expect(spawned.isEmpty)
+    }
+}
