@@ -43,9 +43,11 @@ deps-bench:
 build: toolchain deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) --product choosy
 
-## test: every test (unit and end to end), then a short pass of every fuzz target
+## test: the layer check, the Examples package, every test (unit and end to end), then a
+## short pass of every fuzz target
 test: toolchain deps-test
 	python3 scripts/check-layers.py
+	$(SWIFT) build --package-path Examples
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory fuzz-smoke

@@ -11,6 +11,9 @@ public final class Choosy {
         /// choosy's own executable, so it never hands a URL to itself and can refresh in
         /// the background.
         public var executable: String
+        /// Whether stale catalog data is refreshed by a detached `choosy __refresh` child; a
+        /// Swift program using ChoosyKit is no `choosy` binary, so it refreshes explicitly.
+        public var refreshInBackground = true
 
         public init(executable: String) {
             self.executable = executable
@@ -72,7 +75,8 @@ public final class Choosy {
             let refresher = CatalogRefresher(
                 baseURL: try catalogBaseURL(), cache: cache, client: httpClient, freshness: freshness, clock: clock
             )
-            let background = ProcessBackgroundRefresher(executable: settings.executable, environment: environment, runner: runner)
+            let background = settings.refreshInBackground
+                ? ProcessBackgroundRefresher(executable: settings.executable, environment: environment, runner: runner) : nil
             network = Catalog.Network(refresher: refresher, freshness: freshness, background: background)
         }
         let catalog = Catalog(

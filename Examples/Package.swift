@@ -1,0 +1,15 @@
+// swift-tools-version:6.0
+// A program that uses ChoosyKit as a library, through its public API only (README, "Use from
+// Swift"). `make test` builds it.
+import PackageDescription
+
+let package = Package(
+    name: "ChoosyKitExamples",
+    dependencies: [.package(name: "choosy", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "share-profile",
+            dependencies: [.product(name: "ChoosyKit", package: "choosy")]
+        ),
+    ]
+)
