@@ -93,6 +93,7 @@ def main():
     for n in sizes:
         runs[n], run_count = medians([os.path.join(args.work, f"hyperfine-{n}-{r}.json") for r in rounds])
     found = {n: facts(os.path.join(args.work, f"facts-{n}")) for n in sizes}
+    cold, _ = medians([os.path.join(args.work, f"hyperfine-cold-{max(sizes)}-{r}.json") for r in rounds])
     with open(os.path.join(args.work, "scaling.json")) as f:
         interleaved = json.load(f)
     scaling = {name: statistics.median(times["wall"]) * 1000 for name, times in interleaved.items()}
@@ -123,6 +124,12 @@ def main():
             f"{fmt(ratio(url, m.get('xdg-mime query default')))} | {fmt(ratio(complete, url))} |"
         )
     table = "\n".join(lines)
+    cold_url, cold_gio = cold.get("choosy url, cold"), cold.get("gio mime")
+    cold_table = "\n".join([
+        "| N entries | choosy url, no cache | gio mime | ÷ gio | ÷ choosy url with its cache |",
+        "|---:|---:|---:|---:|---:|",
+        f"| {max(sizes):,} | {ms(cold_url)} | {ms(cold_gio)} | {fmt(ratio(cold_url, cold_gio))} | {fmt(ratio(cold_url, runs[max(sizes)].get('choosy url')))} |",
+    ])
 
     small, large = sizes[0], sizes[-1]
     scale_small, scale_large = scaling.get(f"choosy url, N={small}"), scaling.get(f"choosy url, N={large}")
@@ -197,6 +204,14 @@ cache is warm. Commands:
 ## Medians (ms) and ratios
 
 {table}
+
+## The cold path
+
+The first command after desktop entries were installed or removed finds no valid desktop index in
+`~/.cache/choosy/` and reads every entry to rebuild it. Each run below starts with that cache deleted
+(hyperfine `--prepare`), in the same rounds as above.
+
+{cold_table}
 
 ## choosy's own scaling
 

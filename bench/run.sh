@@ -140,6 +140,7 @@ done
 # Even rounds go through the sizes in reverse, so that no size is always measured first.
 rm -f "$work"/hyperfine-*.json
 reversed_sizes=$(for n in $sizes; do echo "$n"; done | sed -n '1!G;h;$p' | tr '\n' ' ')
+largest=$(for n in $sizes; do echo "$n"; done | sort -n | tail -1)
 round=1
 while [ "$round" -le "$rounds" ]; do
     echo "bench: round $round of $rounds" >&2
@@ -156,6 +157,14 @@ while [ "$round" -le "$rounds" ]; do
                 "$@" -n "gio mime" "gio mime x-scheme-handler/https" \
                 -n "xdg-mime query default" "xdg-mime query default x-scheme-handler/https" > "$work/hyperfine-$n.log" 2>&1 \
                 || { cat "$work/hyperfine-$n.log" >&2; fail "N=$n: hyperfine failed"; }
+            # The cold path at the largest size: no choosy cache, so choosy reads every entry
+            # to rebuild its desktop index (gio reads the mimeinfo.cache it always has).
+            if [ "$n" = "$largest" ]; then
+                hyperfine -N --style basic --warmup 1 --runs "$runs" --export-json "$work/hyperfine-cold-$n-$round.json" \
+                    --prepare "rm -f $XDG_CACHE_HOME/choosy/desktop-entries.cache" \
+                    -n "choosy url, cold" "$choosy $url_args" -n "gio mime" "gio mime x-scheme-handler/https" \
+                    > "$work/hyperfine-cold-$n.log" 2>&1 || { cat "$work/hyperfine-cold-$n.log" >&2; fail "N=$n: hyperfine (cold) failed"; }
+            fi
         ) || exit 1
     done
     round=$((round + 1))
