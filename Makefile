@@ -26,7 +26,7 @@ INSTALLED_FILES = $(BINDIR)/choosy $(MANDIR)/choosy.1 $(BASH_COMPLETIONSDIR)/cho
 	$(ZSH_COMPLETIONSDIR)/_choosy $(FISH_COMPLETIONSDIR)/choosy.fish $(APPLICATIONSDIR)/choosy.desktop
 
 BUILD_PACKAGES := libcurl4-openssl-dev binutils
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils xvfb rofi zenity xdotool
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
 RELEASE_FLAGS := -c release --static-swift-stdlib
 # Seconds per fuzz target: `make fuzz` for a real search, the smoke pass inside `make test`.
