@@ -43,7 +43,7 @@ struct RealGraphicalPickerTests {
     /// `x`, waits for `picker`'s window and presses `keys` in it; returns choosy's output.
     private func open(_ sandbox: Sandbox, on x: XvfbDisplay, picker: GUIPicker, options: [String], keys: [String]) async -> Sandbox.Output {
         let arguments = ["open", "browser", "browse", "url=\(Self.url)", "--title", "Pick a browser", "--json"] + options
-        async let opened = sandbox.run(arguments, environment: ["DISPLAY": x.display], timeout: 60)
+        async let opened = sandbox.run(arguments, environment: ["DISPLAY": x.display], timeout: 120)
         let window = await offPool { x.waitForWindow(picker.window) }
         #expect(window != nil, "no \(picker) window appeared")
         if let window {

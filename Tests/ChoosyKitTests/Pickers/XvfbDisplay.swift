@@ -15,7 +15,7 @@ final class XvfbDisplay: @unchecked Sendable {
     }
 
     /// Starts Xvfb, its log and display number in files under `directory`; waits (at most
-    /// 10 s) until it accepts clients.
+    /// 30 s: a loaded machine is slow) until it accepts clients.
     init(directory: String) throws {
         let number = directory + "/xvfb-display", log = directory + "/xvfb.log"
         // Started by choosy's runner, which gives children an empty signal mask: test threads
@@ -30,7 +30,7 @@ final class XvfbDisplay: @unchecked Sendable {
               let pid = pid_t(String(decoding: started.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else { throw StartFailure(description: "cannot run Xvfb") }
         self.pid = pid
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         var written = ""
         while !written.hasSuffix("\n") {
             guard isRunning(pid), Date() < deadline else {
@@ -86,8 +86,8 @@ final class XvfbDisplay: @unchecked Sendable {
     }
 
     /// Waits until a visible window matches (`["--class", "rofi"]`, `["--name", title]`) and
-    /// returns its id, or nil after `timeout` seconds.
-    func waitForWindow(_ match: [String], timeout: Double = 20) -> String? {
+    /// returns its id, or nil after `timeout` seconds (long: a loaded test run can be slow to start choosy).
+    func waitForWindow(_ match: [String], timeout: Double = 60) -> String? {
         guard let result = xdotool(["search", "--sync", "--onlyvisible"] + match, timeout: timeout),
               result.status == 0, !result.timedOut else { return nil }
         return String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").first.map(String.init)
