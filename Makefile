@@ -27,13 +27,18 @@ INSTALLED_FILES = $(BINDIR)/choosy $(MANDIR)/choosy.1 $(BASH_COMPLETIONSDIR)/cho
 
 BUILD_PACKAGES := libcurl4-openssl-dev binutils
 TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils xvfb rofi zenity xdotool
+DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# -z now (with the RELRO the linker already gives): every relocation is resolved at start and
+# then read-only, so a bug cannot redirect a call; choosy handles links from anywhere.
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -z -Xlinker now
+# Where make deb puts the package.
+DEBDIR ?= build
 # Seconds per fuzz target: `make fuzz` for a real search, the smoke pass inside `make test`.
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all build test demo install uninstall bench fuzz fuzz-smoke clean deps-build deps-test deps-bench toolchain
+.PHONY: all build test demo install uninstall deb bench fuzz fuzz-smoke clean deps-build deps-test deps-deb deps-bench toolchain
 
 all: build
 
@@ -47,6 +52,9 @@ deps-build:
 
 deps-test:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+
+deps-deb:
+	@scripts/ensure-packages.sh $(DEB_PACKAGES)
 
 deps-bench:
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
@@ -96,10 +104,16 @@ uninstall:
 	scripts/install-dirs.sh remove "$(DESTDIR)" "$(DIRS_RECORD)"
 	rm -rf $(DESTDIR)$(DATADIR)/choosy
 
+## deb: the Debian package $(DEBDIR)/choosy_<version>_<arch>.deb, built with dpkg-deb from the
+## release binary and packaging/deb/ (see README "Debian package"); fails unless lintian is clean
+deb: build deps-deb
+	@deb=$$(scripts/build-deb.sh .build/release/choosy $(DEBDIR)) && echo "Built $$deb" && \
+		lintian --fail-on error,warning "$$deb"
+
 ## bench: choosy against gio and xdg-mime on generated trees of 40, 400 and 4,000 desktop
 ## entries; prints medians and ratios and writes bench/RESULTS.md
 bench: deps-bench build
 	@bench/run.sh
 
 clean:
-	rm -rf .build
+	rm -rf .build build
