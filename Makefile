@@ -9,7 +9,7 @@ BINARY ?= .build/release/choosy
 
 BINDIR := $(PREFIX)/bin
 DATADIR := $(PREFIX)/share
-MANDIR ?= $(DATADIR)/man/man1
+MAN1DIR ?= $(DATADIR)/man/man1
 BASH_COMPLETIONSDIR ?= $(DATADIR)/bash-completion/completions
 # zsh's site-functions are in its fpath for /usr/local and /usr (Debian's own packages use
 # vendor-completions, which make deb passes).
@@ -20,17 +20,18 @@ APPLICATIONSDIR := $(DATADIR)/applications
 # The directories install created, for uninstall; empty: none recorded (make deb).
 DIRS_RECORD ?= $(DATADIR)/choosy/installed-directories
 STRIP ?= strip
-INSTALL_DIRS = $(BINDIR) $(DATADIR)/choosy/catalog/app-data $(MANDIR) $(BASH_COMPLETIONSDIR) \
+INSTALL_DIRS = $(BINDIR) $(DATADIR)/choosy/catalog/app-data $(MAN1DIR) $(BASH_COMPLETIONSDIR) \
 	$(ZSH_COMPLETIONSDIR) $(FISH_COMPLETIONSDIR) $(APPLICATIONSDIR)
-INSTALLED_FILES = $(BINDIR)/choosy $(MANDIR)/choosy.1 $(BASH_COMPLETIONSDIR)/choosy \
+INSTALLED_FILES = $(BINDIR)/choosy $(MAN1DIR)/choosy.1 $(BASH_COMPLETIONSDIR)/choosy \
 	$(ZSH_COMPLETIONSDIR)/_choosy $(FISH_COMPLETIONSDIR)/choosy.fish $(APPLICATIONSDIR)/choosy.desktop
 
 BUILD_PACKAGES := libcurl4-openssl-dev binutils
 TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils xvfb rofi zenity xdotool
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
-# -z now (with the RELRO the linker already gives): every relocation is resolved at start and
-# then read-only, so a bug cannot redirect a call; choosy handles links from anywhere.
+# -z now, with the RELRO the linker already gives: every relocation is resolved at start and
+# then made read-only, so a memory bug cannot redirect a call through them; choosy handles
+# links from anywhere.
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -z -Xlinker now
 # Where make deb puts the package.
 DEBDIR ?= build
@@ -89,7 +90,7 @@ install: $(if $(filter .build/release/choosy,$(BINARY)),build)
 	install -m 755 -s --strip-program=$(STRIP) $(BINARY) $(DESTDIR)$(BINDIR)/choosy
 	install -m 644 catalog/README.md $(DESTDIR)$(DATADIR)/choosy/catalog/
 	install -m 644 catalog/app-data/*.json $(DESTDIR)$(DATADIR)/choosy/catalog/app-data/
-	install -m 644 doc/choosy.1 $(DESTDIR)$(MANDIR)/choosy.1
+	install -m 644 doc/choosy.1 $(DESTDIR)$(MAN1DIR)/choosy.1
 	$(BINARY) completions bash > $(DESTDIR)$(BASH_COMPLETIONSDIR)/choosy
 	$(BINARY) completions zsh > $(DESTDIR)$(ZSH_COMPLETIONSDIR)/_choosy
 	$(BINARY) completions fish > $(DESTDIR)$(FISH_COMPLETIONSDIR)/choosy.fish
