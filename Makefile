@@ -9,19 +9,37 @@ BINARY ?= .build/release/choosy
 
 BINDIR := $(PREFIX)/bin
 DATADIR := $(PREFIX)/share
-INSTALLED_FILES := $(BINDIR)/choosy $(DATADIR)/man/man1/choosy.1 \
-	$(DATADIR)/bash-completion/completions/choosy $(DATADIR)/zsh/site-functions/_choosy \
-	$(DATADIR)/fish/vendor_completions.d/choosy.fish $(DATADIR)/applications/choosy.desktop
+MAN1DIR ?= $(DATADIR)/man/man1
+BASH_COMPLETIONSDIR ?= $(DATADIR)/bash-completion/completions
+# zsh's site-functions are in its fpath for /usr/local and /usr (Debian's own packages use
+# vendor-completions, which make deb passes).
+ZSH_COMPLETIONSDIR ?= $(DATADIR)/zsh/site-functions
+# Where fish looks even with XDG_DATA_DIRS unset (scripts/fish-completions-dir.sh).
+FISH_COMPLETIONSDIR ?= $(shell scripts/fish-completions-dir.sh $(DATADIR))
+APPLICATIONSDIR := $(DATADIR)/applications
+# The directories install created, for uninstall; empty: none recorded (make deb).
+DIRS_RECORD ?= $(DATADIR)/choosy/installed-directories
+STRIP ?= strip
+INSTALL_DIRS = $(BINDIR) $(DATADIR)/choosy/catalog/app-data $(MAN1DIR) $(BASH_COMPLETIONSDIR) \
+	$(ZSH_COMPLETIONSDIR) $(FISH_COMPLETIONSDIR) $(APPLICATIONSDIR)
+INSTALLED_FILES = $(BINDIR)/choosy $(MAN1DIR)/choosy.1 $(BASH_COMPLETIONSDIR)/choosy \
+	$(ZSH_COMPLETIONSDIR)/_choosy $(FISH_COMPLETIONSDIR)/choosy.fish $(APPLICATIONSDIR)/choosy.desktop
 
-BUILD_PACKAGES := libcurl4-openssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin
+BUILD_PACKAGES := libcurl4-openssl-dev binutils
+TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool
+DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# -z now, with the RELRO the linker already gives: every relocation is resolved at start and
+# then made read-only, so a memory bug cannot redirect a call through them; choosy handles
+# links from anywhere.
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -z -Xlinker now
+# Where make deb puts the package.
+DEBDIR ?= build
 # Seconds per fuzz target: `make fuzz` for a real search, the smoke pass inside `make test`.
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all build test demo install uninstall bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-bench toolchain
+.PHONY: all build test demo install uninstall deb bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-deb deps-bench toolchain
 
 all: build
 
@@ -35,6 +53,9 @@ deps-build:
 
 deps-test:
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+
+deps-deb:
+	@scripts/ensure-packages.sh $(DEB_PACKAGES)
 
 deps-bench:
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
@@ -65,27 +86,33 @@ fuzz-smoke: toolchain deps-build
 demo: build
 	@scripts/demo.sh .build/release/choosy
 
-## install: binary, bundled catalog, man page, shell completions and desktop entry under
-## $(DESTDIR)$(PREFIX); the completion scripts come from the binary itself
+## install: binary (stripped), bundled catalog, man page, shell completions and desktop entry
+## under $(DESTDIR)$(PREFIX); the completion scripts come from the binary itself
 install: $(if $(filter .build/release/choosy,$(BINARY)),build)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/choosy/catalog/app-data $(DESTDIR)$(DATADIR)/man/man1 \
-		$(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d $(DESTDIR)$(DATADIR)/applications
-	install -m 755 $(BINARY) $(DESTDIR)$(BINDIR)/choosy
+	scripts/install-dirs.sh create "$(DESTDIR)" "$(DIRS_RECORD)" $(INSTALL_DIRS)
+	install -m 755 -s --strip-program=$(STRIP) $(BINARY) $(DESTDIR)$(BINDIR)/choosy
 	install -m 644 catalog/README.md $(DESTDIR)$(DATADIR)/choosy/catalog/
 	install -m 644 catalog/app-data/*.json $(DESTDIR)$(DATADIR)/choosy/catalog/app-data/
-	install -m 644 doc/choosy.1 $(DESTDIR)$(DATADIR)/man/man1/choosy.1
-	$(BINARY) completions bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/choosy
-	$(BINARY) completions zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_choosy
-	$(BINARY) completions fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/choosy.fish
-	sed 's|@BINDIR@|$(BINDIR)|' data/choosy.desktop.in > $(DESTDIR)$(DATADIR)/applications/choosy.desktop
-	chmod 644 $(DESTDIR)$(DATADIR)/bash-completion/completions/choosy $(DESTDIR)$(DATADIR)/zsh/site-functions/_choosy \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d/choosy.fish $(DESTDIR)$(DATADIR)/applications/choosy.desktop
+	install -m 644 doc/choosy.1 $(DESTDIR)$(MAN1DIR)/choosy.1
+	$(BINARY) completions bash > $(DESTDIR)$(BASH_COMPLETIONSDIR)/choosy
+	$(BINARY) completions zsh > $(DESTDIR)$(ZSH_COMPLETIONSDIR)/_choosy
+	$(BINARY) completions fish > $(DESTDIR)$(FISH_COMPLETIONSDIR)/choosy.fish
+	sed 's|@BINDIR@|$(BINDIR)|' data/choosy.desktop.in > $(DESTDIR)$(APPLICATIONSDIR)/choosy.desktop
+	chmod 644 $(DESTDIR)$(BASH_COMPLETIONSDIR)/choosy $(DESTDIR)$(ZSH_COMPLETIONSDIR)/_choosy \
+		$(DESTDIR)$(FISH_COMPLETIONSDIR)/choosy.fish $(DESTDIR)$(APPLICATIONSDIR)/choosy.desktop
 
-## uninstall: removes what install installed
+## uninstall: removes what install installed, and the directories it created that are empty
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	rm -rf $(DESTDIR)$(DATADIR)/choosy/catalog
+	scripts/install-dirs.sh remove "$(DESTDIR)" "$(DIRS_RECORD)"
 	rm -rf $(DESTDIR)$(DATADIR)/choosy
+
+## deb: the Debian package $(DEBDIR)/choosy_<version>_<arch>.deb, built with dpkg-deb from the
+## release binary and packaging/deb/ (see README "Debian package"); fails unless lintian is clean
+deb: build deps-deb
+	@deb=$$(scripts/build-deb.sh .build/release/choosy $(DEBDIR)) && echo "Built $$deb" && \
+		lintian --fail-on error,warning "$$deb"
 
 ## bench: choosy against gio and xdg-mime on generated trees of 40, 400 and 4,000 desktop
 ## entries; prints medians and ratios and writes bench/RESULTS.md
@@ -98,4 +125,4 @@ catalog-verify:
 	python3 catalog/verify.py
 
 clean:
-	rm -rf .build
+	rm -rf .build build

@@ -72,6 +72,27 @@ import Testing
         #expect(sandbox.launched("firefox") == [[HookTests.profileURL + "choosy"]])
     }
 
+    /// The time limit end to end: a hook that hangs, and has started a child that hangs too, is
+    /// killed with its whole process group after 10 s; nothing is launched and open exits 5.
+    @Test func aHookPastTheTimeLimitIsKilledWithItsChildAndTheOpenIsCancelled() async throws {
+        script("hooks/prepareForBrowserBrowseToAURL", """
+            sleep 300 &
+            echo $! > "\(sandbox.records)/child"
+            sleep 300
+            """)
+        let started = Date()
+        let output = await sandbox.run(["open", "browser", "browse", "url=https://example.org/"], timeout: 60)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(output.status == 5)
+        #expect(output.stderrLines == ["choosy: cancelled: hook prepareForBrowserBrowseToAURL timed out after 10 s"])
+        // Killed after the limit, long before its sleep ends: an upper bound far above 10 s,
+        // since under a loaded test run starting choosy alone can take many seconds.
+        #expect(elapsed >= HookRunner.defaultTimeout && elapsed < 150, "took \(elapsed) s")
+        let child = try #require(sandbox.read("records/child").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        #expect(waitUntilGone(child, timeout: 2), "the hook's child \(child) still runs")
+        #expect(sandbox.recordedRuns("firefox").isEmpty)
+    }
+
     @Test(arguments: [0o775, 0o757])
     func aHookWritableByOthersIsRefusedWithAWarning(mode: Int) {
         let path = script("hooks/prepareForTwitterShowProfile", "touch '\(sandbox.records)/ran'; echo profile_screenname=hijacked", mode: mode)

@@ -9,9 +9,9 @@ import Testing
     let sandbox = Sandbox()
     var stage: String { sandbox.root + "/stage" }
 
-    private func make(_ target: String) -> Sandbox.Output {
+    private func make(_ target: String, prefix: String = "/usr") -> Sandbox.Output {
         sandbox.run(["/usr/bin/make", "-s", "-C", Sandbox.packageRoot, target,
-                     "DESTDIR=" + stage, "PREFIX=/usr", "BINARY=" + Sandbox.choosyBinary])
+                     "DESTDIR=" + stage, "PREFIX=" + prefix, "BINARY=" + Sandbox.choosyBinary])
     }
 
     private static let installedFiles = [
@@ -22,6 +22,7 @@ import Testing
         "usr/share/fish/vendor_completions.d/choosy.fish",
         "usr/share/applications/choosy.desktop",
         "usr/share/choosy/catalog/README.md",
+        "usr/share/choosy/installed-directories",
     ]
 
     private var catalogFiles: [String] {
@@ -30,15 +31,19 @@ import Testing
     }
 
     private func filesUnderStage() -> [String] {
+        entriesUnderStage().filter { !$0.hasSuffix("/") }
+    }
+
+    /// Every file and directory below the stage (directories end in `/`).
+    private func entriesUnderStage() -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: stage)
-        var files: [String] = []
+        var entries: [String] = []
         while let relative = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: stage + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(relative)
-            }
+            _ = FileManager.default.fileExists(atPath: stage + "/" + relative, isDirectory: &isDirectory)
+            entries.append(isDirectory.boolValue ? relative + "/" : relative)
         }
-        return files.sorted()
+        return entries.sorted()
     }
 
     @Test func installsEveryFileAndUninstallRemovesThem() {
@@ -58,7 +63,56 @@ import Testing
 
         let uninstalled = make("uninstall")
         #expect(uninstalled.status == 0, "\(uninstalled.stderr)")
-        #expect(filesUnderStage() == [])
+        #expect(entriesUnderStage() == [], "install created them all, so uninstall removes them all")
+    }
+
+    /// Directories that were there before install (another program's files, an empty man
+    /// directory) stay; the ones install made go, also after installing twice.
+    @Test func uninstallRemovesOnlyTheDirectoriesInstallCreated() {
+        let other = sandbox.write(stage + "/usr/share/applications/other.desktop", "[Desktop Entry]\n")
+        #expect(sandbox.run(["/bin/mkdir", "-p", stage + "/usr/share/man/man1"]).status == 0)
+        let before = entriesUnderStage()
+        #expect(make("install").status == 0)
+        #expect(make("install").status == 0)
+        #expect(sandbox.read(stage + "/usr/share/choosy/installed-directories")?.contains("/usr/share/man\n") == false)
+        let uninstalled = make("uninstall")
+        #expect(uninstalled.status == 0, "\(uninstalled.stderr)")
+        #expect(entriesUnderStage() == before)
+        #expect(sandbox.exists(other))
+    }
+
+    /// The installed binary has no symbol table (the release build: 25 MB with one, 15 MB
+    /// without), and still runs. The debug build the tests run on has one to strip.
+    @Test func installStripsTheBinary() {
+        #expect(make("install").status == 0)
+        let installed = stage + "/usr/bin/choosy"
+        #expect(!sectionNames(of: installed).contains(".symtab"))
+        #expect(sandbox.run([installed, "--version"]).stdout.hasPrefix("choosy "))
+    }
+
+    private func sectionNames(of binary: String) -> [String] {
+        let output = sandbox.run(["/usr/bin/readelf", "--section-headers", "--wide", binary])
+        // Rows look like "  [12] .text  PROGBITS  …".
+        return output.stdout.split(separator: "\n").compactMap { line in
+            guard let bracket = line.firstIndex(of: "]") else { return nil }
+            return line[line.index(after: bracket)...].split(separator: " ").first.map(String.init)
+        }
+    }
+
+    /// A console or SSH login has no XDG_DATA_DIRS, and then fish searches only its own vendor
+    /// directory, not /usr/local/share's: install puts the script where fish looks anyway.
+    @Test func fishFindsTheCompletionOfAUsrLocalInstallWithXDGDataDirsUnset() throws {
+        #expect(make("install", prefix: "/usr/local").status == 0)
+        let installed = try #require(filesUnderStage().first { $0.hasSuffix("/choosy.fish") })
+        let directory = "/" + installed.dropLast("/choosy.fish".count)
+        // Not --no-config: fish's own config.fish adds the vendor directories (the sandbox's
+        // HOME has no config of a user's).
+        let searched = sandbox.run(["/usr/bin/fish", "-c", "printf '%s\\n' $fish_complete_path"], environment: ["XDG_DATA_DIRS": ""])
+        #expect(searched.status == 0)
+        #expect(searched.stdout.split(separator: "\n").contains(Substring(directory)), "fish searches \(searched.stdout)")
+        #expect(sandbox.read(stage + "/" + installed) == sandbox.choosy("completions", "fish").stdout)
+        #expect(make("uninstall", prefix: "/usr/local").status == 0)
+        #expect(entriesUnderStage() == [])
     }
 
     @Test func desktopEntryTemplateRunsTheInstalledBinary() {

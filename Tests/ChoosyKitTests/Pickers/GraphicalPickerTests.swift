@@ -2,9 +2,9 @@ import ChoosyKit
 import Foundation
 import Testing
 
-/// rofi and zenity wait for a person at the display, and nothing here can press their keys,
-/// so a stand-in of the same name records what choosy hands them (argv, stdin) and answers
-/// like they do (the chosen row on stdout, exit 1 on cancel).
+/// What choosy hands rofi and zenity, byte for byte: a stand-in of the same name records argv
+/// and stdin and answers like they do (the chosen row on stdout, exit 1 on cancel). The real
+/// programs, driven on an X server, are in `RealGraphicalPickerTests`.
 @Suite struct GraphicalPickerTests {
     let request = PickerRequest(title: "Open <this> & that", candidates: [
         PickerCandidate(appKey: "firefox", displayName: "Firefox", icon: "firefox", isDefault: true),
