@@ -25,6 +25,10 @@ public final class DesktopEntryIndex: Sendable {
     /// associations, picker order), and a real entry with its translations is long to parse.
     private let located = Mutex<[String: Located?]>([:])
     private typealias Located = (entry: DesktopEntry, rank: Int)
+    /// Per entry file, why it is unusable (nil: usable) and the schemes its `MimeType` lists,
+    /// worked out once per command for the same reason.
+    private let unusable = Mutex<[String: String?]>([:])
+    private let schemesByPath = Mutex<[String: Set<String>]>([:])
 
     /// Subdirectory depth limit: real trees are one or two deep, and a symlink loop must end.
     private static let maxDepth = 8
@@ -96,6 +100,13 @@ public final class DesktopEntryIndex: Sendable {
     /// `TryExec` (if any) naming an installed executable, and not choosy itself.
     /// `NoDisplay=true` does not matter: it only hides the entry from menus.
     public func unusableReason(_ entry: DesktopEntry) -> String? {
+        if let known = unusable.withLock({ $0[entry.path] }) { return known }
+        let reason = findUnusableReason(entry)
+        unusable.withLock { $0[entry.path] = .some(reason) }
+        return reason
+    }
+
+    private func findUnusableReason(_ entry: DesktopEntry) -> String? {
         guard entry.type == "Application" else { return "Type is not Application" }
         guard let exec = entry.exec else { return "it has no Exec" }
         do {
@@ -162,15 +173,23 @@ public final class DesktopEntryIndex: Sendable {
     /// place or made unusable since the map was saved is never returned.
     public func declaredHandlers(forScheme scheme: String) -> [(entry: DesktopEntry, rank: Int)] {
         let scheme = scheme.lowercased()
-        let mimeType = "x-scheme-handler/" + scheme
         let ids = schemeMap.withLock { map in
             if map == nil { map = loadOrBuildSchemeMap() }
             return map?.ids(forScheme: scheme) ?? []
         }
         return ids.compactMap { id in
-            guard let found = locate(id: id), unusableReason(found.entry) == nil, found.entry.handles(mimeType) else { return nil }
+            guard let found = locate(id: id), unusableReason(found.entry) == nil, declaredSchemes(of: found.entry).contains(scheme) else { return nil }
             return found
         }
+    }
+
+    /// The schemes of the `x-scheme-handler/*` types the entry's `MimeType` lists, lowercased.
+    private func declaredSchemes(of entry: DesktopEntry) -> Set<String> {
+        if let known = schemesByPath.withLock({ $0[entry.path] }) { return known }
+        let prefix = "x-scheme-handler/"
+        let schemes = Set(entry.mimeTypes.lazy.map { $0.lowercased() }.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        schemesByPath.withLock { $0[entry.path] = schemes }
+        return schemes
     }
 
     private func loadOrBuildSchemeMap() -> SchemeCache {
