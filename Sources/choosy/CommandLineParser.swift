@@ -5,13 +5,13 @@ import ChoosyKit
 enum CommandLineParser {
     static func parse(_ words: [String]) throws(ChoosyError) -> Invocation {
         let line = try CommandLineReader.read(words)
-        guard let command = line.command else {
+        guard let command = line.command?.name else {
             return Invocation(command: line.options.version ? .version : .help(topic: nil), options: line.options)
         }
         if line.options.help {
-            return Invocation(command: .help(topic: command.name), options: line.options)
+            return Invocation(command: .help(topic: command), options: line.options)
         }
-        return Invocation(command: try meaning(of: command.name, line.arguments, line.options), options: line.options)
+        return Invocation(command: try meaning(of: command, line.arguments, line.options), options: line.options)
     }
 
     /// The arguments already fit the command's in number (`CommandLineReader` checked them).

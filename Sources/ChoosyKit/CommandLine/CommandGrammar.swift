@@ -11,22 +11,22 @@ public enum CommandGrammar {
     /// The options written in place of a command (`choosy --version`).
     public static let insteadOfCommand: [Option] = [help, version]
 
-    static let help = Option.flag("--help", short: "-h", \.help, "show help")
-    static let version = Option.flag("--version", short: "-V", \.version, "show the version")
-    static let verbose = Option.flag("--verbose", short: "-v", \.verbose, "explain each decision on stderr")
-    static let offline = Option.flag("--offline", \.offline, "never use the network")
-    static let json = Option.flag("--json", \.json, "print the result as JSON")
+    static let help = Option.flag("--help", short: "-h", "show help") { $0.help = true }
+    static let version = Option.flag("--version", short: "-V", "show the version") { $0.version = true }
+    static let verbose = Option.flag("--verbose", short: "-v", "explain each decision on stderr") { $0.verbose = true }
+    static let offline = Option.flag("--offline", "never use the network") { $0.offline = true }
+    static let json = Option.flag("--json", "print the result as JSON") { $0.json = true }
 
     /// What open, url, handle and route have in common: how the app is decided and launched.
     static let openOptions = OptionGroup(owner: "open", options: [
-        .value("--app", "KEY", .appKey, \.open.app, "this app, this once (nothing is remembered)"),
-        .flag("--choose", \.open.choose, "show the picker (the default stays unless you pick always)"),
-        .flag("--no-remember", \.open.noRemember, "offer \"just once\" only"),
-        .value("--picker", "P", .picker, \.open.picker, "tty, fzf, rofi, zenity, or a command reading choices on stdin"),
-        .value("--title", "T", .text, \.open.title, "the picker's title"),
-        .flag("--dry-run", \.open.dryRun, "launch nothing, write nothing; print the command line"),
+        .value("--app", "KEY", .appKey, "this app, this once (nothing is remembered)") { $0.open.app = $1 },
+        .flag("--choose", "show the picker (the default stays unless you pick always)") { $0.open.choose = true },
+        .flag("--no-remember", "offer \"just once\" only") { $0.open.noRemember = true },
+        .value("--picker", "P", .picker, "tty, fzf, rofi, zenity, or a command reading choices on stdin") { $0.open.picker = $1 },
+        .value("--title", "T", .text, "the picker's title") { $0.open.title = $1 },
+        .flag("--dry-run", "launch nothing, write nothing; print the command line") { $0.open.dryRun = true },
         json,
-        .value("--configure", "CMD", .text, \.open.configure, "run CMD (like a prepare hook) before launching"),
+        .value("--configure", "CMD", .text, "run CMD (like a prepare hook) before launching") { $0.open.configure = $1 },
     ])
 
     /// The commands a user types, in the order help lists them.
@@ -57,7 +57,7 @@ public enum CommandGrammar {
         Command(
             "reset", "forget the default app(s)",
             arguments: [.one("TYPE", .appType)],
-            alternative: .flag("--all", \.all, "forget every default"),
+            alternative: .flag("--all", "forget every default") { $0.all = true },
             misuse: "reset needs one app type, or --all",
             conflict: "reset takes an app type or --all, not both",
             help: "Forgets the default app of TYPE, or of every type."
@@ -103,7 +103,7 @@ public enum CommandGrammar {
         ),
         Command(
             "install", "register choosy's desktop entry",
-            options: [.flag("--default-handler", \.defaultHandler, "also handle http, https, mailto and geo links")],
+            options: [.flag("--default-handler", "also handle http, https, mailto and geo links") { $0.defaultHandler = true }],
             misuse: "install takes no arguments besides --default-handler",
             help: "Writes choosy.desktop and makes choosy the handler of choosy: links. With --default-handler, also of http, https, mailto and geo links (the previous handlers are recorded for uninstall)."
         ),
@@ -115,7 +115,7 @@ public enum CommandGrammar {
         Command(
             "completions", "print a shell completion script",
             arguments: [.one(of: .shell)],
-            misuse: "completions needs one of: \(CompletionScript.shells.joined(separator: ", "))",
+            misuse: "completions needs one of: bash, zsh, fish",
             help: """
                 Prints a completion script for commands, options, app types, actions, KEY= and app
                 keys. `make install` installs them; by hand:

@@ -34,14 +34,21 @@ public enum CommandLineReader {
             return ParsedCommandLine(command: command, arguments: Array(words))
         }
         line.command = command
-        try readOptions(Array(words), of: command, into: &line)
-        if !line.options.help {
-            try check(line)
+        let alternativeGiven = try readOptions(Array(words), of: command, into: &line)
+        guard !line.options.help else { return line }
+        if alternativeGiven {
+            guard line.arguments.isEmpty else { throw .usage(command.conflict ?? command.misuse) }
+        } else if !command.fits(line.arguments) {
+            throw .usage(command.misuse)
         }
         return line
     }
 
-    private static func readOptions(_ words: [String], of command: CommandGrammar.Command, into line: inout ParsedCommandLine) throws(ChoosyError) {
+    /// Returns whether the command's alternative to its arguments was given (`reset --all`).
+    private static func readOptions(
+        _ words: [String], of command: CommandGrammar.Command, into line: inout ParsedCommandLine
+    ) throws(ChoosyError) -> Bool {
+        var alternativeGiven = false
         var index = 0
         var endOfOptions = false
         while index < words.count {
@@ -77,15 +84,8 @@ public enum CommandLineReader {
                 index += 1
             }
             option.set(value, in: &line.options)
+            alternativeGiven = alternativeGiven || option.name == command.alternative?.name
         }
-    }
-
-    private static func check(_ line: ParsedCommandLine) throws(ChoosyError) {
-        guard let command = line.command else { return }
-        if let alternative = command.alternative, alternative.isSet(in: line.options) {
-            guard line.arguments.isEmpty else { throw .usage(command.conflict ?? command.misuse) }
-        } else if !command.fits(line.arguments) {
-            throw .usage(command.misuse)
-        }
+        return alternativeGiven
     }
 }

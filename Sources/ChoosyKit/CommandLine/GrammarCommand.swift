@@ -1,6 +1,8 @@
 extension CommandGrammar {
-    /// One command: what it is called, the words it takes and the options it takes.
-    public struct Command: Sendable {
+    /// One command: what it is called, the words it takes and the options it takes. A class:
+    /// passing one around costs a reference count, where a struct of this size costs copies
+    /// of every field and, at the first copy, building its type's metadata.
+    public final class Command: Sendable {
         public let name: String
         /// One line, for the overview of `choosy help` and for completion.
         public let summary: String
@@ -19,8 +21,6 @@ extension CommandGrammar {
         public let conflict: String?
         /// What `choosy help NAME` says below the synopsis.
         public let help: String
-        /// Every option it takes, in the order completion offers them.
-        public let options: [Option]
         /// Not offered, listed or documented (`__complete`); the words after it are its own,
         /// none of them an option.
         public let hidden: Bool
@@ -40,15 +40,22 @@ extension CommandGrammar {
             self.conflict = conflict
             self.help = help
             self.hidden = hidden
-            self.options = hidden ? [] : CommandGrammar.everyCommand + (shared?.options ?? []) + options + (alternative.map { [$0] } ?? [])
         }
 
         static func hidden(_ name: String) -> Command { Command(name, "", help: "", hidden: true) }
 
+        /// Every option it takes, in the order completion offers them. (Put together when asked:
+        /// the table is built on every run, and most runs look at one command.)
+        public var options: [Option] {
+            guard !hidden else { return [] }
+            return CommandGrammar.everyCommand + (shared?.options ?? []) + ownOptions + (alternative.map { [$0] } ?? [])
+        }
 
         /// The option written `word` (`--app`, `-v`), if the command takes it.
         public func option(_ word: String) -> Option? {
-            options.first { $0.isWritten(word) }
+            // `options` without putting the list together: this runs for every option given.
+            CommandGrammar.everyCommand.first { $0.isWritten(word) } ?? shared?.options.first { $0.isWritten(word) }
+                ?? ownOptions.first { $0.isWritten(word) } ?? alternative.flatMap { $0.isWritten(word) ? $0 : nil }
         }
 
         /// The argument that the word at `index` among the arguments given stands for.
@@ -72,18 +79,19 @@ extension CommandGrammar {
     public struct Argument: Sendable {
         public enum Count: Sendable { case one, optional, any }
 
-        /// What help and the man page call it.
-        public let name: String
+        /// What help and the man page call it; the words themselves for a closed set (`bash|zsh|fish`).
+        public var name: String {
+            ownName ?? (kind.choices ?? []).joined(separator: "|")
+        }
         public let kind: ValueKind
         public let count: Count
+        private let ownName: String?
 
-        static func one(_ name: String, _ kind: ValueKind) -> Argument { Argument(name: name, kind: kind, count: .one) }
-        static func optional(_ name: String, _ kind: ValueKind) -> Argument { Argument(name: name, kind: kind, count: .optional) }
-        static func any(_ name: String, _ kind: ValueKind) -> Argument { Argument(name: name, kind: kind, count: .any) }
+        static func one(_ name: String, _ kind: ValueKind) -> Argument { Argument(kind: kind, count: .one, ownName: name) }
+        static func optional(_ name: String, _ kind: ValueKind) -> Argument { Argument(kind: kind, count: .optional, ownName: name) }
+        static func any(_ name: String, _ kind: ValueKind) -> Argument { Argument(kind: kind, count: .any, ownName: name) }
 
-        /// One of a closed set of words, named by them: `bash|zsh|fish`.
-        static func one(of kind: ValueKind) -> Argument {
-            Argument(name: (kind.choices ?? []).joined(separator: "|"), kind: kind, count: .one)
-        }
+        /// One of a closed set of words.
+        static func one(of kind: ValueKind) -> Argument { Argument(kind: kind, count: .one, ownName: nil) }
     }
 }

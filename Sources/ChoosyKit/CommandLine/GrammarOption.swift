@@ -1,10 +1,12 @@
 extension CommandGrammar {
     /// One option: how it is written, what it sets in `OptionValues`, and its line of help.
-    public struct Option: Sendable {
+    /// What it sets is a closure, not a key path: key paths are built at run time, and the
+    /// table is read on every Tab. A class, like `Command`.
+    public final class Option: Sendable {
         enum Form: Sendable {
-            case flag(WritableKeyPath<OptionValues, Bool> & Sendable)
+            case flag(@Sendable (inout OptionValues) -> Void)
             /// The value comes as the next word or after `=` (`--app tweetbot`, `--app=tweetbot`).
-            case value(name: String, kind: ValueKind, WritableKeyPath<OptionValues, String?> & Sendable)
+            case value(name: String, kind: ValueKind, @Sendable (inout OptionValues, String) -> Void)
         }
 
         /// The long name, `--app`.
@@ -14,14 +16,21 @@ extension CommandGrammar {
         public let summary: String
         let form: Form
 
-        static func flag(_ name: String, short: String? = nil, _ field: WritableKeyPath<OptionValues, Bool> & Sendable, _ summary: String) -> Option {
-            Option(name: name, short: short, summary: summary, form: .flag(field))
+        private init(name: String, short: String?, summary: String, form: Form) {
+            self.name = name
+            self.short = short
+            self.summary = summary
+            self.form = form
+        }
+
+        static func flag(_ name: String, short: String? = nil, _ summary: String, sets: @escaping @Sendable (inout OptionValues) -> Void) -> Option {
+            Option(name: name, short: short, summary: summary, form: .flag(sets))
         }
 
         static func value(
-            _ name: String, _ valueName: String, _ kind: ValueKind, _ field: WritableKeyPath<OptionValues, String?> & Sendable, _ summary: String
+            _ name: String, _ valueName: String, _ kind: ValueKind, _ summary: String, sets: @escaping @Sendable (inout OptionValues, String) -> Void
         ) -> Option {
-            Option(name: name, short: nil, summary: summary, form: .value(name: valueName, kind: kind, field))
+            Option(name: name, short: nil, summary: summary, form: .value(name: valueName, kind: kind, sets))
         }
 
         public var takesValue: Bool { valueName != nil }
@@ -45,17 +54,10 @@ extension CommandGrammar {
         func isWritten(_ word: String) -> Bool { word == name || word == short }
 
         /// Records the option in `values`; `value` is nil for a flag.
-        func set(_ value: String?, in values: inout OptionValues) {
+        public func set(_ value: String?, in values: inout OptionValues) {
             switch form {
-            case .flag(let field): values[keyPath: field] = true
-            case .value(_, _, let field): values[keyPath: field] = value
-            }
-        }
-
-        public func isSet(in values: OptionValues) -> Bool {
-            switch form {
-            case .flag(let field): values[keyPath: field]
-            case .value(_, _, let field): values[keyPath: field] != nil
+            case .flag(let set): set(&values)
+            case .value(_, _, let set): set(&values, value ?? "")
             }
         }
     }

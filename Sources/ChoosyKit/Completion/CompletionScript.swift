@@ -8,7 +8,7 @@ public enum CompletionScript {
     }
 
     /// The shells there is a script for.
-    public static let shells = scripts.map(\.shell)
+    public static let shells = scripts.map { $0.shell }
 
     private static let scripts: [(shell: String, text: String)] = [("bash", bash), ("zsh", zsh), ("fish", fish)]
 

@@ -18,28 +18,42 @@ import Testing
         }
     }
 
-    /// The names of the options set in `values`.
-    private func setOptions(_ values: OptionValues) -> Set<String> {
-        Set((CommandGrammar.options + CommandGrammar.insteadOfCommand).filter { $0.isSet(in: values) }.map(\.name))
-    }
-
-    /// Each option a command declares, in each way it can be written, sets its own value and
-    /// nothing else.
+    /// Each option a command declares, in each way it can be written, sets what the table
+    /// says it sets.
     @Test(arguments: CommandGrammar.commands.map(\.name))
     func everyDeclaredOptionIsTaken(command: String) throws {
         let command = try #require(CommandGrammar.command(named: command))
+        // After `--help` the arguments are not checked.
+        let helpOnly = try CommandLineReader.read([command.name, "--help"])
         for option in command.options {
             var spellings = option.takesValue ? [[option.name, "--value"], [option.name + "=--value"]] : [[option.name]]
             if let short = option.short {
                 spellings.append(option.takesValue ? [short, "--value"] : [short])
             }
+            var expected = helpOnly.options
+            option.set(option.takesValue ? "--value" : nil, in: &expected)
             for spelling in spellings {
-                // After `--help` the arguments are not checked.
                 let line = try CommandLineReader.read([command.name, "--help"] + spelling)
                 #expect(line.command?.name == command.name)
                 #expect(line.arguments == [], "\(spelling)")
-                #expect(setOptions(line.options) == ["--help", option.name], "\(spelling)")
+                #expect(line.options == expected, "\(spelling)")
             }
+        }
+    }
+
+    /// Each option sets something, and no two set the same.
+    @Test func everyOptionSetsAValueOfItsOwn() {
+        let options = CommandGrammar.options + CommandGrammar.insteadOfCommand.filter { option in
+            !CommandGrammar.options.contains { $0.name == option.name }
+        }
+        let values = options.map { option in
+            var values = OptionValues()
+            option.set("value", in: &values)
+            return values
+        }
+        for (index, value) in values.enumerated() {
+            #expect(value != OptionValues(), "\(options[index].name)")
+            #expect(values.filter { $0 == value }.count == 1, "\(options[index].name)")
         }
     }
 
