@@ -28,8 +28,8 @@ struct CommandRunner {
         // that happen to need one of its settings.
         _ = try choosy.configuration()
         let interactive = isatty(1) == 1
-        let formatter = OutputFormatter(style: TerminalStyle.forStream(1, environment: environment), json: invocation.json)
-        let options = invocation.options
+        let formatter = OutputFormatter(style: TerminalStyle.forStream(1, environment: environment), json: invocation.options.json)
+        let options = invocation.options.open
         switch invocation.command {
         case .open(let type, let action, let parameters):
             let result = try choosy.open(OpenRequest(type: type, action: action, parameters: parameters, options: options))
@@ -86,17 +86,17 @@ struct CommandRunner {
     /// Prints what `route` needs said and turns its status into the exit status.
     private func finish(_ report: RouteReport) -> Int32 {
         let result = report.result
-        if invocation.options.dryRun, let callback = result.callbackURL { writeStandardOutput(callback + "\n") }
+        if invocation.options.open.dryRun, let callback = result.callbackURL { writeStandardOutput(callback + "\n") }
         if let message = result.message { writeStandardError("choosy: \(singleLine(message))\n") }
         return result.status
     }
 
     private func makeChoosy() -> Choosy {
         var settings = Choosy.Settings(executable: Self.ownExecutable())
-        settings.verbose = invocation.verbose
-        settings.offline = invocation.offline
+        settings.verbose = invocation.options.verbose
+        settings.offline = invocation.options.offline
         let diagnostics = StandardErrorDiagnostics(
-            verbose: invocation.verbose, style: TerminalStyle.forStream(2, environment: environment)
+            verbose: invocation.options.verbose, style: TerminalStyle.forStream(2, environment: environment)
         )
         return Choosy(environment: environment, settings: settings, diagnostics: diagnostics)
     }

@@ -25,10 +25,6 @@ struct Invocation {
     }
 
     var command: Command
-    var options = OpenOptions()
-    var verbose = false
-    var offline = false
-    var json = false
-    var showHelp = false
-    var defaultHandler = false
+    /// What the options set; `options.open` goes to open, url, handle and route as it is.
+    var options = OptionValues()
 }

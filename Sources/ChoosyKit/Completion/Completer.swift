@@ -13,82 +13,81 @@ public struct Completer {
     public func candidates(for words: [String]) -> [CompletionCandidate] {
         guard let current = words.last else { return [] }
         var before = words.dropLast()[...]
-        while let first = before.first, CommandGrammar.leadingOptions.contains(first) {
+        while let first = before.first, CommandGrammar.beforeCommand.contains(where: { $0.isWritten(first) }) {
             before = before.dropFirst()
         }
-        guard let command = before.first else {
+        guard let name = before.first else {
             if current.hasPrefix("-") {
-                return matching(current, [
-                    CompletionCandidate("--help", "show help"), CompletionCandidate("--version", "show the version"),
-                    CompletionCandidate("--verbose", "explain each decision on stderr"),
-                    CompletionCandidate("--offline", "never use the network"),
-                ])
+                return matching(current, (CommandGrammar.insteadOfCommand + CommandGrammar.beforeCommand).map(Self.candidate))
             }
-            return matching(current, CommandGrammar.commands.map { CompletionCandidate($0.name, $0.summary) })
+            return commands(typed: current)
         }
-        guard CommandGrammar.commands.contains(where: { $0.name == command }) else { return [] }
+        guard let command = CommandGrammar.commands.first(where: { $0.name == name }) else { return [] }
         let line = CommandLineSoFar(command: command, words: Array(before.dropFirst()))
         if let option = line.optionAwaitingValue {
             return values(of: option, line: line, typed: current)
         }
         if !line.endOfOptions && current.hasPrefix("-") {
-            return options(command: command, line: line, typed: current)
+            return options(line: line, typed: current)
         }
-        return positionals(line: line, typed: current)
+        guard let argument = command.argument(at: line.positionals.count) else { return [] }
+        let candidates = values(argument.kind, line: line, typed: current)
+        // A word that repeats (`update TYPE…`) is not offered twice.
+        return argument.count == .any ? candidates.filter { !line.positionals.contains($0.word) } : candidates
     }
 
     // MARK: What the word can be
 
-    private func options(command: String, line: CommandLineSoFar, typed: String) -> [CompletionCandidate] {
+    private func options(line: CommandLineSoFar, typed: String) -> [CompletionCandidate] {
         // `--app=tw`: the value of an option written with `=`.
-        if let equals = typed.firstIndex(of: "="),
-           let option = CommandGrammar.options(for: command).first(where: { $0.takesValue && $0.name == typed[..<equals] }) {
+        if let equals = typed.firstIndex(of: "="), let option = line.command.option(String(typed[..<equals])), option.takesValue {
             let prefix = String(typed[...equals])
-            return values(of: option.name, line: line, typed: String(typed[typed.index(after: equals)...]))
+            return values(of: option, line: line, typed: String(typed[typed.index(after: equals)...]))
                 .map { CompletionCandidate(prefix + $0.word, $0.description) }
         }
-        let options = CommandGrammar.options(for: command).filter { !line.usedOptions.contains($0.name) }
-        return matching(typed, options.map { CompletionCandidate($0.name, $0.summary) })
+        let options = line.command.options.filter { !line.usedOptions.contains($0.name) }
+        return matching(typed, options.map(Self.candidate))
     }
 
-    private func values(of option: String, line: CommandLineSoFar, typed: String) -> [CompletionCandidate] {
-        switch option {
-        case "--app":
-            guard ["open", "url"].contains(line.command), let type = line.positionals.first.flatMap(appType) else { return [] }
-            return appKeys(of: type, typed: typed)
-        case "--picker":
-            return matching(typed, CommandGrammar.pickers.map { CompletionCandidate($0, "") })
-        default:
-            return []
-        }
+    private func values(of option: CommandGrammar.Option, line: CommandLineSoFar, typed: String) -> [CompletionCandidate] {
+        option.valueKind.map { values($0, line: line, typed: typed) } ?? []
     }
 
-    private func positionals(line: CommandLineSoFar, typed: String) -> [CompletionCandidate] {
-        let given = line.positionals
-        switch (line.command, given.count) {
-        case ("open", 0), ("url", 0), ("reset", 0), ("default", 0), ("list", 0), ("describe", 0):
+    /// The candidates for a word of `kind`; an action, app key or parameter belongs to the app
+    /// type given as the command's TYPE.
+    private func values(_ kind: CommandGrammar.ValueKind, line: CommandLineSoFar, typed: String) -> [CompletionCandidate] {
+        switch kind {
+        case .appType:
             return types(typed: typed)
-        case ("update", _):
-            return types(typed: typed).filter { !given.contains($0.word) }
-        case ("default", 1):
-            return appType(given[0]).map { appKeys(of: $0, typed: typed) } ?? []
-        case ("open", 1), ("url", 1):
-            guard let type = appType(given[0]) else { return [] }
+        case .action:
+            guard let type = line.appType.flatMap(appType) else { return [] }
             return matching(typed, type.knownActions.map { CompletionCandidate($0.key, $0.name == $0.key ? "" : $0.name) },
                             names: type.knownActions.map(\.name))
-        case ("open", _), ("url", _):
-            guard let type = appType(given[0]) else { return [] }
-            // `open TYPE key=value …` has no action: every word after the type is a parameter.
-            let action = type.knownAction(given[1])
-            return parameterKeys(of: type, action: action, given: Array(given.dropFirst(action == nil ? 1 : 2)), typed: typed)
-        case ("completions", 0):
-            return matching(typed, CommandGrammar.shells.map { CompletionCandidate($0, "") })
-        case ("help", 0):
-            return matching(typed, CommandGrammar.commands.map { CompletionCandidate($0.name, $0.summary) })
-        default:
-            // URLs for handle and route, and nothing more for the rest.
+        case .appKey:
+            return line.appType.flatMap(appType).map { appKeys(of: $0, typed: typed) } ?? []
+        case .parameter:
+            guard let type = line.appType.flatMap(appType) else { return [] }
+            // After TYPE comes ACTION, unless it is not one: `open TYPE key=value …` has no action.
+            let rest = line.positionals.dropFirst()
+            let action = rest.first.flatMap(type.knownAction)
+            return parameterKeys(of: type, action: action, given: Array(rest.dropFirst(action == nil ? 0 : 1)), typed: typed)
+        case .command:
+            return commands(typed: typed)
+        case .shell:
+            return matching(typed, CompletionScript.shells.map { CompletionCandidate($0, "") })
+        case .picker:
+            return matching(typed, CommandGrammar.pickers.map { CompletionCandidate($0, "") })
+        case .url, .text:
             return []
         }
+    }
+
+    private func commands(typed: String) -> [CompletionCandidate] {
+        matching(typed, CommandGrammar.commands.map { CompletionCandidate($0.name, $0.summary) })
+    }
+
+    private static func candidate(_ option: CommandGrammar.Option) -> CompletionCandidate {
+        CompletionCandidate(option.name, option.summary)
     }
 
     /// Type keys; names when the word is not the start of a key (`Tw` → `Twitter`).
@@ -142,16 +141,15 @@ public struct Completer {
 /// The words between the command and the one being completed, read the way the parser reads
 /// them: options anywhere, `--` ends them, a value-taking option eats the next word.
 private struct CommandLineSoFar {
-    let command: String
+    let command: CommandGrammar.Command
     private(set) var positionals: [String] = []
     private(set) var usedOptions: Set<String> = []
     private(set) var endOfOptions = false
     /// The option whose value is the word being completed (`--app <TAB>`).
-    private(set) var optionAwaitingValue: String?
+    private(set) var optionAwaitingValue: CommandGrammar.Option?
 
-    init(command: String, words: [String]) {
+    init(command: CommandGrammar.Command, words: [String]) {
         self.command = command
-        let valueOptions = Set(CommandGrammar.options(for: command).filter(\.takesValue).map(\.name))
         var index = 0
         while index < words.count {
             let word = words[index]
@@ -163,11 +161,16 @@ private struct CommandLineSoFar {
             } else {
                 let name = String(word.prefix { $0 != "=" })
                 usedOptions.insert(name)
-                if valueOptions.contains(name) && !word.contains("=") {
-                    if index == words.count { optionAwaitingValue = name }
+                if let option = command.option(name), option.takesValue, !word.contains("=") {
+                    if index == words.count { optionAwaitingValue = option }
                     index += 1
                 }
             }
         }
+    }
+
+    /// The app type given, for the words that belong to one.
+    var appType: String? {
+        command.arguments.firstIndex { $0.kind == .appType }.flatMap { positionals.indices.contains($0) ? positionals[$0] : nil }
     }
 }

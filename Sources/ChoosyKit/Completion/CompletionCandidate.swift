@@ -18,6 +18,9 @@ public struct CompletionCandidate: Equatable, Sendable {
     }
 
     private static func flattened(_ text: String) -> String {
-        String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        // Printable ASCII, as most words and descriptions are, has nothing to flatten; walking
+        // the bytes is much cheaper than walking the characters.
+        guard !text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return text }
+        return String(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 }

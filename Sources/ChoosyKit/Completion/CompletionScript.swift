@@ -4,13 +4,13 @@
 /// They live here as literals so that the binary works wherever it is copied.
 public enum CompletionScript {
     public static func text(for shell: String) -> String? {
-        switch shell {
-        case "bash": bash
-        case "zsh": zsh
-        case "fish": fish
-        default: nil
-        }
+        scripts.first { $0.shell == shell }?.text
     }
+
+    /// The shells there is a script for.
+    public static let shells = scripts.map { $0.shell }
+
+    private static let scripts: [(shell: String, text: String)] = [("bash", bash), ("zsh", zsh), ("fish", fish)]
 
     static let bash = #"""
         # bash completion for choosy.

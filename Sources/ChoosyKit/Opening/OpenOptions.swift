@@ -2,7 +2,7 @@
 public struct OpenOptions: Equatable, Sendable {
     /// `--app KEY`: this app, this once.
     public var app: String?
-    /// `--choose`: forget the default and show the picker.
+    /// `--choose`: show the picker; the default stays unless another app is picked always.
     public var choose = false
     /// `--no-remember`: offer *just once* only, and remember nothing.
     public var noRemember = false

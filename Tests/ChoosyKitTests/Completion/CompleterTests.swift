@@ -77,6 +77,16 @@ import Testing
         #expect(complete("list", "--", "--") == [])
     }
 
+    /// The options offered are the ones the grammar declares, command by command.
+    @Test func optionsAreTheGrammars() {
+        for command in CommandGrammar.commands {
+            #expect(complete(command.name, "-") == command.options.map(\.name), "\(command.name)")
+            #expect(candidates([command.name, "-"]).map(\.description) == command.options.map(\.summary), "\(command.name)")
+        }
+        #expect(complete("-") == (CommandGrammar.insteadOfCommand + CommandGrammar.beforeCommand).map(\.name))
+        #expect(candidates([""]).map(\.description) == CommandGrammar.commands.map(\.summary))
+    }
+
     @Test func userCatalogTypesComplete() {
         sandbox.write(sandbox.configHome + "/choosy/catalog/recipes.json", """
             [{"name": "Recipes", "key": "recipes", "parameters": [{"name": "Dish", "key": "dish", "description": ""}],

@@ -89,6 +89,18 @@ import Testing
             """)
     }
 
+    /// Through the real scripts, each command offers the options the grammar declares for it.
+    @Test func bashAndFishOfferTheGrammarsOptions() {
+        let commands = CommandGrammar.commands
+        #expect(bash(commands.map { "tab choosy \($0.name) -" }) == commands.map { command in
+            command.options.map { $0.name + "\n" }.joined() + "--\n"
+        }.joined())
+        let path = sandbox.write("choosy.fish", sandbox.choosy("completions", "fish").stdout)
+        let fish = sandbox.run(["/usr/bin/fish", "--no-config", "-c", "source \(path)\n" + commands.map { "complete -C 'choosy \($0.name) -'; echo ==" }.joined(separator: "\n")])
+        let answers = fish.stdout.components(separatedBy: "==\n").dropLast()
+        #expect(answers.map { Set($0.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }) } == commands.map { Set($0.options.map(\.name)) })
+    }
+
     @Test func zshScriptIsValidAndAutoloadable() {
         let path = sandbox.write("_choosy", sandbox.choosy("completions", "zsh").stdout)
         let check = sandbox.run(["/usr/bin/zsh", "-n", path])

@@ -24,14 +24,83 @@ import Testing
         }
     }
 
-    /// Every command and option completion offers is documented.
-    @Test func documentsTheWholeCommandLine() {
-        let source = sandbox.read(page) ?? ""
-        for command in CommandGrammar.commands.map(\.name) {
-            #expect(source.contains(".B \(command)"), "\(command)")
+    /// The SYNOPSIS is the table's, command by command (`...` for `…`).
+    @Test func theSynopsisIsTheGrammars() {
+        let synopses = ManPage(source: sandbox.read(page) ?? "").section("SYNOPSIS")
+            .split(whereSeparator: { $0 == ".br" })
+            .map { lines in lines.map(ManPage.text).filter { !$0.isEmpty }.joined(separator: " ") }
+        #expect(synopses == CommandGrammar.commands.map { $0.synopsis.replacingOccurrences(of: "…", with: "...") })
+    }
+
+    /// COMMANDS describes each command, in the table's order; OPTIONS each option, once.
+    @Test func commandsAndOptionsAreTheGrammars() {
+        let manPage = ManPage(source: sandbox.read(page) ?? "")
+        let commands = manPage.tags(of: "COMMANDS").map { String($0.prefix { $0 != " " }) }
+        #expect(commands == CommandGrammar.commands.map(\.name))
+        let options = manPage.tags(of: "OPTIONS")
+        let declared = Set((CommandGrammar.options + CommandGrammar.insteadOfCommand).map(\.label))
+        #expect(options.count == declared.count && Set(options) == declared, "\(options)")
+    }
+}
+
+/// Just enough of man(7) to read what a section says: font macros and escapes dropped.
+private struct ManPage {
+    let lines: [String]
+
+    init(source: String) {
+        lines = source.split(separator: "\n").map(String.init)
+    }
+
+    /// The source lines of section `name`.
+    func section(_ name: String) -> ArraySlice<String> {
+        guard let start = lines.firstIndex(of: ".SH \(name)") else { return [] }
+        let rest = lines[(start + 1)...]
+        return rest.prefix { !$0.hasPrefix(".SH ") }
+    }
+
+    /// The text of the line after each `.TP` of section `name`.
+    func tags(of name: String) -> [String] {
+        let lines = Array(section(name))
+        return lines.indices.dropLast().filter { lines[$0] == ".TP" }.map { Self.text(lines[$0 + 1]) }
+    }
+
+    /// What a line shows: `.B` and `.I` join their arguments with spaces, `.BR` and the other
+    /// alternating macros without; other requests (`.br`, `.nh`) show nothing.
+    static func text(_ line: String) -> String {
+        guard line.hasPrefix(".") else { return unescaped(line) }
+        let macro = line.prefix { $0 != " " }
+        let arguments = Self.arguments(line.dropFirst(macro.count))
+        switch macro {
+        case ".B", ".I": return unescaped(arguments.joined(separator: " "))
+        case ".BR", ".RB", ".IR", ".RI", ".BI", ".IB": return unescaped(arguments.joined())
+        default: return ""
         }
-        for option in CommandGrammar.options.map(\.name) {
-            #expect(source.contains(option.replacingOccurrences(of: "-", with: "\\-")), "\(option)")
+    }
+
+    /// Words split at spaces, `"…"` kept whole.
+    private static func arguments(_ text: Substring) -> [String] {
+        var arguments: [String] = []
+        var current: String?
+        var quoted = false
+        for character in text {
+            if character == "\"" {
+                quoted.toggle()
+                current = current ?? ""
+            } else if character == " " && !quoted {
+                if let word = current { arguments.append(word) }
+                current = nil
+            } else {
+                current = (current ?? "") + String(character)
+            }
         }
+        return arguments + (current.map { [$0] } ?? [])
+    }
+
+    private static func unescaped(_ text: String) -> String {
+        var text = text
+        for font in ["\\fB", "\\fI", "\\fR", "\\fP", "\\&"] {
+            text = text.replacingOccurrences(of: font, with: "")
+        }
+        return text.replacingOccurrences(of: "\\-", with: "-")
     }
 }

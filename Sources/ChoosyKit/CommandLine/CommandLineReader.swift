@@ -1,0 +1,91 @@
+/// A command line read against `CommandGrammar`: the command, its arguments (the words that
+/// are not options, in order) and what its options set. What the arguments mean is the
+/// executable's business.
+public struct ParsedCommandLine: Sendable {
+    /// nil when there is none: `choosy` alone, or an option in its place (`choosy --version`).
+    public var command: CommandGrammar.Command?
+    public var arguments: [String] = []
+    public var options = OptionValues()
+}
+
+/// Reads argv: options anywhere after the command, `--` ends them; a usage error (exit 2)
+/// names what was wrong. The arguments are checked against the command's only when it is
+/// not asked for its help.
+public enum CommandLineReader {
+    public static func read(_ words: [String]) throws(ChoosyError) -> ParsedCommandLine {
+        var line = ParsedCommandLine()
+        var words = words[...]
+        while let first = words.first, let option = CommandGrammar.beforeCommand.first(where: { $0.isWritten(first) }) {
+            option.set(nil, in: &line.options)
+            words.removeFirst()
+        }
+        guard let first = words.popFirst() else { return line }
+        if let option = CommandGrammar.insteadOfCommand.first(where: { $0.isWritten(first) }) {
+            option.set(nil, in: &line.options)
+            return line
+        }
+        guard let command = CommandGrammar.command(named: first) else {
+            if first.hasPrefix("-") {
+                throw .usage("'\(first)' must come after a command (see 'choosy help')")
+            }
+            throw .usage("unknown command '\(first)'" + didYouMean(first, among: CommandGrammar.commands.map(\.name)) + "; see 'choosy help'")
+        }
+        if command.hidden {
+            return ParsedCommandLine(command: command, arguments: Array(words))
+        }
+        line.command = command
+        let alternativeGiven = try readOptions(Array(words), of: command, into: &line)
+        guard !line.options.help else { return line }
+        if alternativeGiven {
+            guard line.arguments.isEmpty else { throw .usage(command.conflict ?? command.misuse) }
+        } else if !command.fits(line.arguments) {
+            throw .usage(command.misuse)
+        }
+        return line
+    }
+
+    /// Returns whether the command's alternative to its arguments was given (`reset --all`).
+    private static func readOptions(
+        _ words: [String], of command: CommandGrammar.Command, into line: inout ParsedCommandLine
+    ) throws(ChoosyError) -> Bool {
+        var alternativeGiven = false
+        var index = 0
+        var endOfOptions = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if endOfOptions || !word.hasPrefix("-") || word == "-" {
+                line.arguments.append(word)
+                continue
+            }
+            if word == "--" {
+                endOfOptions = true
+                continue
+            }
+            var name = word
+            var inlineValue: String?
+            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                inlineValue = String(word[word.index(after: equals)...])
+            }
+            guard let option = command.option(name) else {
+                let known = CommandGrammar.options.map(\.name)
+                if known.contains(name) {
+                    throw .usage("option \(name) does not apply to '\(command.name)'")
+                }
+                throw .usage("unknown option '\(name)'" + didYouMean(name, among: known))
+            }
+            var value = inlineValue
+            if !option.takesValue {
+                guard inlineValue == nil else { throw .usage("\(name) takes no value") }
+            } else if value == nil {
+                guard index < words.count else { throw .usage("\(name) needs a value") }
+                value = words[index]
+                index += 1
+            }
+            option.set(value, in: &line.options)
+            alternativeGiven = alternativeGiven || option.name == command.alternative?.name
+        }
+        return alternativeGiven
+    }
+}

@@ -1,0 +1,37 @@
+import ChoosyKit
+import Testing
+
+/// The binary's parser takes exactly what `CommandGrammar` declares.
+@Suite struct CommandGrammarTests {
+    let sandbox = Sandbox()
+
+    /// Every option of a command, given together (with `--help`, so nothing runs), is accepted.
+    @Test(arguments: CommandGrammar.commands.map(\.name))
+    func theParserTakesEveryOptionOffered(command: String) throws {
+        let options = try #require(CommandGrammar.command(named: command)).options.flatMap { $0.takesValue ? [$0.name, "value"] : [$0.name] }
+        let output = sandbox.choosy([command] + options + ["--help"])
+        #expect(output.status == 0, "\(output.stderr)")
+    }
+
+    /// An option is refused by a command completion does not offer it for.
+    @Test func theParserRefusesOptionsOfOtherCommands() {
+        for option in CommandGrammar.options {
+            guard let other = CommandGrammar.commands.first(where: { $0.option(option.name) == nil }) else { continue }
+            let output = sandbox.choosy([other.name, option.name] + (option.takesValue ? ["value"] : []))
+            #expect(output.status == 2, "\(other.name) \(option.name)")
+            #expect(output.stderr == "choosy: option \(option.name) does not apply to '\(other.name)'\n")
+        }
+    }
+
+    /// Each command's table entry is whole: documented, and the shared options declared once.
+    @Test func everyCommandIsDescribed() {
+        for command in CommandGrammar.commands {
+            #expect(!command.summary.isEmpty && !command.help.isEmpty, "\(command.name)")
+            let names = command.options.map(\.name)
+            #expect(Set(names).count == names.count, "\(command.name) declares an option twice")
+            // Only a command that takes any number of arguments has nothing to say about them.
+            #expect(command.misuse.isEmpty == (command.arguments.map(\.count) == [.any]), "\(command.name)")
+        }
+        #expect(CommandGrammar.commands.filter { $0.shared != nil }.map(\.name) == ["open", "url", "handle", "route"])
+    }
+}

@@ -1,0 +1,65 @@
+import ChoosyKit
+import Testing
+
+/// `choosy help` names exactly the table's commands and options.
+@Suite struct HelpTextTests {
+    let overview = HelpText.overview
+
+    /// The overview's rows under `heading`: the text up to the first run of spaces, and after it.
+    private func rows(under heading: String) -> [(String, String)] {
+        guard let start = overview.range(of: "\n" + heading + "\n") else { return [] }
+        return overview[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+            .prefix { $0.hasPrefix("  ") }
+            .map { row in
+                let text = row.dropFirst(2)
+                guard let gap = text.range(of: "   ") ?? text.range(of: "  ") else { return (String(text), "") }
+                return (String(text[..<gap.lowerBound]), String(text[gap.upperBound...].drop { $0 == " " }))
+            }
+    }
+
+    @Test func theOverviewListsEveryCommand() {
+        let commands = CommandGrammar.commands
+        #expect(rows(under: "Usage:").map(\.0) == commands.map(\.shortSynopsis))
+        #expect(rows(under: "Usage:").map(\.1) == commands.map(\.summary))
+    }
+
+    @Test func theOverviewListsTheOptions() {
+        let group = CommandGrammar.commands.compactMap(\.shared).first?.options ?? []
+        let listed = rows(under: "Options of open, url, handle and route:") + rows(under: "Everywhere:")
+        #expect(listed.map(\.0) == (group + CommandGrammar.everyCommand).map(\.label))
+        #expect(listed.map(\.1) == (group + CommandGrammar.everyCommand).map(\.summary))
+        // The rest are in the synopses: list [TYPE] [--json], reset TYPE | --all, help … | --version.
+        let synopses = CommandGrammar.commands.map(\.shortSynopsis).joined(separator: " ")
+        for option in CommandGrammar.options + CommandGrammar.insteadOfCommand where !listed.map(\.0).contains(option.label) {
+            #expect(synopses.contains(option.name), "\(option.name)")
+        }
+    }
+
+    /// `choosy help COMMAND` starts with the synopsis, options and all, in lines of 80 at most.
+    @Test(arguments: CommandGrammar.commands.map(\.name))
+    func eachCommandsHelpStartsWithItsSynopsis(command: String) throws {
+        let command = try #require(CommandGrammar.command(named: command))
+        let text = try HelpText.text(for: command.name)
+        let synopsis = try #require(text.components(separatedBy: "\n\n").first)
+        #expect(synopsis.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        #expect(synopsis.split(separator: " ").joined(separator: " ").replacingOccurrences(of: "\n", with: "") == command.synopsis)
+        #expect(text.hasSuffix(command.help + "\n"))
+    }
+
+    @Test func openListsItsOptionsTheOthersReferToThem() throws {
+        #expect(try HelpText.text(for: "open").hasPrefix("""
+            choosy open TYPE [ACTION] [KEY=VALUE…] [--app KEY] [--choose] [--no-remember]
+                        [--picker P] [--title T] [--dry-run] [--json] [--configure CMD]
+
+
+            """))
+        #expect(try HelpText.text(for: "handle").hasPrefix("choosy handle URL [open's options]\n\n"))
+        #expect(try HelpText.text(for: "reset").hasPrefix("choosy reset TYPE | --all\n\n"))
+        #expect(try HelpText.text(for: "help").hasPrefix("choosy help [COMMAND] | --help | --version\n\n"))
+    }
+
+    @Test func unknownTopicsAreUsageErrors() {
+        #expect(throws: ChoosyError.usage("no help for 'opn' (did you mean 'open'?)")) { try HelpText.text(for: "opn") }
+        #expect(throws: ChoosyError.usage("no help for '__complete'")) { try HelpText.text(for: "__complete") }
+    }
+}
