@@ -92,21 +92,13 @@ struct CommandRunner {
     }
 
     private func makeChoosy() -> Choosy {
-        var settings = Choosy.Settings(executable: Self.ownExecutable())
+        var settings = Choosy.Settings(executable: currentExecutable())
         settings.verbose = invocation.options.verbose
         settings.offline = invocation.options.offline
         let diagnostics = StandardErrorDiagnostics(
             verbose: invocation.options.verbose, style: TerminalStyle.forStream(2, environment: environment)
         )
         return Choosy(environment: environment, settings: settings, diagnostics: diagnostics)
-    }
-
-    /// The absolute path of this binary, wherever it was copied.
-    static func ownExecutable() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return CommandLine.arguments[0] }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

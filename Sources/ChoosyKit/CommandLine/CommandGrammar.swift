@@ -147,4 +147,6 @@ public enum CommandGrammar {
 
     /// The named pickers (`--picker`); any other value is a command.
     public static let pickers = ["auto", "tty", "fzf", "rofi", "zenity"]
+    /// The shells `choosy completions` prints a script for (`CompletionScript` has each).
+    public static let shells = ["bash", "zsh", "fish"]
 }

@@ -22,7 +22,7 @@ extension CommandGrammar {
 
         /// The only words allowed, for a kind that is a closed set.
         public var choices: [String]? {
-            self == .shell ? CompletionScript.shells : nil
+            self == .shell ? CommandGrammar.shells : nil
         }
     }
 }

@@ -74,7 +74,7 @@ public struct Completer {
         case .command:
             return commands(typed: typed)
         case .shell:
-            return matching(typed, CompletionScript.shells.map { CompletionCandidate($0, "") })
+            return matching(typed, CommandGrammar.shells.map { CompletionCandidate($0, "") })
         case .picker:
             return matching(typed, CommandGrammar.pickers.map { CompletionCandidate($0, "") })
         case .url, .text:

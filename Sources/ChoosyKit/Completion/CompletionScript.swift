@@ -7,9 +7,6 @@ public enum CompletionScript {
         scripts.first { $0.shell == shell }?.text
     }
 
-    /// The shells there is a script for.
-    public static let shells = scripts.map { $0.shell }
-
     private static let scripts: [(shell: String, text: String)] = [("bash", bash), ("zsh", zsh), ("fish", fish)]
 
     static let bash = #"""

@@ -1,4 +1,4 @@
-/// The line protocol every external picker speaks (SPEC §6): for each candidate its label
+/// The line protocol every external picker speaks (README, "Pickers"): for each candidate its label
 /// (*just once*) and, when remembering is allowed, its label followed by ` (always)`. The
 /// picker prints back the line it chose.
 public struct ChoiceLines: Sendable {

@@ -10,6 +10,13 @@ import Testing
         sandbox.putChoosyOnPath()
     }
 
+    @Test func thereIsAScriptForEveryShellTheGrammarNames() {
+        for shell in CommandGrammar.shells {
+            #expect(CompletionScript.text(for: shell)?.contains("choosy __complete") == true, "\(shell)")
+        }
+        #expect(CompletionScript.text(for: "tcsh") == nil)
+    }
+
     /// Sources the bash script and runs `_choosy` the way bash does on Tab, once per line of
     /// `calls` (`COMP_WORDS` as shell words); each answer is COMPREPLY, one per line, then `--`.
     private func bash(_ calls: [String]) -> String {
