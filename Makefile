@@ -14,7 +14,9 @@ INSTALLED_FILES := $(BINDIR)/choosy $(DATADIR)/man/man1/choosy.1 \
 	$(DATADIR)/fish/vendor_completions.d/choosy.fish $(DATADIR)/applications/choosy.desktop
 
 BUILD_PACKAGES := libcurl4-openssl-dev
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin
+# libidn2 (IDNA) is loaded with dlopen when a link needs it, so it is needed to run, not to build.
+WEB_PACKAGES := libidn2-0
+TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
 RELEASE_FLAGS := -c release --static-swift-stdlib
 # Seconds per fuzz target: `make fuzz` for a real search, the smoke pass inside `make test`.
