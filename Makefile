@@ -14,8 +14,9 @@ INSTALLED_FILES := $(BINDIR)/choosy $(DATADIR)/man/man1/choosy.1 \
 	$(DATADIR)/fish/vendor_completions.d/choosy.fish $(DATADIR)/applications/choosy.desktop
 
 BUILD_PACKAGES := libcurl4-openssl-dev
-# libidn2 (IDNA) is loaded with dlopen when a link needs it, so it is needed to run, not to build.
-WEB_PACKAGES := libidn2-0
+# libidn2 (IDNA) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
+# them, so they are needed to run, not to build.
+WEB_PACKAGES := libidn2-0 libpsl5
 TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
 RELEASE_FLAGS := -c release --static-swift-stdlib
