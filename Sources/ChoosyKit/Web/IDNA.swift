@@ -1,0 +1,49 @@
+/// UTS #46 ToASCII as the URL standard's "domain to ASCII" runs it for a browser
+/// (Transitional_Processing, UseSTD3ASCIIRules, CheckHyphens and VerifyDnsLength off; CheckBidi
+/// and CheckJoiners on), done by libidn2, which is loaded by the first name that needs it.
+///
+/// libidn2 is IDNA2008 with the UTS #46 mapping, so it refuses a few names browsers accept:
+/// symbols IDNA2008 disallows (`☃`, `💩`), a label with `--` in its third and fourth places,
+/// a label over 63 bytes. Such a link is refused with the reason, never given another host.
+enum IDNA {
+    private typealias ToASCIIFunction = @convention(c) (
+        UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32
+    ) -> Int32
+    private typealias FreeFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    private typealias StrErrorFunction = @convention(c) (Int32) -> UnsafePointer<CChar>?
+
+    /// From idn2.h, part of the stable ABI of libidn2.so.0.
+    private static let nfcInput: Int32 = 1
+    private static let nonTransitional: Int32 = 8
+
+    private struct Library: Sendable {
+        let toASCII: ToASCIIFunction
+        let free: FreeFunction
+        let strError: StrErrorFunction
+    }
+
+    private static let library: Result<Library, WebError> = {
+        guard let library = SharedLibrary(soname: "libidn2.so.0") else {
+            return .failure(WebError("libidn2 is not installed (apt-get install libidn2-0), and it is needed for a host that is not plain ASCII"))
+        }
+        guard let toASCII = library.function("idn2_to_ascii_8z", as: ToASCIIFunction.self),
+              let free = library.function("idn2_free", as: FreeFunction.self),
+              let strError = library.function("idn2_strerror", as: StrErrorFunction.self)
+        else { return .failure(WebError("the installed libidn2 lacks idn2_to_ascii_8z, idn2_free or idn2_strerror")) }
+        return .success(Library(toASCII: toASCII, free: free, strError: strError))
+    }()
+
+    /// The ASCII form of `domain` (punycode `xn--` labels), or why UTS #46 refuses it.
+    /// `domain` must hold no NUL: libidn2 reads a C string.
+    static func toASCII(_ domain: String) throws(WebError) -> String {
+        let library = try library.get()
+        var output: UnsafeMutablePointer<CChar>?
+        let status = domain.withCString { library.toASCII($0, &output, nfcInput | nonTransitional) }
+        defer { library.free(output) }
+        guard status == 0, let output else {
+            let reason = library.strError(status).map { String(cString: $0) } ?? "libidn2 error \(status)"
+            throw WebError("IDNA refuses the host: \(reason)")
+        }
+        return String(cString: output)
+    }
+}
