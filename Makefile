@@ -25,17 +25,12 @@ INSTALL_DIRS = $(BINDIR) $(DATADIR)/choosy/catalog/app-data $(MAN1DIR) $(BASH_CO
 INSTALLED_FILES = $(BINDIR)/choosy $(MAN1DIR)/choosy.1 $(BASH_COMPLETIONSDIR)/choosy \
 	$(ZSH_COMPLETIONSDIR)/_choosy $(FISH_COMPLETIONSDIR)/choosy.fish $(APPLICATIONSDIR)/choosy.desktop
 
-<<<<<<< HEAD
 BUILD_PACKAGES := libcurl4-openssl-dev binutils
-TEST_PACKAGES := $(BUILD_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool
-DEB_PACKAGES := dpkg-dev lintian binutils debugedit
-=======
-BUILD_PACKAGES := libcurl4-openssl-dev
 # libidn2 (IDNA) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
 # them, so they are needed to run, not to build.
 WEB_PACKAGES := libidn2-0 libpsl5
-TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin
->>>>>>> web-host
+TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool
+DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
 # -z now, with the RELRO the linker already gives: every relocation is resolved at start and
 # then made read-only, so a memory bug cannot redirect a call through them; choosy handles
