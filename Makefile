@@ -17,6 +17,7 @@ BUILD_PACKAGES := libcurl4-openssl-dev
 # libidn2 (IDNA) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
 # them, so they are needed to run, not to build.
 WEB_PACKAGES := libidn2-0 libpsl5
+FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
 TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
 RELEASE_FLAGS := -c release --static-swift-stdlib
@@ -24,7 +25,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all build test demo install uninstall bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-bench toolchain
+.PHONY: all build test demo install uninstall bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-bench deps-fuzz toolchain
 
 all: build
 
@@ -42,6 +43,9 @@ deps-test:
 deps-bench:
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 
+deps-fuzz:
+	@scripts/ensure-packages.sh $(FUZZ_PACKAGES)
+
 ## build: the release binary at .build/release/choosy
 build: toolchain deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) --product choosy
@@ -56,11 +60,11 @@ test: toolchain deps-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## fuzz: each libFuzzer target for FUZZ_SECONDS (see fuzz/README.md); fails on any crash
-fuzz: toolchain deps-build
+fuzz: toolchain deps-fuzz
 	fuzz/build.sh
 	fuzz/run.sh $(FUZZ_SECONDS)
 
-fuzz-smoke: toolchain deps-build
+fuzz-smoke: toolchain deps-fuzz
 	fuzz/build.sh
 	fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
 
