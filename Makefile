@@ -29,6 +29,7 @@ BUILD_PACKAGES := libcurl4-openssl-dev binutils
 # libidn2 (IDNA) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
 # them, so they are needed to run, not to build.
 WEB_PACKAGES := libidn2-0 libpsl5
+FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
 TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
@@ -42,7 +43,7 @@ DEBDIR ?= build
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all build test demo install uninstall deb bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-deb deps-bench toolchain
+.PHONY: all build test demo install uninstall deb bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-deb deps-bench deps-fuzz toolchain
 
 all: build
 
@@ -63,6 +64,9 @@ deps-deb:
 deps-bench:
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 
+deps-fuzz:
+	@scripts/ensure-packages.sh $(FUZZ_PACKAGES)
+
 ## build: the release binary at .build/release/choosy
 build: toolchain deps-build
 	$(SWIFT) build $(RELEASE_FLAGS) --product choosy
@@ -77,11 +81,11 @@ test: toolchain deps-test
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## fuzz: each libFuzzer target for FUZZ_SECONDS (see fuzz/README.md); fails on any crash
-fuzz: toolchain deps-build
+fuzz: toolchain deps-fuzz
 	fuzz/build.sh
 	fuzz/run.sh $(FUZZ_SECONDS)
 
-fuzz-smoke: toolchain deps-build
+fuzz-smoke: toolchain deps-fuzz
 	fuzz/build.sh
 	fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
 

@@ -3,8 +3,9 @@
 /// and CheckJoiners on), done by libidn2, which is loaded by the first name that needs it.
 ///
 /// libidn2 is IDNA2008 with the UTS #46 mapping, so it refuses a few names browsers accept:
-/// symbols IDNA2008 disallows (`☃`, `💩`), a label with `--` in its third and fourth places,
-/// a label over 63 bytes. Such a link is refused with the reason, never given another host.
+/// symbols IDNA2008 disallows (`☃`, `💩`) and, in any label of a name it is given, a `-` at
+/// the start or end, `--` in the third and fourth places, more than 63 bytes. Such a link is
+/// refused with the reason, never given another host.
 enum IDNA {
     private typealias ToASCIIFunction = @convention(c) (
         UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32

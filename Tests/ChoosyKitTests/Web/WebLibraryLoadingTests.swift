@@ -1,10 +1,11 @@
 import ChoosyKit
+import Foundation
 import Glibc
 import Testing
 
-/// libidn2 and libpsl are loaded only when a link needs them. Each test runs in a child
-/// process of its own (an exit test), so the libraries other tests load do not count, and
-/// reads which of them the process has mapped.
+/// libidn2 and libpsl are loaded only when a link needs them, and a link that needs a missing
+/// one fails with the reason. Each test runs in a child process of its own (an exit test), so
+/// the libraries other tests load do not count, and reads which of them the process has mapped.
 @Suite struct WebLibraryLoadingTests {
     @Test func asciiLinksLoadNeitherLibrary() async {
         await #expect(processExitsWith: .exitCode(0)) {
@@ -39,6 +40,36 @@ import Testing
             // libpsl brings libidn2 with it; only libpsl is asked about here.
             exit(mappedWebLibraries() & 2)
         }
+    }
+
+    /// The loader reads its search path only when a process starts, so this runs the test
+    /// below in a child of this test binary whose `LD_LIBRARY_PATH` holds an empty
+    /// `libidn2.so.0`, which dlopen cannot load.
+    @Test func withoutLibidn2ANonASCIIHostIsAClearFailure() throws {
+        let sandbox = Sandbox()
+        let library = sandbox.root + "/lib"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: library + "/libidn2.so.0", contents: Data())
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_LIBRARY_PATH"] = [library, environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(separator: ":")
+        environment["CHOOSY_TEST_WITHOUT_LIBIDN2"] = "1"
+        let result = try PosixProcessRunner().run(ProcessRequest(
+            argv: [currentExecutable(), "--testing-library", "swift-testing", "--filter", "WebLibraryLoadingTests/nonASCIIHostsFailWithoutLibidn2"],
+            environment: environment, timeout: 120
+        ))
+        let output = String(decoding: result.stdout + result.stderr, as: UTF8.self)
+        #expect(result.status == 0, "\(output)")
+        #expect(output.contains("with 1 test"), "\(output)")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["CHOOSY_TEST_WITHOUT_LIBIDN2"] != nil))
+    func nonASCIIHostsFailWithoutLibidn2() throws {
+        for link in ["https://faß.de/", "https://xn--fa-hia.de/", "https://ｇｉｔｈｕｂ．ｃｏｍ/"] {
+            #expect(throws: WebError("libidn2 is not installed (apt-get install libidn2-0), and it is needed for a host that is not plain ASCII"), "\(link)") {
+                try WebURL(parsing: link)
+            }
+        }
+        #expect(try WebURL(parsing: "https://GitHub.com/").host == .domain("github.com"))
     }
 }
 

@@ -80,6 +80,16 @@ import Testing
         }
     }
 
+    /// Where libidn2 (IDNA2008) is stricter than UTS #46: these links are refused, not routed.
+    @Test func namesLibidn2RefusesAreFailures() {
+        let long = String(repeating: "a", count: 64)
+        for link in ["https://☃.com/", "https://xn--n3h.com/", "https://-x.例/", "https://x-.例/", "https://ab--c.例/", "https://\(long).例/"] {
+            #expect(throws: WebError.self, "\(link)") { try WebURL(parsing: link) }
+        }
+        #expect(throws: Never.self) { try WebURL(parsing: "https://-x.example/") }
+        #expect(throws: Never.self) { try WebURL(parsing: "https://\(long).example/") }
+    }
+
     @Test func onlyHTTPAndHTTPSAreParsed() {
         for link in ["ftp://github.com/", "javascript:alert(1)", "file:///etc/passwd", "github.com", "//github.com/", "", " \u{1} "] {
             #expect(throws: WebError.self, "\(link)") { try WebURL(parsing: link) }
