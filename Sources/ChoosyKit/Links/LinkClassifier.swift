@@ -31,7 +31,14 @@ public enum LinkClassifier {
         let scheme = parts.scheme.lowercased()
         switch scheme {
         case "http", "https":
-            return .action(TwitterLink.action(parts)
+            // The host a browser would reach decides what the link is (never text before an `@`).
+            let web: WebURL
+            do {
+                web = try WebURL(parsing: url)
+            } catch {
+                throw ChoosyError.usage("'\(link.prefix(80))' is not a link a browser can open: \(error.reason)")
+            }
+            return .action(TwitterLink.action(web)
                 ?? LinkAction(type: "browser", action: "browse", parameters: ["url": url]))
         case "mailto":
             return .action(MailtoLink.action(parts))

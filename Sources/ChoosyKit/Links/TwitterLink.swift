@@ -17,11 +17,11 @@ enum TwitterLink {
         "rules", "search", "settings", "share", "signup", "tos", "topics",
     ]
 
-    static func action(_ parts: URLParts) -> LinkAction? {
-        guard let host = parts.host, hosts.contains(host) else { return nil }
-        let segments = parts.path.split(separator: "/").map(String.init)
+    static func action(_ link: WebURL) -> LinkAction? {
+        guard let host = link.host.domainName, hosts.contains(host) else { return nil }
+        let segments = link.pathSegments.filter { !$0.isEmpty }
         var query: [String: String] = [:]
-        for (name, value) in parts.queryItems {
+        for (name, value) in URLParts.queryItems(of: link.query) {
             query[PercentEncoding.decodeLeniently(name, plusIsSpace: true)] =
                 PercentEncoding.decodeLeniently(value ?? "", plusIsSpace: true)
         }

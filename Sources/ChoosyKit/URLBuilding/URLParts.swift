@@ -47,8 +47,13 @@ public struct URLParts: Equatable, Sendable {
     /// The query's `&`-separated items split at their first `=` (nil value without one),
     /// still encoded; empty items are skipped.
     public var queryItems: [(name: Substring, value: Substring?)] {
+        URLParts.queryItems(of: query)
+    }
+
+    /// The `&`-separated items of a query, each split at its first `=` (nil value without one).
+    public static func queryItems(of query: (some StringProtocol)?) -> [(name: Substring, value: Substring?)] {
         guard let query else { return [] }
-        return query.split(separator: "&").map { item in
+        return Substring(query).split(separator: "&").map { item in
             guard let equals = item.firstIndex(of: "=") else { return (item, nil) }
             return (item[..<equals], item[item.index(after: equals)...])
         }

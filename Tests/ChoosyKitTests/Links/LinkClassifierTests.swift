@@ -17,6 +17,27 @@ import Testing
         try expect(" HTTP://Example.org\n", "browser", "browse", ["url": "HTTP://Example.org"])
     }
 
+    @Test func theHostIsTheOneABrowserReaches() throws {
+        // Userinfo, look-alike domains and query text never make a link an x.com link.
+        for link in ["https://x.com@evil.example/choosyapp", "https://x.com.evil.example/choosyapp",
+                     "https://evil.example/choosyapp?u=x.com", "https://x.com:443@evil.example/choosyapp",
+                     "https://x.com%2eevil.example/choosyapp"] {
+            try expect(link, "browser", "browse", ["url": link])
+        }
+        // What a browser normalizes is the same site: case, a trailing dot, backslashes, full-width dots.
+        for link in ["https://X.COM./choosyapp", "https:\\x.com\\choosyapp", "https://x\u{FF0E}com/choosyapp"] {
+            try expect(link, "twitter", "show_profile", ["profile_screenname": "choosyapp"])
+        }
+    }
+
+    @Test func aLinkABrowserCannotOpenIsRefused() {
+        for link in ["https://exa mple.org/", "https://[::1/", "http://", "https://a<b.example/"] {
+            #expect(performing: { try LinkClassifier.classify(link) }, throws: { error in
+                (error as? ChoosyError)?.status == .usage && (error as? ChoosyError)?.message.contains("is not a link a browser can open") == true
+            })
+        }
+    }
+
     @Test func mailto() throws {
         try expect("mailto:a@example.org", "email", "compose", ["to": "a@example.org"])
         try expect("mailto:a@example.org,b@example.org?to=c@example.org&CC=d@example.org&cc=e@example.org&bcc=f@example.org&Subject=Hi%20there&body=line%201%0D%0Aa+b",
