@@ -1,7 +1,7 @@
-/// `choosy install [--default-handler]` and `choosy uninstall` (SPEC §8.3): choosy's desktop
-/// entry, and choosy as the default handler of `choosy:` links (and optionally of http,
-/// https, mailto and geo). What it replaces is recorded first, so `uninstall` can put it back
-/// and the browser type still knows the user's previous browser.
+/// `choosy install [--default-handler]` and `choosy uninstall` (README "choosy install and
+/// uninstall"): choosy's desktop entry, and choosy as the default handler of `choosy:` links
+/// (and optionally of http, https, mailto and geo). What it replaces is recorded first, so
+/// `uninstall` can put it back and the browser type still knows the user's previous browser.
 public struct LinkHandlerInstaller {
     public static let entryID = "choosy.desktop"
     public static let ownScheme = "x-scheme-handler/choosy"
