@@ -10,8 +10,10 @@
 /// - numbers keep their text, which is checked against the type it is read as
 ///   (`JSONValue.double`, `.int`), not when read.
 ///
-/// It is stricter than `JSONDecoder` in one way: a comma before `]` or `}` is an error, as
-/// RFC 8259 has it (`JSONDecoder` accepts one).
+/// It is stricter than `JSONDecoder` in two ways, both RFC 8259's: a comma before `]` or `}`
+/// is an error (`JSONDecoder` accepts one), and so is a string or name that is not valid
+/// (UTF-8, escapes, no raw control character) wherever it is, where `JSONDecoder` looks at a
+/// string only when something decodes it.
 public enum JSONReader {
     /// `JSONDecoder`'s limit too.
     public static let maximumDepth = 512
