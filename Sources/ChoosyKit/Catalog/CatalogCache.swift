@@ -1,20 +1,14 @@
-import FoundationEssentials
-
 /// Downloaded app-type files under `$XDG_CACHE_HOME/choosy/catalog/<key>.cache`: one line of
 /// metadata (when it was fetched, the validators for conditional requests, the type names)
 /// followed by the body exactly as served. One file per type, replaced atomically, so a crash
 /// leaves the old file or the new one.
 public struct CatalogCache: Sendable {
-    public struct Metadata: Codable, Equatable, Sendable {
+    public struct Metadata: Equatable, Sendable {
         public var fetchedAt: Double
         public var url: String
         public var etag: String?
         public var lastModified: String?
         public var name: String?
-
-        enum CodingKeys: String, CodingKey {
-            case fetchedAt = "fetched_at", url, etag, lastModified = "last_modified", name
-        }
     }
 
     public struct Entry: Sendable {
@@ -95,7 +89,7 @@ public struct CatalogCache: Sendable {
             guard isValidTypeKey(key),
                   let bytes = try? fileSystem.read(joinPath(directory, file), limit: 4 << 20),
                   let newline = bytes.firstIndex(of: 0x0A),
-                  let metadata = try? Metadata.decode(bytes[..<newline])
+                  let metadata = try? Metadata(line: bytes[..<newline])
             else { return nil }
             return (key, metadata.name ?? key)
         }
@@ -104,16 +98,15 @@ public struct CatalogCache: Sendable {
     /// Replaces the type's file. The caller holds `lockPath(for: key)`, so temporary files
     /// that killed processes left beside it can go.
     public func store(_ key: String, metadata: Metadata, body: [UInt8]) throws {
-        let header = try JSONEncoder().encode(metadata)
         fileSystem.removeAbandonedTemporaryFiles(of: path(for: key))
-        try fileSystem.writeAtomically(Array(header) + [0x0A] + body, to: path(for: key), permissions: 0o600)
+        try fileSystem.writeAtomically(Array(metadata.line.utf8) + [0x0A] + body, to: path(for: key), permissions: 0o600)
     }
 
     private func decode(_ bytes: [UInt8], key: String) throws -> Entry {
         guard let newline = bytes.firstIndex(of: 0x0A) else {
             throw CatalogFormatError(description: "no metadata line")
         }
-        let metadata = try Metadata.decode(bytes[..<newline])
+        let metadata = try Metadata(line: bytes[..<newline])
         let body = Array(bytes[(newline + 1)...])
         let records = try CatalogDecoder.decode(body, source: path(for: key), diagnostics: RecordingDiagnostics(verbose: false))
             .filter { $0.key == key }
@@ -125,33 +118,25 @@ public struct CatalogCache: Sendable {
 }
 
 extension CatalogCache.Metadata {
-    /// The metadata line as `JSONDecoder` reads it: from `PlainJSON` when the line is plain
-    /// and of the expected shape (`fetched_at` a number, `url` a string, the others
-    /// strings, null or missing), else through `JSONDecoder`, which also words the errors.
-    static func decode(_ line: ArraySlice<UInt8>) throws -> Self {
-        if case .object(let members)? = PlainJSON.parse(Array(line)),
-           let metadata = Self(members) {
-            return metadata
-        }
-        return try JSONDecoder().decode(Self.self, from: Data(line))
+    /// The metadata line (`JSONDecoder` read it as `Codable` with these names, so lines
+    /// written then read the same).
+    init(line: ArraySlice<UInt8>) throws(JSONError) {
+        let fields = try JSONFields(try JSONReader.parse(line))
+        self.init(
+            fetchedAt: try fields.required("fetched_at", .double),
+            url: try fields.required("url", .string),
+            etag: try fields.optional("etag", .string),
+            lastModified: try fields.optional("last_modified", .string),
+            name: try fields.optional("name", .string)
+        )
     }
 
-    fileprivate init?(_ members: [String: PlainJSON]) {
-        let fetchedAt: Double
-        switch members["fetched_at"] {
-        case .integer(let value)?: fetchedAt = Double(value)
-        case .double(let value)?: fetchedAt = value
-        default: return nil
+    /// One line of JSON; a missing value has no member.
+    var line: String {
+        var members: [(String, JSONValue)] = [("fetched_at", .double(fetchedAt)), ("url", .string(url))]
+        for (name, value) in [("etag", etag), ("last_modified", lastModified), ("name", name)] {
+            if let value { members.append((name, .string(value))) }
         }
-        guard case .string(let url)? = members["url"] else { return nil }
-        func optional(_ key: String) -> String?? {
-            switch members[key] {
-            case nil, .null?: return .some(nil)
-            case .string(let value)?: return .some(value)
-            default: return nil
-            }
-        }
-        guard let etag = optional("etag"), let lastModified = optional("last_modified"), let name = optional("name") else { return nil }
-        self.init(fetchedAt: fetchedAt, url: url, etag: etag, lastModified: lastModified, name: name)
+        return JSONValue.object(members).rendered()
     }
 }

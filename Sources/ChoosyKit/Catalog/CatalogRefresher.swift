@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Downloads one app type into the cache, under a per-type lock so that concurrent
 /// processes download it once: whoever gets the lock second finds the fresh file.
 public struct CatalogRefresher: Sendable {

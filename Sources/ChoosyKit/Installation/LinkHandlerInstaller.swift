@@ -1,16 +1,14 @@
-import FoundationEssentials
-
-/// `choosy install [--default-handler]` and `choosy uninstall` (README, "choosy install"): choosy's desktop
-/// entry, and choosy as the default handler of `choosy:` links (and optionally of http,
-/// https, mailto and geo). What it replaces is recorded first, so `uninstall` can put it back
-/// and the browser type still knows the user's previous browser.
+/// `choosy install [--default-handler]` and `choosy uninstall` (README "choosy install and
+/// uninstall"): choosy's desktop entry, and choosy as the default handler of `choosy:` links
+/// (and optionally of http, https, mailto and geo). What it replaces is recorded first, so
+/// `uninstall` can put it back and the browser type still knows the user's previous browser.
 public struct LinkHandlerInstaller {
     public static let entryID = "choosy.desktop"
     public static let ownScheme = "x-scheme-handler/choosy"
     public static let linkSchemes = ["x-scheme-handler/http", "x-scheme-handler/https", "x-scheme-handler/mailto", "x-scheme-handler/geo"]
 
     /// The defaults install replaced.
-    public struct Record: Codable, Equatable, Sendable {
+    public struct Record: Equatable, Sendable {
         /// What `$XDG_CONFIG_HOME/mimeapps.list` listed per MIME type (empty: nothing).
         public var listed: [String: [String]] = [:]
         /// The desktop ID that handled each MIME type (the effective default), if any.
@@ -20,6 +18,26 @@ public struct LinkHandlerInstaller {
         /// Whether install created `mimeapps.list`; uninstall then removes it when nothing
         /// else was added to it.
         public var createdFile: Bool?
+
+        public init() {}
+
+        /// The names are those `JSONEncoder` gave the fields, so a record written then reads.
+        init(json: JSONValue) throws(JSONError) {
+            let fields = try JSONFields(json)
+            listed = try fields.required("listed", .dictionary(of: .array(of: .string)))
+            handlers = try fields.required("handlers", .dictionary(of: .string))
+            lines = try fields.optional("lines", .dictionary(of: .string))
+            createdFile = try fields.optional("createdFile", .bool)
+        }
+
+        var json: JSONValue {
+            var members: [(String, JSONValue)] = []
+            if let createdFile { members.append(("createdFile", .bool(createdFile))) }
+            members.append(("handlers", .object(sortedByName: handlers.mapValues(JSONValue.string))))
+            if let lines { members.append(("lines", .object(sortedByName: lines.mapValues(JSONValue.string)))) }
+            members.append(("listed", .object(sortedByName: listed.mapValues(JSONValue.strings))))
+            return .object(members)
+        }
     }
 
     private let environment: Environment
@@ -125,7 +143,7 @@ public struct LinkHandlerInstaller {
     private func loadRecord() throws(ChoosyError) -> Record? {
         guard fileSystem.info(recordPath) != nil else { return nil }
         do {
-            return try JSONDecoder().decode(Record.self, from: Data(try fileSystem.read(recordPath, limit: 1 << 20)))
+            return try Record(json: JSONReader.parse(fileSystem.read(recordPath, limit: 1 << 20)))
         } catch {
             throw .corrupt("\(recordPath) is not valid (\(error)); remove it to start over")
         }
@@ -133,9 +151,7 @@ public struct LinkHandlerInstaller {
 
     private func save(_ record: Record) throws(ChoosyError) {
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try fileSystem.writeAtomically(Array(try encoder.encode(record)) + [0x0A], to: recordPath, permissions: 0o600)
+            try fileSystem.writeAtomically(Array((record.json.rendered(indented: true) + "\n").utf8), to: recordPath, permissions: 0o600)
         } catch {
             throw .internal("cannot write \(recordPath): \(error)")
         }

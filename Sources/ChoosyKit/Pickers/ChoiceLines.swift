@@ -1,6 +1,6 @@
-/// The line protocol every external picker speaks (README, "Pickers"): for each candidate its label
-/// (*just once*) and, when remembering is allowed, its label followed by ` (always)`. The
-/// picker prints back the line it chose.
+/// The line protocol every external picker speaks (README "Pickers"): for each candidate its
+/// label (*just once*) and, when remembering is allowed, its label followed by ` (always)`.
+/// The picker prints back the line it chose.
 public struct ChoiceLines: Sendable {
     /// One per candidate: the display name, made safe for a single line, with ` [<app key>]`
     /// added when another candidate has the same name.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The user's settings file, `$XDG_CONFIG_HOME/choosy/config.json`. It is written by hand, so
 /// a broken one is reported (exit 7) rather than moved aside or ignored.
 public struct Configuration: Equatable, Sendable {
@@ -16,6 +14,15 @@ public struct Configuration: Equatable, Sendable {
         self.picker = picker
     }
 
+    init(json: JSONValue) throws(JSONError) {
+        let fields = try JSONFields(json)
+        self.init(
+            catalogURL: try fields.optional("catalog_url", .string),
+            schemes: try fields.optional("schemes", .array(of: .string)) ?? [],
+            picker: try fields.optional("picker", .string)
+        )
+    }
+
     public static func path(environment: Environment) -> String {
         joinPath(environment.configHome, "choosy", "config.json")
     }
@@ -24,26 +31,11 @@ public struct Configuration: Equatable, Sendable {
         let path = path(environment: environment)
         guard fileSystem.info(path) != nil else { return Configuration() }
         do {
-            let bytes = try fileSystem.read(path, limit: 1 << 20)
-            let file = try JSONDecoder().decode(File.self, from: Data(bytes))
-            return Configuration(catalogURL: file.catalog_url, schemes: file.schemes ?? [], picker: file.picker)
+            return try Configuration(json: JSONReader.parse(fileSystem.read(path, limit: 1 << 20)))
+        } catch let error as FileSystemError {
+            throw .corrupt("\(path) is not valid: \(error.reason); fix or remove it")
         } catch {
-            throw .corrupt("\(path) is not valid: \(describe(error)); fix or remove it")
-        }
-    }
-
-    private struct File: Decodable {
-        var catalog_url: String?
-        var schemes: [String]?
-        var picker: String?
-    }
-
-    private static func describe(_ error: Error) -> String {
-        switch error {
-        case let error as FileSystemError: return error.reason
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "'\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type"
-        default: return "invalid JSON"
+            throw .corrupt("\(path) is not valid: \(error); fix or remove it")
         }
     }
 }

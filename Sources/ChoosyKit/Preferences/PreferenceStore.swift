@@ -1,7 +1,5 @@
-import FoundationEssentials
-
 /// What choosy remembers for one app type.
-public struct TypePreference: Codable, Equatable, Sendable {
+public struct TypePreference: Equatable, Sendable {
     /// The app picked *always*, if any.
     public var defaultApp: String?
     /// The installed apps of the type the last time the user was shown a choice, so a new app
@@ -13,14 +11,16 @@ public struct TypePreference: Codable, Equatable, Sendable {
         self.seen = seen
     }
 
-    enum CodingKeys: String, CodingKey {
-        case defaultApp = "default", seen
+    init(json: JSONValue) throws(JSONError) {
+        let fields = try JSONFields(json)
+        self.init(defaultApp: try fields.optional("default", .string), seen: try fields.optional("seen", .array(of: .string)) ?? [])
     }
 
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        defaultApp = try container.decodeIfPresent(String.self, forKey: .defaultApp)
-        seen = try container.decodeIfPresent([String].self, forKey: .seen) ?? []
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let defaultApp { members.append(("default", .string(defaultApp))) }
+        members.append(("seen", .strings(seen)))
+        return .object(members)
     }
 }
 
@@ -29,41 +29,21 @@ public struct TypePreference: Codable, Equatable, Sendable {
 /// completed write and a crash never tears the file. A file that cannot be read is moved
 /// aside (`preferences.json.corrupt-<time>`) and reported, never silently dropped.
 public final class PreferenceStore {
-    private struct File: Codable {
+    private struct File {
         var version = 1
         var types: [String: TypePreference] = [:]
 
         init() {}
 
-        /// The file read from `PlainJSON`, as `JSONDecoder` would read it; nil (decode with
-        /// `JSONDecoder`) for anything but the plain shape choosy writes: `version` an integer,
-        /// `types` an object of objects whose `default` is a string and `seen` an array of
-        /// strings (each may be null or missing).
-        init?(plain bytes: [UInt8]) {
-            guard case .object(let members)? = PlainJSON.parse(bytes),
-                  case .integer(let version)? = members["version"],
-                  case .object(let types)? = members["types"]
-            else { return nil }
-            self.version = version
-            for (key, value) in types {
-                guard case .object(let fields) = value else { return nil }
-                var preference = TypePreference()
-                switch fields["default"] {
-                case nil, .null?: break
-                case .string(let app)?: preference.defaultApp = app
-                default: return nil
-                }
-                switch fields["seen"] {
-                case nil, .null?: break
-                case .array(let items)?:
-                    for item in items {
-                        guard case .string(let app) = item else { return nil }
-                        preference.seen.append(app)
-                    }
-                default: return nil
-                }
-                self.types[key] = preference
-            }
+        init(json: JSONValue) throws(JSONError) {
+            let fields = try JSONFields(json)
+            version = try fields.required("version", .int)
+            types = try fields.required("types", .dictionary(of: JSONShape(TypePreference.init(json:))))
+        }
+
+        /// Indented, with names in order (the layout `JSONEncoder` gave it).
+        var json: JSONValue {
+            .object([("types", .object(sortedByName: types.mapValues(\.json))), ("version", .int(version))])
         }
     }
 
@@ -116,9 +96,7 @@ public final class PreferenceStore {
         var file = try load()
         change(&file)
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try fileSystem.writeAtomically(Array(try encoder.encode(file)) + [0x0A], to: path, permissions: 0o600)
+            try fileSystem.writeAtomically(Array((file.json.rendered(indented: true) + "\n").utf8), to: path, permissions: 0o600)
         } catch {
             throw .internal("cannot save \(path): \(error)")
         }
@@ -127,9 +105,7 @@ public final class PreferenceStore {
     private func load() throws(ChoosyError) -> File {
         guard fileSystem.info(path) != nil else { return File() }
         do {
-            let bytes = try fileSystem.read(path, limit: 8 << 20)
-            if let file = File(plain: bytes) { return file }
-            return try JSONDecoder().decode(File.self, from: Data(bytes))
+            return try File(json: JSONReader.parse(fileSystem.read(path, limit: 8 << 20)))
         } catch {
             try moveAside()
             return File()

@@ -47,7 +47,7 @@ import Testing
         // A later source that does not say the template keeps the earlier one.
         #expect(email.action("compose") == Action(key: "compose", name: "Write", urlFormat: "mailto:{{to}}?subject={{subject}}"))
         #expect(email.action("read")?.urlFormat == nil)
-        // The slow path (a file PlainJSON hands to JSONDecoder) reads the same.
+        // Escapes read the same.
         let escaped = try decode(json.replacingOccurrences(of: "Compose", with: "Comp\\u006fse"))
         #expect(escaped.first?.schemes == ["mailto", "mailto+x"])
         #expect(escaped.first?.actions?.first?.urlFormat == "mailto:{{to}}?subject={{subject}}")
@@ -65,6 +65,36 @@ import Testing
         #expect(notes.actions.map(\.key) == ["new"])
         #expect(notes.apps.first?.desktopIDs == ["org.gnome.Gnote.desktop"])
         #expect(notes.apps.first?.urlFormat(for: "new") == "gnote://new?text={{text}}")
+    }
+
+    /// What `JSONDecoder` made of wrong types everywhere (the decoder was `Decodable` before).
+    @Test func wrongTypesEverywhereAreMissingFields() throws {
+        let diagnostics = RecordingDiagnostics()
+        let records = try decode(#"""
+            [{"key":"t","name":5,"parameters":[null,1,"x",{"key":"p","name":null,"description":["d"]},{"name":"no key"}],
+              "actions":{"key":"a"},
+              "apps":[{"key":"a1","name":"A","app_url_scheme":"a1:","desktop_ids":["a.desktop",3,null,"b.desktop",{}],"docs":7,
+                       "actions":[{"key":"k","url_format":"a1://{{x}}?q={{y}}"},{"key":5},[],{"key":"k2","url_format":null}]},
+                      {"key":""},{"name":"no key"},"str",null,{"key":"a2","desktop_ids":"x.desktop","actions":"none"}]},
+             {"name":"no key"},{"key":"Bad Key"},{"key":5},{"key":"t2","apps":null,"actions":[],"parameters":{}},
+             {"key":"esc","name":"Tab\there \"quoted\" back\\slash \/ ünïcödé","unknown":{"deep":[[[{"x":[true,false,null,-3]}]]]}},
+             {"key":"t","key":"ignored","name":"first","name":5}]
+            """#, diagnostics)
+        #expect(records == [
+            AppTypeRecord(
+                key: "t", parameters: [ParameterRecord(key: "p")],
+                apps: [
+                    AppRecord(key: "a1", name: "A", appURLScheme: "a1:", desktopIDs: ["a.desktop", "b.desktop"],
+                              actions: [AppActionRecord(key: "k", urlFormat: "a1://{{x}}?q={{y}}"), AppActionRecord(key: "k2")]),
+                    AppRecord(key: "a2"),
+                ]
+            ),
+            AppTypeRecord(key: "t2", actions: []),
+            AppTypeRecord(key: "esc", name: "Tab\there \"quoted\" back\\slash / ünïcödé"),
+            AppTypeRecord(key: "t", name: "first"),
+        ])
+        #expect(diagnostics.warnings == ["test: ignoring 3 app types with an invalid key: (no key), 'Bad Key', (no key) (keys match ^[a-z0-9_]+$)"])
+        #expect(try decode(#"[{"key":"t"}]"#) == [AppTypeRecord(key: "t")])
     }
 
     @Test(arguments: ["../etc", "a/b", "Twitter", "", "tw itter", "ü"])
@@ -89,6 +119,51 @@ import Testing
     @Test(arguments: ["", "{}", "[1", "{\"key\":\"x\"}", "null", "\u{FF}\u{FE}"])
     func filesThatAreNotArraysOfTypesAreErrors(json: String) {
         #expect(throws: CatalogFormatError.self) { try decode(json) }
+    }
+
+    @Test func theErrorSaysWhereTheFileStopsBeingAnArrayOfTypes() {
+        for (json, reason) in [
+            ("[{\"key\":\"x\"},\n {\"key\" \"y\"}]", "line 2, column 9: expected ':' after a member name, found '\"'"),
+            ("{\"key\":\"x\"}", "the document should be an array"),
+            ("[{\"key\":\"x\"}, 5]", "'[1]' should be an object"),
+        ] {
+            #expect { try decode(json) } throws: { error in
+                (error as? CatalogFormatError)?.description == "test: not a JSON array of app types (\(reason))"
+            }
+        }
+    }
+}
+
+@Suite struct CatalogCacheMetadataTests {
+    @Test func theLineReadsBackAndLinesJSONEncoderWroteRead() throws {
+        let written = CatalogCache.Metadata(fetchedAt: 1_795_956_967.25, url: "https://x/app-data/t.json", etag: "\"e/1\"", lastModified: "Fri, 28 Nov 2025 10:00:00 GMT", name: "T")
+        #expect(written.line == #"{"fetched_at":1795956967.25,"url":"https://x/app-data/t.json","etag":"\"e/1\"","last_modified":"Fri, 28 Nov 2025 10:00:00 GMT","name":"T"}"#)
+        #expect(try CatalogCache.Metadata(line: Array(written.line.utf8)[...]) == written)
+        let bare = CatalogCache.Metadata(fetchedAt: 1_700_000_000, url: "u", etag: nil, lastModified: nil, name: nil)
+        #expect(bare.line == #"{"fetched_at":1700000000.0,"url":"u"}"#)
+        #expect(try CatalogCache.Metadata(line: Array(bare.line.utf8)[...]) == bare)
+        // As JSONEncoder wrote them: in any order, with escaped slashes.
+        #expect(try CatalogCache.Metadata(line: Array(#"{"url":"https:\/\/x\/a","name":"N","fetched_at":1795956967.25,"etag":"\"e\""}"#.utf8)[...])
+            == CatalogCache.Metadata(fetchedAt: 1_795_956_967.25, url: "https://x/a", etag: "\"e\"", lastModified: nil, name: "N"))
+    }
+
+    /// The lines that read, and those that do not, as with `JSONDecoder` and `Codable`.
+    @Test(arguments: [
+        (#"{"fetched_at":1700000000,"url":"u"}"#, true),
+        (#"{"fetched_at":0.1,"url":"u","etag":null,"last_modified":null,"name":null,"extra":[1,2]}"#, true),
+        (#"{"fetched_at":-5e-324,"url":"u","name":"n"}"#, true),
+        (#"{"fetched_at":"1","url":"u"}"#, false),
+        (#"{"fetched_at":1,"url":5}"#, false),
+        (#"{"fetched_at":1}"#, false),
+        (#"{"url":"u"}"#, false),
+        (#"{"fetched_at":1,"url":"u","etag":5}"#, false),
+        (#"{"fetched_at":1,"url":"u","name":["n"]}"#, false),
+        (#"{"fetched_at":true,"url":"u"}"#, false),
+        (#"{"fetched_at":1e999,"url":"u"}"#, false),
+    ])
+    func linesOfTheWrongShapeAreErrors(line: String, reads: Bool) {
+        #expect((try? CatalogCache.Metadata(line: Array(line.utf8)[...])) != nil || !reads)
+        #expect((try? CatalogCache.Metadata(line: Array(line.utf8)[...])) == nil || reads)
     }
 }
 

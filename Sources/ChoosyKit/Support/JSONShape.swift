@@ -1,0 +1,106 @@
+/// How a file's JSON value is read as one Swift type, strictly: the kinds of value that
+/// `JSONDecoder` would decode as that type, and an error naming where in the document
+/// anything else is. (The catalog is read leniently instead: see `CatalogDecoder`.)
+struct JSONShape<Value> {
+    let read: (JSONValue) throws(JSONError) -> Value
+
+    init(_ read: @escaping (JSONValue) throws(JSONError) -> Value) {
+        self.read = read
+    }
+
+    /// An array whose every element is an `element`.
+    static func array<Element>(of element: JSONShape<Element>) -> JSONShape where Value == [Element] {
+        JSONShape { value throws(JSONError) in
+            guard case .array(let values) = value else { throw JSONError(shape: "should be an array") }
+            var result: [Element] = []
+            result.reserveCapacity(values.count)
+            for (index, item) in values.enumerated() {
+                do throws(JSONError) {
+                    result.append(try element.read(item))
+                } catch {
+                    throw error.inside("[\(index)]")
+                }
+            }
+            return result
+        }
+    }
+
+    /// An object read as a dictionary: each member's value an `element`, the first member of
+    /// a name winning (a later one is not read at all).
+    static func dictionary<Element>(of element: JSONShape<Element>) -> JSONShape where Value == [String: Element] {
+        JSONShape { value throws(JSONError) in
+            guard case .object(let members) = value else { throw JSONError(shape: "should be an object") }
+            var result: [String: Element] = [:]
+            for (name, member) in members where result[name] == nil {
+                do throws(JSONError) {
+                    result[name] = try element.read(member)
+                } catch {
+                    throw error.inside(name)
+                }
+            }
+            return result
+        }
+    }
+}
+
+extension JSONShape where Value == String {
+    static var string: JSONShape { JSONShape(expecting: "a string") { $0.stringValue } }
+}
+
+extension JSONShape where Value == Double {
+    static var double: JSONShape { JSONShape(expecting: "a number within a Double's range") { $0.double } }
+}
+
+extension JSONShape where Value == Int {
+    static var int: JSONShape { JSONShape(expecting: "a whole number") { $0.int } }
+}
+
+extension JSONShape where Value == Bool {
+    static var bool: JSONShape {
+        JSONShape(expecting: "true or false") { value in
+            if case .bool(let bool) = value { return bool }
+            return nil
+        }
+    }
+}
+
+extension JSONShape {
+    /// A value that `convert` reads; any other `should be` what `kind` says.
+    fileprivate init(expecting kind: String, _ convert: @escaping (JSONValue) -> Value?) {
+        self.init { value throws(JSONError) in
+            guard let result = convert(value) else { throw JSONError(shape: "should be \(kind)") }
+            return result
+        }
+    }
+}
+
+/// The members of one object, read as the stored properties of a `Decodable` struct are: a
+/// required field must be there and not null, an optional one may be missing or null, and
+/// members nobody asks for are ignored.
+struct JSONFields {
+    private let value: JSONValue
+
+    init(_ value: JSONValue) throws(JSONError) {
+        guard case .object = value else { throw JSONError(shape: "should be an object") }
+        self.value = value
+    }
+
+    func required<Value>(_ name: String, _ shape: JSONShape<Value>) throws(JSONError) -> Value {
+        guard let member = value[name] else { throw JSONError(shape: "is missing").inside(name) }
+        return try read(member, name, shape)
+    }
+
+    func optional<Value>(_ name: String, _ shape: JSONShape<Value>) throws(JSONError) -> Value? {
+        guard let member = value[name] else { return nil }
+        if case .null = member { return nil }
+        return try read(member, name, shape)
+    }
+
+    private func read<Value>(_ member: JSONValue, _ name: String, _ shape: JSONShape<Value>) throws(JSONError) -> Value {
+        do throws(JSONError) {
+            return try shape.read(member)
+        } catch {
+            throw error.inside(name)
+        }
+    }
+}
