@@ -56,7 +56,8 @@ LIBRARY_SOURCES=$(find Sources/ChoosyKit -name '*.swift' | sort)
 if stale "$OUT/libChoosyKit.a" $LIBRARY_SOURCES "$OUT/BundledCatalogData.swift" fuzz/build.sh; then
     echo "fuzz: building the instrumented library (a minute or two)"
     # shellcheck disable=SC2086
-    "$SWIFTC" -parse-as-library -module-name ChoosyKit -swift-version 6 -O -enable-testing $SANITIZE \
+    # -package-name: the targets see ChoosyKit's package-wide API, as the tests do.
+    "$SWIFTC" -parse-as-library -module-name ChoosyKit -package-name choosy -swift-version 6 -O -enable-testing $SANITIZE \
         -I Sources/CCurl -I "$OUT/modules" \
         -emit-module -emit-module-path "$OUT/modules/ChoosyKit.swiftmodule" \
         -emit-library -static -o "$OUT/libChoosyKit.a" \
@@ -66,7 +67,7 @@ fi
 for target in $TARGETS; do
     if stale "$OUT/$target" "fuzz/$target/main.swift" fuzz/common/*.swift "$OUT/libChoosyKit.a"; then
         echo "fuzz: building $target"
-        "$SWIFTC" -parse-as-library -swift-version 6 -O $SANITIZE -use-ld=lld \
+        "$SWIFTC" -parse-as-library -package-name choosy -swift-version 6 -O $SANITIZE -use-ld=lld \
             -I Sources/CCurl -I "$OUT/modules" \
             "fuzz/$target/main.swift" fuzz/common/*.swift "$OUT/libChoosyKit.a" "$OUT"/obj/*.o \
             -o "$OUT/$target"

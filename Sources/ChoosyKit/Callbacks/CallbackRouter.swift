@@ -1,12 +1,12 @@
 /// What a handler made of a request.
-public enum CallbackOutcome: Equatable, Sendable {
+package enum CallbackOutcome: Equatable, Sendable {
     /// Done; the parameters are appended to `x-success`.
     case success([(String, String)])
     case cancel
     /// `code` becomes the exit status and `errorCode`.
     case failure(code: Int32, message: String)
 
-    public static func == (lhs: CallbackOutcome, rhs: CallbackOutcome) -> Bool {
+    package static func == (lhs: CallbackOutcome, rhs: CallbackOutcome) -> Bool {
         switch (lhs, rhs) {
         case (.success(let left), .success(let right)):
             left.count == right.count && zip(left, right).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
@@ -21,17 +21,17 @@ public enum CallbackOutcome: Equatable, Sendable {
 }
 
 /// What routing a URL came to: the callback to open next and the exit status.
-public struct RouteResult: Equatable, Sendable {
+package struct RouteResult: Equatable, Sendable {
     /// What could be parsed of the request (nil when the URL was not one at all).
-    public var request: XCallbackRequest?
+    package var request: XCallbackRequest?
     /// The callback to open, or nil when the request named none for this outcome.
-    public var callbackURL: String?
+    package var callbackURL: String?
     /// 0 success, 5 cancel, the handler's code on failure, 2 for routing errors.
-    public var status: Int32
+    package var status: Int32
     /// What went wrong, for stderr; nil on success and cancel.
-    public var message: String?
+    package var message: String?
 
-    public init(request: XCallbackRequest?, callbackURL: String?, status: Int32, message: String? = nil) {
+    package init(request: XCallbackRequest?, callbackURL: String?, status: Int32, message: String? = nil) {
         self.request = request
         self.callbackURL = callbackURL
         self.status = status
@@ -41,32 +41,32 @@ public struct RouteResult: Equatable, Sendable {
 
 /// Routes x-callback-url requests to handlers by action, for any of several schemes, after
 /// BFGCallbackRouter, and turns each outcome into the callback URL to open.
-public struct CallbackRouter {
-    public typealias Handler = (XCallbackRequest) -> CallbackOutcome
+package struct CallbackRouter {
+    package typealias Handler = (XCallbackRequest) -> CallbackOutcome
 
     /// The schemes this router answers, compared case-insensitively.
-    public let schemes: Set<String>
+    package let schemes: Set<String>
     private var handlers: [String: Handler] = [:]
     /// Asked for actions without a handler; nil leaves the action unknown (402). This is how
     /// custom-action scripts claim actions.
-    public var fallback: ((XCallbackRequest) -> CallbackOutcome?)?
+    package var fallback: ((XCallbackRequest) -> CallbackOutcome?)?
 
-    public init(schemes: some Sequence<String>) {
+    package init(schemes: some Sequence<String>) {
         self.schemes = Set(schemes.map { $0.lowercased() })
     }
 
     /// Handles `action` (matched exactly) for every scheme; registering it again replaces the handler.
-    public mutating func register(action: String, handler: @escaping Handler) {
+    package mutating func register(action: String, handler: @escaping Handler) {
         handlers[action] = handler
     }
 
     /// The actions with a handler, sorted.
-    public var actions: [String] { handlers.keys.sorted() }
+    package var actions: [String] { handlers.keys.sorted() }
 
     /// Parses `url`, runs its handler and says which callback to open. Every callback the
     /// request names is checked before anything runs: a request carrying a `javascript:`
     /// callback is forged, so its action must not happen either.
-    public func route(_ url: String) -> RouteResult {
+    package func route(_ url: String) -> RouteResult {
         let request: XCallbackRequest
         do {
             request = try XCallbackRequest.parse(url, schemes: schemes)

@@ -3,13 +3,13 @@
 /// The callback's own text is kept byte for byte (its query may hold encodings such as
 /// `q=a%2Bb` that decoding and re-encoding would change); added parameters are encoded as in
 /// §4 and go before any `#fragment`.
-public enum CallbackURLBuilder {
+package enum CallbackURLBuilder {
     /// Schemes that would run code or read local data if a forged request could make choosy
     /// open them.
-    public static let refusedSchemes: Set<String> = ["file", "data", "javascript", "vbscript"]
+    package static let refusedSchemes: Set<String> = ["file", "data", "javascript", "vbscript"]
 
     /// The callback with `parameters` appended to its query.
-    public static func success(_ callback: String, adding parameters: [(String, String)]) throws(CallbackURLError) -> String {
+    package static func success(_ callback: String, adding parameters: [(String, String)]) throws(CallbackURLError) -> String {
         let url = try checked(callback)
         guard !parameters.isEmpty else { return url }
         let added = parameters.map { PercentEncoding.encode($0.0) + "=" + PercentEncoding.encode($0.1) }.joined(separator: "&")
@@ -24,19 +24,19 @@ public enum CallbackURLBuilder {
     }
 
     /// The x-error callback with `errorCode` and `errorMessage` appended, in that order.
-    public static func error(_ callback: String, code: Int, message: String) throws(CallbackURLError) -> String {
+    package static func error(_ callback: String, code: Int, message: String) throws(CallbackURLError) -> String {
         try success(callback, adding: [("errorCode", String(code)), ("errorMessage", message)])
     }
 
     /// The x-cancel callback, unchanged.
-    public static func cancel(_ callback: String) throws(CallbackURLError) -> String {
+    package static func cancel(_ callback: String) throws(CallbackURLError) -> String {
         try checked(callback)
     }
 
     /// The callback without surrounding whitespace, or an error when it is not a URL that is
     /// safe to open. Control characters inside are refused rather than stripped: browsers drop
     /// tabs and newlines from `java\tscript:`, so stripping here would have to match them exactly.
-    public static func checked(_ callback: String) throws(CallbackURLError) -> String {
+    package static func checked(_ callback: String) throws(CallbackURLError) -> String {
         let scalars = callback.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpaceOrControl($0) }),
               let last = scalars.lastIndex(where: { !isSpaceOrControl($0) }) else {
@@ -62,9 +62,9 @@ public enum CallbackURLBuilder {
 }
 
 /// A callback URL choosy refuses to open.
-public struct CallbackURLError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var url: String
-    public var reason: String
+package struct CallbackURLError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var url: String
+    package var reason: String
 
-    public var description: String { "refusing callback URL '\(url)': \(reason)" }
+    package var description: String { "refusing callback URL '\(url)': \(reason)" }
 }

@@ -4,22 +4,22 @@
 /// Parsing is strict: a key or value with invalid percent-encoding or invalid UTF-8 rejects
 /// the request with 400, because guessing what a malformed request meant could run the
 /// wrong action or send its result to the wrong place.
-public struct XCallbackRequest: Equatable, Sendable {
+package struct XCallbackRequest: Equatable, Sendable {
     /// The full URL that was routed.
-    public var url: String
+    package var url: String
     /// The scheme, lowercased.
-    public var scheme: String
+    package var scheme: String
     /// The percent-decoded path without its leading and trailing `/`.
-    public var action: String
-    public var source: String?
+    package var action: String
+    package var source: String?
     /// Nil when absent or empty (`x-success=` asks for no callback).
-    public var successURL: String?
-    public var errorURL: String?
-    public var cancelURL: String?
+    package var successURL: String?
+    package var errorURL: String?
+    package var cancelURL: String?
     /// Every parameter whose name does not start with `x-`; a repeated name keeps its last value.
-    public var parameters: [String: String]
+    package var parameters: [String: String]
 
-    public init(
+    package init(
         url: String, scheme: String, action: String, source: String? = nil, successURL: String? = nil,
         errorURL: String? = nil, cancelURL: String? = nil, parameters: [String: String] = [:]
     ) {
@@ -35,7 +35,7 @@ public struct XCallbackRequest: Equatable, Sendable {
 
     /// The request `url` makes to an app registered for `schemes` (matched case-insensitively).
     /// Whether its action exists is the router's decision (402).
-    public static func parse(_ url: String, schemes: Set<String>) throws(XCallbackError) -> XCallbackRequest {
+    package static func parse(_ url: String, schemes: Set<String>) throws(XCallbackError) -> XCallbackRequest {
         guard let parts = URLParts(url) else {
             throw XCallbackError(code: .badRequest, message: "'\(url)' is not a URL")
         }
@@ -91,24 +91,24 @@ public struct XCallbackRequest: Equatable, Sendable {
 }
 
 /// A request that cannot be routed, with the x-callback-url error code it reports.
-public struct XCallbackError: Error, Equatable, Sendable, CustomStringConvertible {
-    public enum Code: Int32, Sendable {
+package struct XCallbackError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Code: Int32, Sendable {
         /// Not an x-callback-url (wrong host, no scheme), a malformed one, or an unsafe callback.
         case badRequest = 400
         case unregisteredScheme = 401
         case unknownAction = 402
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
     /// What could be read of the request, for its `x-error`.
-    public var request: XCallbackRequest?
+    package var request: XCallbackRequest?
 
-    public init(code: Code, message: String, request: XCallbackRequest? = nil) {
+    package init(code: Code, message: String, request: XCallbackRequest? = nil) {
         self.code = code
         self.message = message
         self.request = request
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

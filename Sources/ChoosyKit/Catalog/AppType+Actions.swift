@@ -1,7 +1,7 @@
 extension AppType {
     /// The declared actions, then those that only an app names (shown by their key): both
     /// can be asked for.
-    public var knownActions: [Action] {
+    package var knownActions: [Action] {
         var known = actions
         for app in apps {
             for appAction in app.actions where !known.contains(where: { $0.key == appAction.key }) {
@@ -13,7 +13,7 @@ extension AppType {
 
     /// An action as typed: its key, or its key or name in any case with spaces or `-` for `_`
     /// (`show_profile`, `"Show Profile"`, `show-profile`).
-    public func knownAction(_ input: String) -> Action? {
+    package func knownAction(_ input: String) -> Action? {
         let known = knownActions
         let normalized = input.lowercased().replacingSpaces()
         return known.first { $0.key == input }

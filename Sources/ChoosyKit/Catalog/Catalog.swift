@@ -1,6 +1,6 @@
 /// Starts a refresh that outlives the current command (a detached `choosy __refresh`), so
 /// that stale data never makes a command wait on the network.
-public protocol BackgroundRefresher: Sendable {
+package protocol BackgroundRefresher: Sendable {
     /// Notes a type to refresh; nothing starts before `startPending`.
     func refreshLater(_ key: String)
     /// Starts one refresh for every type noted, so that a command costs one child process and
@@ -10,19 +10,19 @@ public protocol BackgroundRefresher: Sendable {
 
 /// Every app type choosy knows, merged from the bundled catalog, the download cache and the
 /// user's files, refreshed from the network (README, "The catalog").
-public final class Catalog {
-    public struct Summary: Equatable, Sendable {
-        public var key: String
-        public var name: String
+package final class Catalog {
+    package struct Summary: Equatable, Sendable {
+        package var key: String
+        package var name: String
     }
 
     /// How the network may be used; nil refresher means offline.
-    public struct Network {
-        public var refresher: CatalogRefresher
-        public var freshness: CatalogFreshness
-        public var background: BackgroundRefresher?
+    package struct Network {
+        package var refresher: CatalogRefresher
+        package var freshness: CatalogFreshness
+        package var background: BackgroundRefresher?
 
-        public init(refresher: CatalogRefresher, freshness: CatalogFreshness, background: BackgroundRefresher?) {
+        package init(refresher: CatalogRefresher, freshness: CatalogFreshness, background: BackgroundRefresher?) {
             self.refresher = refresher
             self.freshness = freshness
             self.background = background
@@ -42,7 +42,7 @@ public final class Catalog {
     /// An unreachable server costs at most one warning line per command.
     private var warnedAboutNetwork = false
 
-    public init(cache: CatalogCache, userCatalog: UserCatalog, network: Network?, clock: Clock, diagnostics: DiagnosticSink) {
+    package init(cache: CatalogCache, userCatalog: UserCatalog, network: Network?, clock: Clock, diagnostics: DiagnosticSink) {
         self.cache = cache
         self.userCatalog = userCatalog
         self.network = network
@@ -58,7 +58,7 @@ public final class Catalog {
     }
 
     /// Key and name of every type any local source knows, sorted by name.
-    public func summaries() -> [Summary] {
+    package func summaries() -> [Summary] {
         var names: [String: String] = [:]
         for (key, name) in BundledCatalog.typeSummaries { names[key] = name }
         for (key, name) in cache.typeNames() { names[key] = name }
@@ -69,7 +69,7 @@ public final class Catalog {
 
     /// The key for what the user typed: a key or a name in any case (`Twitter`, `twitter`,
     /// `music mixers`). A type no source knows is fetched once, unless offline.
-    public func resolve(_ input: String) throws(ChoosyError) -> String {
+    package func resolve(_ input: String) throws(ChoosyError) -> String {
         let lowered = input.lowercased()
         if isValidTypeKey(lowered) && isKnownLocally(lowered) { return lowered }
         let summaries = summaries()
@@ -96,7 +96,7 @@ public final class Catalog {
 
     /// The merged app type. Stale or missing downloads are refreshed in the background; only
     /// development mode (every use) and a type with no data at all wait for the network.
-    public func appType(_ key: String) throws(ChoosyError) -> AppType {
+    package func appType(_ key: String) throws(ChoosyError) -> AppType {
         if let type = merged[key] { return type }
         let bundled = bundledRecords(key)
         let user = userRecords.filter { $0.key == key }
@@ -135,7 +135,7 @@ public final class Catalog {
 
     /// Downloads the given types now, ignoring the TTL (`choosy update`). With no keys: every
     /// type a local source knows.
-    public func update(_ keys: [String]) -> [(key: String, outcome: CatalogRefresher.Outcome)] {
+    package func update(_ keys: [String]) -> [(key: String, outcome: CatalogRefresher.Outcome)] {
         let targets = keys.isEmpty ? summaries().map(\.key) : keys
         return targets.map { key in
             guard let network else { return (key, .failed("offline")) }
@@ -147,7 +147,7 @@ public final class Catalog {
 
     /// What the background `__refresh` does: fetch each type unless another process just did,
     /// and say in one line which could not be refreshed.
-    public func refreshIfStale(_ keys: [String]) {
+    package func refreshIfStale(_ keys: [String]) {
         guard let network else { return }
         var failed: [(key: String, reason: String)] = []
         for key in keys {
@@ -160,7 +160,7 @@ public final class Catalog {
     }
 
     /// Starts the background refreshes this command asked for.
-    public func startPendingRefreshes() {
+    package func startPendingRefreshes() {
         network?.background?.startPending()
     }
 

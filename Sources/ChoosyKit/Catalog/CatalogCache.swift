@@ -2,40 +2,40 @@
 /// metadata (when it was fetched, the validators for conditional requests, the type names)
 /// followed by the body exactly as served. One file per type, replaced atomically, so a crash
 /// leaves the old file or the new one.
-public struct CatalogCache: Sendable {
-    public struct Metadata: Equatable, Sendable {
-        public var fetchedAt: Double
-        public var url: String
-        public var etag: String?
-        public var lastModified: String?
-        public var name: String?
+package struct CatalogCache: Sendable {
+    package struct Metadata: Equatable, Sendable {
+        package var fetchedAt: Double
+        package var url: String
+        package var etag: String?
+        package var lastModified: String?
+        package var name: String?
     }
 
-    public struct Entry: Sendable {
-        public var metadata: Metadata
-        public var body: [UInt8]
+    package struct Entry: Sendable {
+        package var metadata: Metadata
+        package var body: [UInt8]
         /// The records of the cached type (only those whose key is the file's).
-        public var records: [AppTypeRecord]
+        package var records: [AppTypeRecord]
     }
 
-    public let directory: String
+    package let directory: String
     private let fileSystem: FileSystem
 
-    public init(directory: String, fileSystem: FileSystem) {
+    package init(directory: String, fileSystem: FileSystem) {
         self.directory = directory
         self.fileSystem = fileSystem
     }
 
-    public init(environment: Environment, fileSystem: FileSystem) {
+    package init(environment: Environment, fileSystem: FileSystem) {
         self.init(directory: joinPath(environment.cacheHome, "choosy", "catalog"), fileSystem: fileSystem)
     }
 
-    public func path(for key: String) -> String { joinPath(directory, key + ".cache") }
-    public func lockPath(for key: String) -> String { joinPath(directory, key + ".lock") }
+    package func path(for key: String) -> String { joinPath(directory, key + ".cache") }
+    package func lockPath(for key: String) -> String { joinPath(directory, key + ".lock") }
 
     /// What the last download of a type said, when it brought no data: kept as an empty
     /// marker file whose mtime is the time of the answer.
-    public enum Marker: String, Sendable {
+    package enum Marker: String, Sendable {
         /// The download failed, so background refreshes back off instead of warning on every
         /// command while the network is down.
         case failed
@@ -46,29 +46,29 @@ public struct CatalogCache: Sendable {
     private func markerPath(_ marker: Marker, for key: String) -> String { joinPath(directory, key + "." + marker.rawValue) }
 
     /// When `marker` was last recorded for `key`.
-    public func time(of marker: Marker, for key: String) -> Double? {
+    package func time(of marker: Marker, for key: String) -> Double? {
         fileSystem.info(markerPath(marker, for: key)).map { Double($0.modified) / 1e9 }
     }
 
     /// Records `marker` now, replacing the other marker: only the last answer counts.
-    public func record(_ marker: Marker, for key: String) {
+    package func record(_ marker: Marker, for key: String) {
         try? fileSystem.writeAtomically([], to: markerPath(marker, for: key), permissions: 0o600)
         fileSystem.remove(markerPath(marker == .failed ? .notFound : .failed, for: key))
     }
 
     /// Forgets both markers (a download brought data).
-    public func clearMarkers(of key: String) {
+    package func clearMarkers(of key: String) {
         fileSystem.remove(markerPath(.failed, for: key))
         fileSystem.remove(markerPath(.notFound, for: key))
     }
 
-    public func exists(_ key: String) -> Bool {
+    package func exists(_ key: String) -> Bool {
         fileSystem.info(path(for: key))?.kind == .regular
     }
 
     /// The cached type, or nil. A file that cannot be read back is removed (it will be fetched
     /// again) and reported; it never stops a command.
-    public func entry(for key: String, diagnostics: DiagnosticSink) -> Entry? {
+    package func entry(for key: String, diagnostics: DiagnosticSink) -> Entry? {
         let path = path(for: key)
         guard let bytes = try? fileSystem.read(path, limit: 4 << 20) else { return nil }
         do {
@@ -81,7 +81,7 @@ public struct CatalogCache: Sendable {
     }
 
     /// Key and name of every cached type, from the metadata lines only.
-    public func typeNames() -> [(key: String, name: String)] {
+    package func typeNames() -> [(key: String, name: String)] {
         guard let names = fileSystem.list(directory) else { return [] }
         return names.sorted().compactMap { file in
             guard file.hasSuffix(".cache") else { return nil }
@@ -97,7 +97,7 @@ public struct CatalogCache: Sendable {
 
     /// Replaces the type's file. The caller holds `lockPath(for: key)`, so temporary files
     /// that killed processes left beside it can go.
-    public func store(_ key: String, metadata: Metadata, body: [UInt8]) throws {
+    package func store(_ key: String, metadata: Metadata, body: [UInt8]) throws {
         fileSystem.removeAbandonedTemporaryFiles(of: path(for: key))
         try fileSystem.writeAtomically(Array(metadata.line.utf8) + [0x0A] + body, to: path(for: key), permissions: 0o600)
     }

@@ -1,8 +1,8 @@
 /// Merges the records of one app type from several sources, in order: a later source wins
 /// field by field, and parameters, actions, apps and app actions are matched by key, so
 /// entries only one source has are kept (README, "The catalog").
-public enum CatalogMerger {
-    public static func merge(_ records: [AppTypeRecord]) -> AppType? {
+package enum CatalogMerger {
+    package static func merge(_ records: [AppTypeRecord]) -> AppType? {
         guard let key = records.first?.key else { return nil }
         var name: String?
         var schemes: [String]?

@@ -1,55 +1,55 @@
 /// One source's description of an app type, as written: every field may be missing, so that
 /// merging can tell "not said" from "said". `CatalogMerger` turns records into `AppType`s.
-public struct AppTypeRecord: Equatable, Sendable {
-    public var key: String
-    public var name: String?
-    public var parameters: [ParameterRecord]?
-    public var actions: [ActionRecord]?
-    public var apps: [AppRecord]?
+package struct AppTypeRecord: Equatable, Sendable {
+    package var key: String
+    package var name: String?
+    package var parameters: [ParameterRecord]?
+    package var actions: [ActionRecord]?
+    package var apps: [AppRecord]?
     /// Standard URL schemes the type's actions can be written in (Linux addition).
-    public var schemes: [String]?
+    package var schemes: [String]?
 }
 
-public struct ParameterRecord: Equatable, Sendable {
-    public var key: String
-    public var name: String?
-    public var description: String?
+package struct ParameterRecord: Equatable, Sendable {
+    package var key: String
+    package var name: String?
+    package var description: String?
 }
 
-public struct ActionRecord: Equatable, Sendable {
-    public var key: String
-    public var name: String?
+package struct ActionRecord: Equatable, Sendable {
+    package var key: String
+    package var name: String?
     /// The generic form of the action for any app of the type's `schemes` (Linux addition).
-    public var urlFormat: String?
+    package var urlFormat: String?
 }
 
-public struct AppRecord: Equatable, Sendable {
-    public var key: String
-    public var name: String?
-    public var appURLScheme: String?
-    public var desktopIDs: [String]?
-    public var docs: String?
-    public var actions: [AppActionRecord]?
+package struct AppRecord: Equatable, Sendable {
+    package var key: String
+    package var name: String?
+    package var appURLScheme: String?
+    package var desktopIDs: [String]?
+    package var docs: String?
+    package var actions: [AppActionRecord]?
 }
 
-public struct AppActionRecord: Equatable, Sendable {
-    public var key: String
-    public var urlFormat: String?
+package struct AppActionRecord: Equatable, Sendable {
+    package var key: String
+    package var urlFormat: String?
 }
 
-public struct CatalogFormatError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct CatalogFormatError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 }
 
 /// Reads the choosy-data format leniently: unknown keys are ignored, fields of the wrong
 /// type count as missing, entries without a key are skipped, and app types whose key is not
 /// `^[a-z0-9_]+$` are rejected, all of a file's rejections in one warning (a hostile file
 /// must not flood stderr). Only a file that is not a JSON array of objects is an error.
-public enum CatalogDecoder {
+package enum CatalogDecoder {
     /// Rejected keys are quoted in the warning up to this many characters each.
     static let shownKeyLength = 40
 
-    public static func decode(_ bytes: [UInt8], source: String, diagnostics: DiagnosticSink) throws(CatalogFormatError) -> [AppTypeRecord] {
+    package static func decode(_ bytes: [UInt8], source: String, diagnostics: DiagnosticSink) throws(CatalogFormatError) -> [AppTypeRecord] {
         let types: [JSONValue]
         do {
             types = try JSONShape.array(of: JSONShape { value throws(JSONError) in

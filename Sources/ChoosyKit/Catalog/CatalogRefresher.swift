@@ -1,7 +1,7 @@
 /// Downloads one app type into the cache, under a per-type lock so that concurrent
 /// processes download it once: whoever gets the lock second finds the fresh file.
-public struct CatalogRefresher: Sendable {
-    public enum Outcome: Equatable, Sendable {
+package struct CatalogRefresher: Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// The cache was fresh when the lock was taken; nothing was requested.
         case alreadyFresh
         case updated
@@ -11,14 +11,14 @@ public struct CatalogRefresher: Sendable {
         case failed(String)
     }
 
-    public let baseURL: String
+    package let baseURL: String
     private let cache: CatalogCache
     private let client: @Sendable () -> HTTPClient
     private let freshness: CatalogFreshness
     private let clock: Clock
 
     /// `client` is called only when a request is really made (it loads libcurl).
-    public init(baseURL: String, cache: CatalogCache, client: @escaping @Sendable () -> HTTPClient, freshness: CatalogFreshness, clock: Clock) {
+    package init(baseURL: String, cache: CatalogCache, client: @escaping @Sendable () -> HTTPClient, freshness: CatalogFreshness, clock: Clock) {
         self.baseURL = baseURL
         self.cache = cache
         self.client = client
@@ -26,7 +26,7 @@ public struct CatalogRefresher: Sendable {
         self.clock = clock
     }
 
-    public func url(for key: String) -> String {
+    package func url(for key: String) -> String {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         return "\(base)/app-data/\(key).json"
@@ -34,7 +34,7 @@ public struct CatalogRefresher: Sendable {
 
     /// Fetches `key` (a conditional request when it is cached). With `onlyIfStale`, a cache
     /// entry that is fresh once the lock is held is kept as it is.
-    public func refresh(_ key: String, onlyIfStale: Bool, diagnostics: DiagnosticSink) -> Outcome {
+    package func refresh(_ key: String, onlyIfStale: Bool, diagnostics: DiagnosticSink) -> Outcome {
         guard isValidTypeKey(key) else { return .failed("invalid app type key '\(key)'") }
         let outcome = fetch(key, onlyIfStale: onlyIfStale, diagnostics: diagnostics)
         switch outcome {
@@ -119,18 +119,18 @@ public struct CatalogRefresher: Sendable {
 
 /// When cached data counts as fresh: within the TTL (24 h, `CHOOSY_CACHE_TTL` seconds), never
 /// in development mode, and never when its timestamp is in the future (a clock jump).
-public struct CatalogFreshness: Sendable {
-    public static let defaultTTL: Double = 24 * 60 * 60
+package struct CatalogFreshness: Sendable {
+    package static let defaultTTL: Double = 24 * 60 * 60
 
-    public var ttl: Double
-    public var developmentMode: Bool
+    package var ttl: Double
+    package var developmentMode: Bool
 
-    public init(ttl: Double = CatalogFreshness.defaultTTL, developmentMode: Bool = false) {
+    package init(ttl: Double = CatalogFreshness.defaultTTL, developmentMode: Bool = false) {
         self.ttl = ttl
         self.developmentMode = developmentMode
     }
 
-    public init(environment: Environment, diagnostics: DiagnosticSink) {
+    package init(environment: Environment, diagnostics: DiagnosticSink) {
         var ttl = CatalogFreshness.defaultTTL
         if let value = environment.value("CHOOSY_CACHE_TTL") {
             if let seconds = Double(value), seconds >= 0, seconds.isFinite {
@@ -142,12 +142,12 @@ public struct CatalogFreshness: Sendable {
         self.init(ttl: ttl, developmentMode: environment.flag("CHOOSY_DEVELOPMENT_MODE"))
     }
 
-    public func isFresh(_ metadata: CatalogCache.Metadata, now: Double) -> Bool {
+    package func isFresh(_ metadata: CatalogCache.Metadata, now: Double) -> Bool {
         isFresh(answeredAt: metadata.fetchedAt, now: now)
     }
 
     /// Whether an answer of the server (data, or a 404) given at `time` still stands.
-    public func isFresh(answeredAt time: Double, now: Double) -> Bool {
+    package func isFresh(answeredAt time: Double, now: Double) -> Bool {
         !developmentMode && time <= now + 60 && now - time < ttl
     }
 }

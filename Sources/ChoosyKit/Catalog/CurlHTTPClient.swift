@@ -4,17 +4,17 @@ import Glibc
 /// HTTP over libcurl, loaded with dlopen on the first request so that commands which never
 /// download do not pay for loading it. Redirects are followed here, not by libcurl, so that
 /// every hop is checked against `CatalogURLPolicy`.
-public struct CurlHTTPClient: HTTPClient {
+package struct CurlHTTPClient: HTTPClient {
     private let limits: HTTPLimits
     private let showProgress: Bool
 
     /// `showProgress`: draw a progress line on stderr when a download takes over half a second.
-    public init(limits: HTTPLimits = HTTPLimits(), showProgress: Bool) {
+    package init(limits: HTTPLimits = HTTPLimits(), showProgress: Bool) {
         self.limits = limits
         self.showProgress = showProgress
     }
 
-    public func get(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
+    package func get(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {
         let curl = try CurlLibrary.shared()
         guard let handle = curl.easyInit() else { throw HTTPError("libcurl could not start a transfer") }
         defer { curl.easyCleanup(handle) }

@@ -1,16 +1,16 @@
 /// A GET with the catalog's conditional headers; the real one is `CurlHTTPClient`.
-public protocol HTTPClient: Sendable {
+package protocol HTTPClient: Sendable {
     func get(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse
 }
 
-public struct HTTPRequest: Sendable {
-    public var url: String
-    public var ifNoneMatch: String?
-    public var ifModifiedSince: String?
+package struct HTTPRequest: Sendable {
+    package var url: String
+    package var ifNoneMatch: String?
+    package var ifModifiedSince: String?
     /// Shown in the progress line of slow downloads ("twitter").
-    public var label: String
+    package var label: String
 
-    public init(url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, label: String) {
+    package init(url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, label: String) {
         self.url = url
         self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince
@@ -18,13 +18,13 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-public struct HTTPResponse: Sendable {
-    public var status: Int
-    public var etag: String?
-    public var lastModified: String?
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable {
+    package var status: Int
+    package var etag: String?
+    package var lastModified: String?
+    package var body: [UInt8]
 
-    public init(status: Int, etag: String? = nil, lastModified: String? = nil, body: [UInt8] = []) {
+    package init(status: Int, etag: String? = nil, lastModified: String? = nil, body: [UInt8] = []) {
         self.status = status
         self.etag = etag
         self.lastModified = lastModified
@@ -32,27 +32,27 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-public struct HTTPError: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct HTTPError: Error, CustomStringConvertible, Sendable {
+    package var description: String
 
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }
 
 /// The download limits (README, "The catalog").
-public struct HTTPLimits: Sendable {
-    public var maxRedirects = 5
-    public var connectTimeout: Double = 5
-    public var totalTimeout: Double = 15
-    public var maxBodyBytes = 1 << 20
+package struct HTTPLimits: Sendable {
+    package var maxRedirects = 5
+    package var connectTimeout: Double = 5
+    package var totalTimeout: Double = 15
+    package var maxBodyBytes = 1 << 20
 
-    public init() {}
+    package init() {}
 }
 
 /// HTTPS only, except for loopback hosts (tests and local mirrors).
-public enum CatalogURLPolicy {
-    public static func permits(_ url: String) -> Bool {
+package enum CatalogURLPolicy {
+    package static func permits(_ url: String) -> Bool {
         let lowered = url.lowercased()
         if lowered.hasPrefix("https://") { return true }
         guard lowered.hasPrefix("http://") else { return false }

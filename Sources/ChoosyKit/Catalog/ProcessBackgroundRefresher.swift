@@ -3,25 +3,25 @@ import Synchronization
 /// Refreshes in one detached `choosy __refresh KEY…` child per command: the command that
 /// noticed stale data returns at once, and the child's one-line warning (if any) still reaches
 /// the same stderr.
-public final class ProcessBackgroundRefresher: BackgroundRefresher {
+package final class ProcessBackgroundRefresher: BackgroundRefresher {
     private let executable: String
     private let environment: Environment
     private let runner: ProcessRunner
     private let pending = Mutex<[String]>([])
 
-    public init(executable: String, environment: Environment, runner: ProcessRunner) {
+    package init(executable: String, environment: Environment, runner: ProcessRunner) {
         self.executable = executable
         self.environment = environment
         self.runner = runner
     }
 
-    public func refreshLater(_ key: String) {
+    package func refreshLater(_ key: String) {
         pending.withLock { keys in
             if !keys.contains(key) { keys.append(key) }
         }
     }
 
-    public func startPending() {
+    package func startPending() {
         let keys = pending.withLock { keys in
             defer { keys.removeAll() }
             return keys

@@ -1,16 +1,16 @@
 /// The user's own additions and overrides: `$XDG_CONFIG_HOME/choosy/catalog/*.json`, in
 /// file-name order, merged last.
-public struct UserCatalog: Sendable {
-    public let directory: String
+package struct UserCatalog: Sendable {
+    package let directory: String
     private let fileSystem: FileSystem
 
-    public init(environment: Environment, fileSystem: FileSystem) {
+    package init(environment: Environment, fileSystem: FileSystem) {
         directory = joinPath(environment.configHome, "choosy", "catalog")
         self.fileSystem = fileSystem
     }
 
     /// Every valid record from every file; a broken file is skipped with a warning.
-    public func records(diagnostics: DiagnosticSink) -> [AppTypeRecord] {
+    package func records(diagnostics: DiagnosticSink) -> [AppTypeRecord] {
         guard let names = fileSystem.list(directory) else { return [] }
         return names.filter { $0.hasSuffix(".json") }.sorted().flatMap { name -> [AppTypeRecord] in
             let path = joinPath(directory, name)

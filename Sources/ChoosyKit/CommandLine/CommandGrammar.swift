@@ -1,15 +1,15 @@
 /// choosy's command line, once: every command with its arguments and options. The parser
 /// (`CommandLineReader`), `choosy help` (`HelpText`) and completion (`Completer`) read it, and
 /// tests hold doc/choosy.1 and README.md to it. An option is one line here.
-public enum CommandGrammar {
+package enum CommandGrammar {
     /// The options every command takes.
-    public static let everyCommand: [Option] = [help, verbose, offline]
+    package static let everyCommand: [Option] = [help, verbose, offline]
 
     /// The options that may also come before the command (`choosy -v open …`).
-    public static let beforeCommand: [Option] = [verbose, offline]
+    package static let beforeCommand: [Option] = [verbose, offline]
 
     /// The options written in place of a command (`choosy --version`).
-    public static let insteadOfCommand: [Option] = [help, version]
+    package static let insteadOfCommand: [Option] = [help, version]
 
     static let help = Option.flag("--help", short: "-h", "show help") { $0.help = true }
     static let version = Option.flag("--version", short: "-V", "show the version") { $0.version = true }
@@ -30,7 +30,7 @@ public enum CommandGrammar {
     ])
 
     /// The commands a user types, in the order help lists them.
-    public static let commands: [Command] = [
+    package static let commands: [Command] = [
         Command(
             "open", "open the favourite app of TYPE",
             arguments: [.one("TYPE", .appType), .optional("ACTION", .action), .any("KEY=VALUE", .parameter)],
@@ -134,19 +134,19 @@ public enum CommandGrammar {
     ]
 
     /// What the completion scripts and the background refresh call.
-    public static let hiddenCommands: [Command] = [.hidden("__complete"), .hidden("__refresh")]
+    package static let hiddenCommands: [Command] = [.hidden("__complete"), .hidden("__refresh")]
 
     /// Every option a command takes, each once, in the order the commands list them.
-    public static let options: [Option] = commands.flatMap(\.options).reduce(into: []) { unique, option in
+    package static let options: [Option] = commands.flatMap(\.options).reduce(into: []) { unique, option in
         if !unique.contains(where: { $0.name == option.name }) { unique.append(option) }
     }
 
-    public static func command(named name: String) -> Command? {
+    package static func command(named name: String) -> Command? {
         commands.first { $0.name == name } ?? hiddenCommands.first { $0.name == name }
     }
 
     /// The named pickers (`--picker`); any other value is a command.
-    public static let pickers = ["auto", "tty", "fzf", "rofi", "zenity"]
+    package static let pickers = ["auto", "tty", "fzf", "rofi", "zenity"]
     /// The shells `choosy completions` prints a script for (`CompletionScript` has each).
-    public static let shells = ["bash", "zsh", "fish"]
+    package static let shells = ["bash", "zsh", "fish"]
 }

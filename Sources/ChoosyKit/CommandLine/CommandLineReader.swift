@@ -1,18 +1,18 @@
 /// A command line read against `CommandGrammar`: the command, its arguments (the words that
 /// are not options, in order) and what its options set. What the arguments mean is the
 /// executable's business.
-public struct ParsedCommandLine: Sendable {
+package struct ParsedCommandLine: Sendable {
     /// nil when there is none: `choosy` alone, or an option in its place (`choosy --version`).
-    public var command: CommandGrammar.Command?
-    public var arguments: [String] = []
-    public var options = OptionValues()
+    package var command: CommandGrammar.Command?
+    package var arguments: [String] = []
+    package var options = OptionValues()
 }
 
 /// Reads argv: options anywhere after the command, `--` ends them; a usage error (exit 2)
 /// names what was wrong. The arguments are checked against the command's only when it is
 /// not asked for its help.
-public enum CommandLineReader {
-    public static func read(_ words: [String]) throws(ChoosyError) -> ParsedCommandLine {
+package enum CommandLineReader {
+    package static func read(_ words: [String]) throws(ChoosyError) -> ParsedCommandLine {
         var line = ParsedCommandLine()
         var words = words[...]
         while let first = words.first, let option = CommandGrammar.beforeCommand.first(where: { $0.isWritten(first) }) {

@@ -2,28 +2,28 @@ extension CommandGrammar {
     /// One command: what it is called, the words it takes and the options it takes. A class:
     /// passing one around costs a reference count, where a struct of this size costs copies
     /// of every field and, at the first copy, building its type's metadata.
-    public final class Command: Sendable {
-        public let name: String
+    package final class Command: Sendable {
+        package let name: String
         /// One line, for the overview of `choosy help` and for completion.
-        public let summary: String
-        public let arguments: [Argument]
+        package let summary: String
+        package let arguments: [Argument]
         /// The options only this command takes (the alternative aside).
-        public let ownOptions: [Option]
+        package let ownOptions: [Option]
         /// Options it has in common with other commands.
-        public let shared: OptionGroup?
+        package let shared: OptionGroup?
         /// An option written instead of the arguments: `reset TYPE | --all`.
-        public let alternative: Option?
+        package let alternative: Option?
         /// Its synopsis also shows `CommandGrammar.insteadOfCommand` (`help [COMMAND] | --help | --version`).
-        public let showsOptionsInsteadOfCommand: Bool
+        package let showsOptionsInsteadOfCommand: Bool
         /// The usage error for arguments that do not fit `arguments` (none when any fit).
-        public let misuse: String
+        package let misuse: String
         /// The usage error for arguments given together with `alternative`.
-        public let conflict: String?
+        package let conflict: String?
         /// What `choosy help NAME` says below the synopsis.
-        public let help: String
+        package let help: String
         /// Not offered, listed or documented (`__complete`); the words after it are its own,
         /// none of them an option.
-        public let hidden: Bool
+        package let hidden: Bool
 
         init(
             _ name: String, _ summary: String, arguments: [Argument] = [], options: [Option] = [], shared: OptionGroup? = nil,
@@ -46,20 +46,20 @@ extension CommandGrammar {
 
         /// Every option it takes, in the order completion offers them. (Put together when asked:
         /// the table is built on every run, and most runs look at one command.)
-        public var options: [Option] {
+        package var options: [Option] {
             guard !hidden else { return [] }
             return CommandGrammar.everyCommand + (shared?.options ?? []) + ownOptions + (alternative.map { [$0] } ?? [])
         }
 
         /// The option written `word` (`--app`, `-v`), if the command takes it.
-        public func option(_ word: String) -> Option? {
+        package func option(_ word: String) -> Option? {
             // `options` without putting the list together: this runs for every option given.
             CommandGrammar.everyCommand.first { $0.isWritten(word) } ?? shared?.options.first { $0.isWritten(word) }
                 ?? ownOptions.first { $0.isWritten(word) } ?? alternative.flatMap { $0.isWritten(word) ? $0 : nil }
         }
 
         /// The argument that the word at `index` among the arguments given stands for.
-        public func argument(at index: Int) -> Argument? {
+        package func argument(at index: Int) -> Argument? {
             if index < arguments.count { return arguments[index] }
             return arguments.last.flatMap { $0.count == .any ? $0 : nil }
         }
@@ -76,15 +76,15 @@ extension CommandGrammar {
     }
 
     /// A word after the command that is not an option: `TYPE`, `[ACTION]`, `[KEY=VALUE…]`.
-    public struct Argument: Sendable {
-        public enum Count: Sendable { case one, optional, any }
+    package struct Argument: Sendable {
+        package enum Count: Sendable { case one, optional, any }
 
         /// What help and the man page call it; the words themselves for a closed set (`bash|zsh|fish`).
-        public var name: String {
+        package var name: String {
             ownName ?? (kind.choices ?? []).joined(separator: "|")
         }
-        public let kind: ValueKind
-        public let count: Count
+        package let kind: ValueKind
+        package let count: Count
         private let ownName: String?
 
         static func one(_ name: String, _ kind: ValueKind) -> Argument { Argument(kind: kind, count: .one, ownName: name) }

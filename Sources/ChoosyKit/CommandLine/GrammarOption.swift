@@ -2,7 +2,7 @@ extension CommandGrammar {
     /// One option: how it is written, what it sets in `OptionValues`, and its line of help.
     /// What it sets is a closure, not a key path: key paths are built at run time, and the
     /// table is read on every Tab. A class, like `Command`.
-    public final class Option: Sendable {
+    package final class Option: Sendable {
         enum Form: Sendable {
             case flag(@Sendable (inout OptionValues) -> Void)
             /// The value comes as the next word or after `=` (`--app tweetbot`, `--app=tweetbot`).
@@ -10,10 +10,10 @@ extension CommandGrammar {
         }
 
         /// The long name, `--app`.
-        public let name: String
+        package let name: String
         /// `-v`, for the few that have one.
-        public let short: String?
-        public let summary: String
+        package let short: String?
+        package let summary: String
         let form: Form
 
         private init(name: String, short: String?, summary: String, form: Form) {
@@ -33,28 +33,28 @@ extension CommandGrammar {
             Option(name: name, short: nil, summary: summary, form: .value(name: valueName, kind: kind, sets))
         }
 
-        public var takesValue: Bool { valueName != nil }
+        package var takesValue: Bool { valueName != nil }
 
         /// What help calls its value (`KEY`); nil for a flag.
-        public var valueName: String? {
+        package var valueName: String? {
             if case .value(let name, _, _) = form { return name }
             return nil
         }
 
-        public var valueKind: ValueKind? {
+        package var valueKind: ValueKind? {
             if case .value(_, let kind, _) = form { return kind }
             return nil
         }
 
         /// `-v, --verbose` or `--app KEY`, as help and the man page list it.
-        public var label: String {
+        package var label: String {
             (short.map { $0 + ", " } ?? "") + name + (valueName.map { " " + $0 } ?? "")
         }
 
         func isWritten(_ word: String) -> Bool { word == name || word == short }
 
         /// Records the option in `values`; `value` is nil for a flag.
-        public func set(_ value: String?, in values: inout OptionValues) {
+        package func set(_ value: String?, in values: inout OptionValues) {
             switch form {
             case .flag(let set): set(&values)
             case .value(_, _, let set): set(&values, value ?? "")
@@ -63,8 +63,8 @@ extension CommandGrammar {
     }
 
     /// Options several commands take; `owner`'s synopsis lists them, the others' say `[open's options]`.
-    public struct OptionGroup: Sendable {
-        public let owner: String
-        public let options: [Option]
+    package struct OptionGroup: Sendable {
+        package let owner: String
+        package let options: [Option]
     }
 }

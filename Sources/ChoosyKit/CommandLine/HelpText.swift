@@ -1,6 +1,6 @@
 /// `choosy help [COMMAND]`, written from `CommandGrammar`.
-public enum HelpText {
-    public static func text(for topic: String?) throws(ChoosyError) -> String {
+package enum HelpText {
+    package static func text(for topic: String?) throws(ChoosyError) -> String {
         guard let topic else { return overview }
         let commands = CommandGrammar.commands
         guard let command = commands.first(where: { $0.name == topic }) else {
@@ -9,7 +9,7 @@ public enum HelpText {
         return command.synopsis(width: 80) + "\n\n" + command.help + "\n"
     }
 
-    public static var overview: String {
+    package static var overview: String {
         let group = CommandGrammar.openOptions
         let sharing = CommandGrammar.commands.filter { $0.shared?.owner == group.owner }.map(\.name)
         return """

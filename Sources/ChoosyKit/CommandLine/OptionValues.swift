@@ -1,16 +1,16 @@
 /// What the options on a command line set (`CommandGrammar` says which option sets what).
-public struct OptionValues: Equatable, Sendable {
+package struct OptionValues: Equatable, Sendable {
     /// Those of open, url, handle and route, passed on as they are.
-    public var open = OpenOptions()
-    public var json = false
-    public var verbose = false
-    public var offline = false
-    public var help = false
-    public var version = false
+    package var open = OpenOptions()
+    package var json = false
+    package var verbose = false
+    package var offline = false
+    package var help = false
+    package var version = false
     /// `reset --all`.
-    public var all = false
+    package var all = false
     /// `install --default-handler`.
-    public var defaultHandler = false
+    package var defaultHandler = false
 
-    public init() {}
+    package init() {}
 }

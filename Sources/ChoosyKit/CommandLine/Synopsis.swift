@@ -1,18 +1,18 @@
 extension CommandGrammar.Command {
     /// `choosy list [TYPE] [--json]`: the arguments and the options only this command takes.
-    public var shortSynopsis: String {
+    package var shortSynopsis: String {
         synopsisParts(full: false).joined(separator: " ")
     }
 
     /// The short synopsis and the shared options: listed in full by the command that owns
     /// them, `[open's options]` for the others.
-    public var synopsis: String {
+    package var synopsis: String {
         synopsisParts(full: true).joined(separator: " ")
     }
 
     /// The synopsis in lines of at most `width` characters, the later ones indented to the
     /// first argument.
-    public func synopsis(width: Int) -> String {
+    package func synopsis(width: Int) -> String {
         let indent = String(repeating: " ", count: "choosy \(name) ".count)
         var lines: [String] = []
         var line = ""

@@ -1,7 +1,7 @@
 extension CommandGrammar {
     /// What a word on the command line stands for: completion offers candidates by it, and the
     /// parser refuses a word outside a closed set.
-    public enum ValueKind: Sendable, Equatable {
+    package enum ValueKind: Sendable, Equatable {
         /// An app type's key or name, any case.
         case appType
         /// An action of the app type given before it.
@@ -21,7 +21,7 @@ extension CommandGrammar {
         case text
 
         /// The only words allowed, for a kind that is a closed set.
-        public var choices: [String]? {
+        package var choices: [String]? {
             self == .shell ? CommandGrammar.shells : nil
         }
     }

@@ -1,12 +1,12 @@
 extension Choosy {
-    public struct UpdateReport: Sendable {
-        public var key: String
-        public var outcome: CatalogRefresher.Outcome
+    package struct UpdateReport: Sendable {
+        package var key: String
+        package var outcome: CatalogRefresher.Outcome
     }
 
     /// `choosy update [TYPE…]`: download now, ignoring the TTL. Exit 4 when any failed (a type
     /// the server does not have is an answer, not a failure).
-    public func update(_ inputs: [String]) throws(ChoosyError) -> [UpdateReport] {
+    package func update(_ inputs: [String]) throws(ChoosyError) -> [UpdateReport] {
         guard !isOffline else { throw .unavailable("cannot update while offline (--offline or CHOOSY_OFFLINE)") }
         let catalog = try catalog()
         var keys: [String] = []
@@ -22,7 +22,7 @@ extension Choosy {
     }
 
     /// `choosy __refresh KEY…`, run detached by `ProcessBackgroundRefresher`.
-    public func refreshInBackground(_ keys: [String]) throws(ChoosyError) {
+    package func refreshInBackground(_ keys: [String]) throws(ChoosyError) {
         try catalog().refreshIfStale(keys.filter(isValidTypeKey))
     }
 }

@@ -4,31 +4,31 @@ import Glibc
 /// processes, network), and each command is a method on it. The `choosy` executable builds
 /// one, calls one method and prints the result.
 public final class Choosy {
-    public struct Settings: Sendable {
-        public var verbose = false
+    package struct Settings: Sendable {
+        package var verbose = false
         /// `--offline` or `CHOOSY_OFFLINE=1`: no network at all.
-        public var offline = false
+        package var offline = false
         /// choosy's own executable, so it never hands a URL to itself and can refresh in
         /// the background.
-        public var executable: String
+        package var executable: String
         /// Whether stale catalog data is refreshed by a detached `choosy __refresh` child; a
         /// Swift program using ChoosyKit is no `choosy` binary, so it refreshes explicitly.
-        public var refreshInBackground = true
+        package var refreshInBackground = true
 
-        public init(executable: String) {
+        package init(executable: String) {
             self.executable = executable
         }
     }
 
-    public let environment: Environment
-    public let settings: Settings
-    public let fileSystem: FileSystem
-    public let clock: Clock
-    public let diagnostics: DiagnosticSink
-    public let runner: ProcessRunner
+    package let environment: Environment
+    package let settings: Settings
+    package let fileSystem: FileSystem
+    package let clock: Clock
+    package let diagnostics: DiagnosticSink
+    package let runner: ProcessRunner
     private let httpClient: @Sendable () -> HTTPClient
 
-    public init(
+    package init(
         environment: Environment, settings: Settings, diagnostics: DiagnosticSink,
         fileSystem: FileSystem = LocalFileSystem(), clock: Clock = SystemClock(),
         runner: ProcessRunner = PosixProcessRunner(),
@@ -44,12 +44,12 @@ public final class Choosy {
         self.httpClient = httpClient ?? { CurlHTTPClient(showProgress: showProgress) }
     }
 
-    public var isOffline: Bool { settings.offline || environment.flag("CHOOSY_OFFLINE") }
+    package var isOffline: Bool { settings.offline || environment.flag("CHOOSY_OFFLINE") }
 
     // MARK: Parts, built on first use so each command pays only for what it touches.
 
     private var loadedConfiguration: Configuration?
-    public func configuration() throws(ChoosyError) -> Configuration {
+    package func configuration() throws(ChoosyError) -> Configuration {
         if let loadedConfiguration { return loadedConfiguration }
         let configuration = try Configuration.load(environment: environment, fileSystem: fileSystem)
         loadedConfiguration = configuration
@@ -58,15 +58,15 @@ public final class Choosy {
 
     /// The remote catalog's base: `CHOOSY_CATALOG_URL`, the config's `catalog_url`, or the
     /// project's published tree.
-    public func catalogBaseURL() throws(ChoosyError) -> String {
+    package func catalogBaseURL() throws(ChoosyError) -> String {
         if let url = environment.value("CHOOSY_CATALOG_URL") { return url }
         return try configuration().catalogURL ?? Choosy.publishedCatalogURL
     }
 
-    public static let publishedCatalogURL = "https://raw.githubusercontent.com/choosy-linux/choosy/main/catalog"
+    package static let publishedCatalogURL = "https://raw.githubusercontent.com/choosy-linux/choosy/main/catalog"
 
     private var loadedCatalog: Catalog?
-    public func catalog() throws(ChoosyError) -> Catalog {
+    package func catalog() throws(ChoosyError) -> Catalog {
         if let loadedCatalog { return loadedCatalog }
         let cache = CatalogCache(environment: environment, fileSystem: fileSystem)
         var network: Catalog.Network?
@@ -88,7 +88,7 @@ public final class Choosy {
     }
 
     private var loadedPreferences: PreferenceStore?
-    public func preferences() -> PreferenceStore {
+    package func preferences() -> PreferenceStore {
         if let loadedPreferences { return loadedPreferences }
         let store = PreferenceStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: clock)
         loadedPreferences = store
@@ -96,19 +96,19 @@ public final class Choosy {
     }
 
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
-    public func finish() {
+    package func finish() {
         loadedCatalog?.startPendingRefreshes()
     }
 
     /// The app type for what the user typed (key or name, any case): its catalog apps, then
     /// the installed handlers of its schemes that no catalog names.
-    public func appType(_ input: String) throws(ChoosyError) -> AppType {
+    package func appType(_ input: String) throws(ChoosyError) -> AppType {
         try installedCatalog().appType(input)
     }
 
     private var loadedProbe: AppProbe?
     /// Desktop entries, excluding choosy's own (it must never be handed its own URLs).
-    public func probe() -> AppProbe {
+    package func probe() -> AppProbe {
         if let loadedProbe { return loadedProbe }
         let index = DesktopEntryIndex(environment: environment, excludingExecutable: settings.executable, fileSystem: fileSystem, clock: clock)
         let probe = AppProbe(
@@ -121,7 +121,7 @@ public final class Choosy {
 
     private var loadedInstalledCatalog: InstalledCatalog?
     /// The app types and which of their apps are installed, found once per command.
-    public func installedCatalog() throws(ChoosyError) -> InstalledCatalog {
+    package func installedCatalog() throws(ChoosyError) -> InstalledCatalog {
         if let loadedInstalledCatalog { return loadedInstalledCatalog }
         let installer = linkHandlerInstaller()
         let found = InstalledCatalog(catalog: try catalog(), probe: probe(), diagnostics: diagnostics) { installer.previousHandler(for: $0) }
@@ -130,7 +130,7 @@ public final class Choosy {
     }
 
     /// The installed apps of a type, found once per command.
-    public func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] {
+    package func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] {
         try installedCatalog().installedApps(of: type)
     }
 
@@ -160,11 +160,11 @@ public final class Choosy {
         )
     }
 
-    public func linkHandlerInstaller() -> LinkHandlerInstaller {
+    package func linkHandlerInstaller() -> LinkHandlerInstaller {
         LinkHandlerInstaller(environment: environment, fileSystem: fileSystem, executable: settings.executable, mimeApps: probe().mimeApps)
     }
 
-    public func hookRunner() -> HookRunner {
+    package func hookRunner() -> HookRunner {
         HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem)
     }
 }

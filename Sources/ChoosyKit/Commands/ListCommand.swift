@@ -1,15 +1,15 @@
 /// One app type as `choosy list` shows it.
-public struct TypeListing: Sendable {
-    public struct Entry: Sendable {
-        public var app: App
-        public var installed: InstalledApp?
-        public var isDefault: Bool
+package struct TypeListing: Sendable {
+    package struct Entry: Sendable {
+        package var app: App
+        package var installed: InstalledApp?
+        package var isDefault: Bool
     }
 
-    public var type: AppType
-    public var apps: [Entry]
+    package var type: AppType
+    package var apps: [Entry]
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),
@@ -28,7 +28,7 @@ public struct TypeListing: Sendable {
 
 extension Choosy {
     /// `choosy list [TYPE]`: every type (or one) with its apps, installed or not.
-    public func list(_ typeInput: String?) throws(ChoosyError) -> [TypeListing] {
+    package func list(_ typeInput: String?) throws(ChoosyError) -> [TypeListing] {
         let types: [AppType]
         if let typeInput {
             types = [try appType(typeInput)]

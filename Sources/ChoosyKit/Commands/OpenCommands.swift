@@ -1,11 +1,11 @@
 extension Choosy {
     /// `choosy open` and `choosy url`.
-    public func open(_ request: OpenRequest) throws(ChoosyError) -> OpenResult {
+    package func open(_ request: OpenRequest) throws(ChoosyError) -> OpenResult {
         try actionOpener().open(request)
     }
 
     /// What `handle` did with a link.
-    public enum HandleResult: Sendable {
+    package enum HandleResult: Sendable {
         case opened(OpenResult)
         case routed(RouteReport)
     }
@@ -13,7 +13,7 @@ extension Choosy {
     /// `choosy handle URL`: a plain link opened through the app type it stands for (README, "choosy handle").
     /// When a choice is needed and no picker can be shown, the link opens as it would have
     /// without choosy, with the system's own handler, just once.
-    public func handle(_ link: String, options: OpenOptions) throws(ChoosyError) -> HandleResult {
+    package func handle(_ link: String, options: OpenOptions) throws(ChoosyError) -> HandleResult {
         let target = try LinkClassifier.classify(link)
         do {
             switch target {

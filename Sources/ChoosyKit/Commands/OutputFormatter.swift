@@ -1,16 +1,16 @@
 /// Turns command results into the text or JSON the executable prints.
-public struct OutputFormatter: Sendable {
-    public let style: TerminalStyle
-    public let json: Bool
+package struct OutputFormatter: Sendable {
+    package let style: TerminalStyle
+    package let json: Bool
 
-    public init(style: TerminalStyle, json: Bool) {
+    package init(style: TerminalStyle, json: Bool) {
         self.style = style
         self.json = json
     }
 
     // MARK: describe
 
-    public func describe(_ type: AppType) -> String {
+    package func describe(_ type: AppType) -> String {
         if json { return describeJSON(type).rendered() + "\n" }
         var lines = ["\(style.bold(shown(type.name))) (\(shown(type.key)))", "", style.bold("Actions:")]
         let keyWidth = (type.actions.map { shown($0.key).count } + type.parameters.map { shown($0.key).count }).max() ?? 0
@@ -36,7 +36,7 @@ public struct OutputFormatter: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public func describeJSON(_ type: AppType) -> JSONValue {
+    package func describeJSON(_ type: AppType) -> JSONValue {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),
@@ -72,7 +72,7 @@ public struct OutputFormatter: Sendable {
 
     // MARK: list
 
-    public func list(_ listings: [TypeListing], single: Bool) -> String {
+    package func list(_ listings: [TypeListing], single: Bool) -> String {
         if json { return JSONValue.array(listings.map(\.json)).rendered() + "\n" }
         if !single {
             let width = listings.map { shown($0.type.key).count }.max() ?? 0
@@ -105,18 +105,18 @@ public struct OutputFormatter: Sendable {
     // MARK: open, url
 
     /// `--json` object, `--dry-run` argv line, or nothing.
-    public func opened(_ result: OpenResult, dryRun: Bool) -> String {
+    package func opened(_ result: OpenResult, dryRun: Bool) -> String {
         if json { return result.json.rendered() + "\n" }
         return dryRun ? shellQuoted(result.argv) + "\n" : ""
     }
 
-    public func url(_ result: OpenResult) -> String {
+    package func url(_ result: OpenResult) -> String {
         json ? result.json.rendered() + "\n" : (result.url ?? "") + "\n"
     }
 
     // MARK: update
 
-    public func update(_ reports: [Choosy.UpdateReport]) -> String {
+    package func update(_ reports: [Choosy.UpdateReport]) -> String {
         reports.map { report in
             switch report.outcome {
             case .updated, .alreadyFresh: return "\(report.key): \(style.green("updated"))"

@@ -1,7 +1,7 @@
 extension Choosy {
     /// `choosy reset TYPE`: forgets the default (and the apps seen); returns the app forgotten.
     @discardableResult
-    public func reset(_ typeInput: String) throws(ChoosyError) -> String? {
+    package func reset(_ typeInput: String) throws(ChoosyError) -> String? {
         let type = try appType(typeInput)
         let store = preferences()
         let previous = try store.preference(for: type.key).defaultApp
@@ -10,18 +10,18 @@ extension Choosy {
     }
 
     /// `choosy reset --all`.
-    public func resetAll() throws(ChoosyError) {
+    package func resetAll() throws(ChoosyError) {
         try preferences().resetAll()
     }
 
     /// `choosy default TYPE`: the remembered app key, if any.
-    public func defaultApp(_ typeInput: String) throws(ChoosyError) -> String? {
+    package func defaultApp(_ typeInput: String) throws(ChoosyError) -> String? {
         let type = try appType(typeInput)
         return try preferences().preference(for: type.key).defaultApp
     }
 
     /// `choosy default TYPE APP`: makes an installed app the default, as picking it *always*.
-    public func setDefaultApp(_ typeInput: String, app key: String) throws(ChoosyError) {
+    package func setDefaultApp(_ typeInput: String, app key: String) throws(ChoosyError) {
         let type = try appType(typeInput)
         guard let app = type.app(key) ?? type.apps.first(where: { $0.name.lowercased() == key.lowercased() }) else {
             throw .unknown("unknown app '\(key)' for \(type.name)" + didYouMean(key, among: type.apps.map(\.key)))

@@ -1,8 +1,8 @@
 /// What `choosy route` did: the routing result, and whether its callback was opened.
-public struct RouteReport: Sendable {
-    public var result: RouteResult
+package struct RouteReport: Sendable {
+    package var result: RouteResult
     /// The argv that opened the callback (empty in a dry run or when none was opened).
-    public var callbackArgv: [String]
+    package var callbackArgv: [String]
 }
 
 extension Choosy {
@@ -10,7 +10,7 @@ extension Choosy {
     /// `url`, `reset`, `default` and `list`; any other action runs the user's custom action
     /// script, if any. The resulting callback is opened through the system's handler for its
     /// scheme, never through choosy.
-    public func route(_ url: String, options: OpenOptions) throws(ChoosyError) -> RouteReport {
+    package func route(_ url: String, options: OpenOptions) throws(ChoosyError) -> RouteReport {
         var router = CallbackRouter(schemes: ["choosy"] + (try configuration().schemes))
         // Why a choice was cancelled, for stderr (x-cancel carries no reason).
         let cancelled = CancelReason()

@@ -2,15 +2,15 @@
 /// typed, possibly empty), given the words before it — everything after `choosy` on the
 /// command line. Commands and options come from `CommandGrammar`; app types, actions,
 /// parameter keys (`key=`) and app keys come from the catalog it is given.
-public struct Completer {
+package struct Completer {
     private let catalog: Catalog
 
     /// `catalog` should be offline: completion runs on every Tab and must never wait.
-    public init(catalog: Catalog) {
+    package init(catalog: Catalog) {
         self.catalog = catalog
     }
 
-    public func candidates(for words: [String]) -> [CompletionCandidate] {
+    package func candidates(for words: [String]) -> [CompletionCandidate] {
         guard let current = words.last else { return [] }
         var before = words.dropLast()[...]
         while let first = before.first, CommandGrammar.beforeCommand.contains(where: { $0.isWritten(first) }) {

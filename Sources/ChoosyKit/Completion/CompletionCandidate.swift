@@ -1,17 +1,17 @@
 /// One answer of `choosy __complete`: the word to insert, and what it is for shells that show
 /// descriptions (zsh, fish).
-public struct CompletionCandidate: Equatable, Sendable {
-    public var word: String
-    public var description: String
+package struct CompletionCandidate: Equatable, Sendable {
+    package var word: String
+    package var description: String
 
-    public init(_ word: String, _ description: String) {
+    package init(_ word: String, _ description: String) {
         self.word = word
         self.description = description
     }
 
     /// `WORD`, or `WORD<TAB>DESCRIPTION`: one line of `choosy __complete`'s output. Names come
     /// from catalog files, so tabs and line breaks in them become spaces.
-    public var line: String {
+    package var line: String {
         let word = Self.flattened(word)
         let description = Self.flattened(description)
         return description.isEmpty ? word : word + "\t" + description

@@ -2,8 +2,8 @@
 /// are thin: each asks choosy itself for the candidates through `choosy __complete WORD…`,
 /// which prints one candidate per line, optionally followed by a tab and a description.
 /// They live here as literals so that the binary works wherever it is copied.
-public enum CompletionScript {
-    public static func text(for shell: String) -> String? {
+package enum CompletionScript {
+    package static func text(for shell: String) -> String? {
         scripts.first { $0.shell == shell }?.text
     }
 

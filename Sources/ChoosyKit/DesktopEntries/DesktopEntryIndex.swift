@@ -11,10 +11,10 @@ import Synchronization
 /// the handlers of a URL scheme uses a map kept in `$XDG_CACHE_HOME/choosy/`, rebuilt whenever
 /// an applications directory (or any subdirectory) changed. The index can exclude choosy's
 /// own entry, so that a URL is never handed back to choosy.
-public final class DesktopEntryIndex: Sendable {
+package final class DesktopEntryIndex: Sendable {
     /// The `applications` directories, in precedence order.
-    public let directories: [String]
-    public let cachePath: String
+    package let directories: [String]
+    package let cachePath: String
     private let searchPath: [String]
     private let fileSystem: FileSystem
     private let clock: Clock
@@ -36,7 +36,7 @@ public final class DesktopEntryIndex: Sendable {
     /// timestamp tick, unseen; a map built from it is not saved.
     private static let racyInterval = 2.0
 
-    public init(
+    package init(
         environment: Environment, excludingExecutable executable: String? = nil,
         fileSystem: FileSystem = LocalFileSystem(), clock: Clock = SystemClock()
     ) {
@@ -57,13 +57,13 @@ public final class DesktopEntryIndex: Sendable {
 
     /// The entry that has this ID, usable or not; nil when no directory has a readable file
     /// for it or when it is hidden.
-    public func entry(id: String) -> DesktopEntry? {
+    package func entry(id: String) -> DesktopEntry? {
         locate(id: id)?.entry
     }
 
     /// The entry that has this ID and the rank of the applications directory that holds it
     /// (0 for `$XDG_DATA_HOME/applications`, then each data dir in order); nil as for `entry`.
-    public func locate(id: String) -> (entry: DesktopEntry, rank: Int)? {
+    package func locate(id: String) -> (entry: DesktopEntry, rank: Int)? {
         if let known = located.withLock({ $0[id] }) { return known }
         let found = search(id: id)
         located.withLock { $0[id] = .some(found) }
@@ -82,13 +82,13 @@ public final class DesktopEntryIndex: Sendable {
     }
 
     /// The entry with this ID when it is usable (and not choosy itself).
-    public func usableEntry(id: String) -> DesktopEntry? {
+    package func usableEntry(id: String) -> DesktopEntry? {
         guard let entry = entry(id: id), unusableReason(entry) == nil else { return nil }
         return entry
     }
 
     /// Whether the entry is choosy's own (its ID, or an `Exec` that runs this choosy).
-    public func isChoosy(_ entry: DesktopEntry) -> Bool {
+    package func isChoosy(_ entry: DesktopEntry) -> Bool {
         guard let exec = entry.exec, let commandLine = try? ExecCommandLine(parsing: exec) else {
             return entry.id == "choosy.desktop"
         }
@@ -99,7 +99,7 @@ public final class DesktopEntryIndex: Sendable {
     /// `Exec` that parses with valid field codes and an absolute or bare program name, a
     /// `TryExec` (if any) naming an installed executable, and not choosy itself.
     /// `NoDisplay=true` does not matter: it only hides the entry from menus.
-    public func unusableReason(_ entry: DesktopEntry) -> String? {
+    package func unusableReason(_ entry: DesktopEntry) -> String? {
         if let known = unusable.withLock({ $0[entry.path] }) { return known }
         let reason = findUnusableReason(entry)
         unusable.withLock { $0[entry.path] = .some(reason) }
@@ -171,7 +171,7 @@ public final class DesktopEntryIndex: Sendable {
     /// only what the entries declare: `MimeAppsList.associations(forScheme:)` applies the
     /// user's and the system's `mimeapps.list` to it. Each is re-read, so an entry edited in
     /// place or made unusable since the map was saved is never returned.
-    public func declaredHandlers(forScheme scheme: String) -> [(entry: DesktopEntry, rank: Int)] {
+    package func declaredHandlers(forScheme scheme: String) -> [(entry: DesktopEntry, rank: Int)] {
         let scheme = scheme.lowercased()
         let ids = schemeMap.withLock { map in
             if map == nil { map = loadOrBuildSchemeMap() }

@@ -1,11 +1,11 @@
 /// The message locale that picks `Key[locale]` values (Desktop Entry spec, "Localized values
 /// for keys"): `lang_COUNTRY.ENCODING@MODIFIER`, where the encoding never matters.
-public struct DesktopLocale: Equatable, Sendable {
-    public var language: String
-    public var country: String?
-    public var modifier: String?
+package struct DesktopLocale: Equatable, Sendable {
+    package var language: String
+    package var country: String?
+    package var modifier: String?
 
-    public init(language: String, country: String? = nil, modifier: String? = nil) {
+    package init(language: String, country: String? = nil, modifier: String? = nil) {
         self.language = language
         self.country = country
         self.modifier = modifier
@@ -13,7 +13,7 @@ public struct DesktopLocale: Equatable, Sendable {
 
     /// Parses a POSIX locale name; `C`, `C.UTF-8` and `POSIX` are the locale `C`, whose
     /// values are `Key[C]` (as GLib reads them); nil for empty or malformed names.
-    public init?(parsing name: String) {
+    package init?(parsing name: String) {
         if name == "POSIX" {
             self.init(language: "C")
             return
@@ -40,7 +40,7 @@ public struct DesktopLocale: Equatable, Sendable {
 
     /// The locale of messages: the first set of `LC_ALL`, `LC_MESSAGES`, `LANG` (POSIX
     /// precedence); nil when none is set or the first set is malformed.
-    public static func messages(in environment: Environment) -> DesktopLocale? {
+    package static func messages(in environment: Environment) -> DesktopLocale? {
         for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
             if let value = environment.value(name) { return DesktopLocale(parsing: value) }
         }
@@ -48,7 +48,7 @@ public struct DesktopLocale: Equatable, Sendable {
     }
 
     /// The key suffixes to try, best first; the unlocalized key comes after all of them.
-    public var candidates: [String] {
+    package var candidates: [String] {
         var result: [String] = []
         if let country, let modifier { result.append("\(language)_\(country)@\(modifier)") }
         if let country { result.append("\(language)_\(country)") }

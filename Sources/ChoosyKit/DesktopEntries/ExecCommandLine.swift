@@ -1,6 +1,6 @@
 /// Why an `Exec` value cannot be used; the entry is then not usable.
-public struct ExecError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var description: String
+package struct ExecError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var description: String
 }
 
 /// An `Exec` value split into arguments per the Desktop Entry spec ("The Exec key"), with its
@@ -16,7 +16,7 @@ public struct ExecError: Error, Equatable, Sendable, CustomStringConvertible {
 ///   ever sees the command;
 /// - a field code inside quotes (undefined in the spec) is accepted only as the whole argument
 ///   (`"%u"`); `%%` is a `%` anywhere; any other code, or a lone `%`, makes the `Exec` invalid.
-public struct ExecCommandLine: Equatable, Sendable {
+package struct ExecCommandLine: Equatable, Sendable {
     enum Piece: Equatable, Sendable {
         case text(String)
         /// One of `f F u U i c k`.
@@ -32,24 +32,24 @@ public struct ExecCommandLine: Equatable, Sendable {
     let arguments: [[Piece]]
 
     /// The program: a name looked up on `PATH` or an absolute path.
-    public var program: String {
+    package var program: String {
         arguments[0].map { if case .text(let text) = $0 { text } else { "" } }.joined()
     }
 
     /// True when the command line takes a URL or file (`%u %U %f %F`); without one, the app is
     /// started without the URL.
-    public var takesURL: Bool {
+    package var takesURL: Bool {
         arguments.contains { $0.contains { if case .field(let code) = $0 { "uUfF".unicodeScalars.contains(code) } else { false } } }
     }
 
     /// True when the command line takes files (`%f %F`) and no URL (`%u %U`): such an app
     /// can only be given a local path.
-    public var takesOnlyFiles: Bool {
+    package var takesOnlyFiles: Bool {
         let codes = arguments.flatMap { $0.compactMap { if case .field(let code) = $0 { code } else { nil } } }
         return codes.contains { $0 == "f" || $0 == "F" } && !codes.contains { $0 == "u" || $0 == "U" }
     }
 
-    public init(parsing command: String) throws(ExecError) {
+    package init(parsing command: String) throws(ExecError) {
         var splitter = Splitter(command)
         let arguments = try splitter.split()
         guard let first = arguments.first else { throw ExecError(description: "empty Exec") }
@@ -170,7 +170,7 @@ public struct ExecCommandLine: Equatable, Sendable {
     /// - `%c`: `name`. `%k`: `entryPath`.
     /// A code standing alone that expands to nothing removes its argument; an embedded one
     /// leaves the rest of the argument.
-    public func expand(url: String?, icon: String?, name: String?, entryPath: String?) -> [String] {
+    package func expand(url: String?, icon: String?, name: String?, entryPath: String?) -> [String] {
         let url = url.flatMap { $0.isEmpty ? nil : $0 }
         let localPath = url.flatMap(ExecCommandLine.localPath(from:))
         func value(_ code: Unicode.Scalar) -> String? {

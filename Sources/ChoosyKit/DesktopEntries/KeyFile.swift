@@ -2,20 +2,20 @@
 /// "Basic format of the file"): groups of `Key=Value` lines, with raw (still escaped) values.
 /// Parsing is all-or-nothing: a file that is not text in this format is rejected whole, so
 /// junk can never be half-read into a launcher.
-public struct KeyFile: Equatable, Sendable {
+package struct KeyFile: Equatable, Sendable {
     /// Files larger than this are not read at all (real desktop entries are a few KiB).
-    public static let sizeLimit = 1 << 20
+    package static let sizeLimit = 1 << 20
     /// A longer line means the file is not a hand-written key file.
-    public static let lineLimit = 64 << 10
+    package static let lineLimit = 64 << 10
 
     /// Group name → key → raw value. Localized keys keep their suffix (`Name[de]`), with any
     /// `.ENCODING` part of the locale removed, since matching ignores it.
-    public var groups: [String: [String: String]]
+    package var groups: [String: [String: String]]
 
     /// Nil for anything that is not a valid key file: invalid UTF-8, control characters (C0, DEL, C1),
     /// over-long lines, keys before the first group, or lines that are neither a comment, a
     /// group header nor `Key=Value`.
-    public init?(parsing bytes: [UInt8]) {
+    package init?(parsing bytes: [UInt8]) {
         guard bytes.count <= KeyFile.sizeLimit, let text = String(validating: bytes, as: UTF8.self) else { return nil }
         // C1 control codes (U+0080–U+009F) are binary too, though valid UTF-8.
         guard !text.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) else { return nil }
@@ -88,7 +88,7 @@ public struct KeyFile: Equatable, Sendable {
     /// A `string` / `localestring` value with its escapes undone: `\s \n \t \r \\`. Other
     /// backslash sequences are kept as written, because `Exec` gives them a meaning of its own
     /// (`\"`, `\$`, `` \` ``) that is undone later, when the command line is split.
-    public static func unescape(_ raw: String) -> String {
+    package static func unescape(_ raw: String) -> String {
         guard raw.contains("\\") else { return raw }
         var result = ""
         var scalars = raw.unicodeScalars.makeIterator()
@@ -112,7 +112,7 @@ public struct KeyFile: Equatable, Sendable {
 
     /// A `;`-separated list (`\;` is a literal semicolon), each element unescaped; empty
     /// elements (the usual trailing `;`) are dropped.
-    public static func list(_ raw: String) -> [String] {
+    package static func list(_ raw: String) -> [String] {
         var elements: [String] = []
         var current = ""
         var scalars = raw.unicodeScalars.makeIterator()

@@ -3,20 +3,20 @@ import Synchronization
 /// What the `mimeapps.list` files and the desktop entries say about one URL scheme, resolved
 /// as the MIME Applications Associations spec 1.0.1 says (its rules are summed up in the
 /// README, "Associations").
-public struct SchemeAssociations: Sendable {
+package struct SchemeAssociations: Sendable {
     /// The usable entries associated with the scheme, most preferred first.
-    public var entries: [DesktopEntry]
+    package var entries: [DesktopEntry]
     /// The default a `[Default Applications]` list names: the first entry of the first list
     /// that names an associated one.
-    public var namedDefault: DesktopEntry?
+    package var namedDefault: DesktopEntry?
     /// The default application: the named default, else the most preferred association.
-    public var defaultEntry: DesktopEntry? { namedDefault ?? entries.first }
+    package var defaultEntry: DesktopEntry? { namedDefault ?? entries.first }
     /// Whether the first installed entry a `[Default Applications]` list names is choosy's own
     /// (`choosy install --default-handler`): then the handler it replaced is the user's choice.
-    public var defaultIsChoosy: Bool
+    package var defaultIsChoosy: Bool
 
     /// `entries` with the default first.
-    public var defaultFirst: [DesktopEntry] {
+    package var defaultFirst: [DesktopEntry] {
         guard let defaultEntry else { return entries }
         return [defaultEntry] + entries.filter { $0.id != defaultEntry.id }
     }
@@ -24,19 +24,19 @@ public struct SchemeAssociations: Sendable {
 
 /// The system's default applications (MIME Applications Associations spec 1.0.1): the
 /// `mimeapps.list` files in their lookup order, read once per instance (one command).
-public struct MimeAppsList: Sendable {
-    public struct Location: Equatable, Sendable {
-        public var path: String
+package struct MimeAppsList: Sendable {
+    package struct Location: Equatable, Sendable {
+        package var path: String
         /// `<desktop>-mimeapps.list` files may only set defaults.
-        public var isDesktopSpecific: Bool
+        package var isDesktopSpecific: Bool
         /// For a file in an applications directory, that directory's rank in the index: the
         /// file's additions and removals apply to entries of that directory and later ones.
         /// Nil for the config directories, whose changes apply to every entry.
-        public var directoryRank: Int?
+        package var directoryRank: Int?
     }
 
     /// Every file that may exist, most important first.
-    public let locations: [Location]
+    package let locations: [Location]
     private let index: DesktopEntryIndex
     private let fileSystem: FileSystem
     /// One command asks about the same schemes several times (probing, apps the catalog does
@@ -48,7 +48,7 @@ public struct MimeAppsList: Sendable {
         let associations = Mutex<[String: SchemeAssociations]>([:])
     }
 
-    public init(environment: Environment, index: DesktopEntryIndex, fileSystem: FileSystem = LocalFileSystem()) {
+    package init(environment: Environment, index: DesktopEntryIndex, fileSystem: FileSystem = LocalFileSystem()) {
         // A desktop name becomes part of a file name; one that could leave the directory is ignored.
         let desktops = environment.currentDesktops.filter { !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }
         var locations: [Location] = []
@@ -76,7 +76,7 @@ public struct MimeAppsList: Sendable {
     /// ones. The default is the first ID of the first `[Default Applications]` list (any
     /// file, desktop-specific ones included) that is one of these associations. Hidden,
     /// unusable and choosy's own entries are never associations.
-    public func associations(forScheme scheme: String) -> SchemeAssociations {
+    package func associations(forScheme scheme: String) -> SchemeAssociations {
         let scheme = scheme.lowercased()
         if let found = known.associations.withLock({ $0[scheme] }) { return found }
         let found = resolve(scheme)
@@ -161,11 +161,11 @@ public struct MimeAppsList: Sendable {
 /// Changes `[Default Applications]` in the user's `$XDG_CONFIG_HOME/mimeapps.list` (what
 /// `choosy install` needs) and leaves every other byte of the file as it was: other lines,
 /// comments, line endings, even invalid text.
-public struct MimeAppsEditor: Sendable {
-    public let path: String
+package struct MimeAppsEditor: Sendable {
+    package let path: String
     private let fileSystem: FileSystem
 
-    public init(environment: Environment, fileSystem: FileSystem = LocalFileSystem()) {
+    package init(environment: Environment, fileSystem: FileSystem = LocalFileSystem()) {
         self.path = joinPath(environment.configHome, "mimeapps.list")
         self.fileSystem = fileSystem
     }
@@ -175,23 +175,23 @@ public struct MimeAppsEditor: Sendable {
     /// this file listed before (absent when it listed none). The file is replaced atomically;
     /// a symlinked file is written through its link.
     @discardableResult
-    public func setDefaults(_ defaults: [String: [String]]) throws(ChoosyError) -> [String: [String]] {
+    package func setDefaults(_ defaults: [String: [String]]) throws(ChoosyError) -> [String: [String]] {
         try replaceDefaults(defaults).listed
     }
 
     /// What a MIME type's line in `[Default Applications]` was before an edit.
-    public struct Previous: Equatable, Sendable {
+    package struct Previous: Equatable, Sendable {
         /// Per MIME type, the IDs listed (absent when the file listed none).
-        public var listed: [String: [String]] = [:]
+        package var listed: [String: [String]] = [:]
         /// Per MIME type, its line exactly as written (without the line end), so that putting
         /// it back leaves the file as it was.
-        public var lines: [String: String] = [:]
+        package var lines: [String: String] = [:]
     }
 
     /// `setDefaults`, where a MIME type with an entry in `restoring` gets that line written
     /// verbatim (a line `replaceDefaults` returned earlier) instead of one made of its IDs.
     @discardableResult
-    public func replaceDefaults(_ defaults: [String: [String]], restoring: [String: String] = [:]) throws(ChoosyError) -> Previous {
+    package func replaceDefaults(_ defaults: [String: [String]], restoring: [String: String] = [:]) throws(ChoosyError) -> Previous {
         for (mimeType, ids) in defaults {
             for id in ids {
                 guard MimeAppsEditor.isValidMimeType(mimeType), DesktopEntryIndex.isValidID(id), !id.contains(";") else {

@@ -14,12 +14,12 @@ import Glibc
 /// outside `A-Z 0-9 _` into `_` (`x-source` → `CHOOSY_PARAM_X_SOURCE`). When two keys map to
 /// the same name the first in sorted order is passed and the other is left out (`-v` says so);
 /// so is a key or value holding a NUL byte, which no environment can carry.
-public struct HookRunner: Sendable {
-    public static let defaultTimeout: Double = 10
+package struct HookRunner: Sendable {
+    package static let defaultTimeout: Double = 10
     /// The exit status a timed-out custom action reports, as GNU `timeout` does.
-    public static let timeoutStatus: Int32 = 124
+    package static let timeoutStatus: Int32 = 124
     /// The exit status of a custom action that could not be started, as shells report it.
-    public static let cannotStartStatus: Int32 = 126
+    package static let cannotStartStatus: Int32 = 126
 
     private let environment: Environment
     private let diagnostics: DiagnosticSink
@@ -28,7 +28,7 @@ public struct HookRunner: Sendable {
     private let timeout: Double
     private let userID: UInt32
 
-    public init(
+    package init(
         environment: Environment, diagnostics: DiagnosticSink,
         processRunner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem(),
         timeout: Double = HookRunner.defaultTimeout, userID: UInt32 = getuid()
@@ -41,18 +41,18 @@ public struct HookRunner: Sendable {
         self.userID = userID
     }
 
-    public var hooksDirectory: String { joinPath(environment.configHome, "choosy", "hooks") }
-    public var actionsDirectory: String { joinPath(environment.configHome, "choosy", "actions") }
+    package var hooksDirectory: String { joinPath(environment.configHome, "choosy", "hooks") }
+    package var actionsDirectory: String { joinPath(environment.configHome, "choosy", "actions") }
 
     /// `hooks/prepareFor<symbolify("<type name> <action name>")>`, or nil when nothing of the
     /// names survives symbolify (nothing routes).
-    public func prepareHookPath(typeName: String, actionName: String) -> String? {
+    package func prepareHookPath(typeName: String, actionName: String) -> String? {
         let symbol = symbolify("\(typeName) \(actionName)")
         return symbol.isEmpty ? nil : joinPath(hooksDirectory, "prepareFor" + symbol)
     }
 
     /// `actions/<symbolify(action)>`, or nil when the action symbolifies to nothing.
-    public func customActionPath(_ action: String) -> String? {
+    package func customActionPath(_ action: String) -> String? {
         let symbol = symbolify(action)
         return symbol.isEmpty ? nil : joinPath(actionsDirectory, symbol)
     }
@@ -61,7 +61,7 @@ public struct HookRunner: Sendable {
     /// each seeing the parameters the one before left. A non-zero exit, a timeout or a
     /// failure to start cancels. A hook refused for its ownership or permissions is skipped
     /// with a warning, as if absent.
-    public func prepare(_ context: HookContext, configure command: String? = nil) -> PrepareResult {
+    package func prepare(_ context: HookContext, configure command: String? = nil) -> PrepareResult {
         var parameters = context.parameters
         func variables() -> [String: String] {
             hookEnvironment(type: context.typeKey, action: context.actionKey, app: context.appKey, parameters: parameters)
@@ -97,7 +97,7 @@ public struct HookRunner: Sendable {
     /// was refused), so the router reports the action as unknown. Exit 0 is success with the
     /// script's `KEY=VALUE` lines as x-success parameters; any other status is a failure with
     /// that code and the first line of its stderr.
-    public func runCustomAction(_ action: String, parameters: [String: String]) -> CustomActionResult? {
+    package func runCustomAction(_ action: String, parameters: [String: String]) -> CustomActionResult? {
         guard let path = customActionPath(action) else {
             diagnostics.explain("no custom action: '\(action)' has no symbol characters")
             return nil

@@ -4,7 +4,7 @@
 ///
 /// Works on Unicode scalars so that every non-ASCII scalar (including a combining mark) is a
 /// separator, and the result is always a safe file name: `---` gives `` (nothing routes).
-public func symbolify(_ identifier: String) -> String {
+package func symbolify(_ identifier: String) -> String {
     var symbol = String.UnicodeScalarView()
     var atPartStart = true
     for scalar in identifier.unicodeScalars {

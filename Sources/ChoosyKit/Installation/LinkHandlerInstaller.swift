@@ -2,24 +2,24 @@
 /// uninstall"): choosy's desktop entry, and choosy as the default handler of `choosy:` links
 /// (and optionally of http, https, mailto and geo). What it replaces is recorded first, so
 /// `uninstall` can put it back and the browser type still knows the user's previous browser.
-public struct LinkHandlerInstaller {
-    public static let entryID = "choosy.desktop"
-    public static let ownScheme = "x-scheme-handler/choosy"
-    public static let linkSchemes = ["x-scheme-handler/http", "x-scheme-handler/https", "x-scheme-handler/mailto", "x-scheme-handler/geo"]
+package struct LinkHandlerInstaller {
+    package static let entryID = "choosy.desktop"
+    package static let ownScheme = "x-scheme-handler/choosy"
+    package static let linkSchemes = ["x-scheme-handler/http", "x-scheme-handler/https", "x-scheme-handler/mailto", "x-scheme-handler/geo"]
 
     /// The defaults install replaced.
-    public struct Record: Equatable, Sendable {
+    package struct Record: Equatable, Sendable {
         /// What `$XDG_CONFIG_HOME/mimeapps.list` listed per MIME type (empty: nothing).
-        public var listed: [String: [String]] = [:]
+        package var listed: [String: [String]] = [:]
         /// The desktop ID that handled each MIME type (the effective default), if any.
-        public var handlers: [String: String] = [:]
+        package var handlers: [String: String] = [:]
         /// The lines install replaced, exactly as written, so uninstall puts back the same bytes.
-        public var lines: [String: String]?
+        package var lines: [String: String]?
         /// Whether install created `mimeapps.list`; uninstall then removes it when nothing
         /// else was added to it.
-        public var createdFile: Bool?
+        package var createdFile: Bool?
 
-        public init() {}
+        package init() {}
 
         /// The names are those `JSONEncoder` gave the fields, so a record written then reads.
         init(json: JSONValue) throws(JSONError) {
@@ -45,19 +45,19 @@ public struct LinkHandlerInstaller {
     private let executable: String
     private let mimeApps: MimeAppsList
 
-    public init(environment: Environment, fileSystem: FileSystem, executable: String, mimeApps: MimeAppsList) {
+    package init(environment: Environment, fileSystem: FileSystem, executable: String, mimeApps: MimeAppsList) {
         self.environment = environment
         self.fileSystem = fileSystem
         self.executable = executable
         self.mimeApps = mimeApps
     }
 
-    public var entryPath: String { joinPath(environment.dataHome, "applications", Self.entryID) }
-    public var recordPath: String { joinPath(environment.configHome, "choosy", "previous-handlers.json") }
+    package var entryPath: String { joinPath(environment.dataHome, "applications", Self.entryID) }
+    package var recordPath: String { joinPath(environment.configHome, "choosy", "previous-handlers.json") }
 
     /// Writes the entry and sets the defaults; returns the MIME types now handled by choosy.
     @discardableResult
-    public func install(defaultHandler: Bool) throws(ChoosyError) -> [String] {
+    package func install(defaultHandler: Bool) throws(ChoosyError) -> [String] {
         let mimeTypes = [Self.ownScheme] + (defaultHandler ? Self.linkSchemes : [])
         var record = try loadRecord() ?? Record()
         // The effective handlers, read before choosy takes over (choosy is never one of them).
@@ -86,7 +86,7 @@ public struct LinkHandlerInstaller {
 
     /// Restores what install replaced and removes the entry; false when nothing was installed.
     @discardableResult
-    public func uninstall() throws(ChoosyError) -> Bool {
+    package func uninstall() throws(ChoosyError) -> Bool {
         let record = try loadRecord()
         let installed = fileSystem.info(entryPath) != nil
         guard installed || record != nil else { return false }
@@ -105,7 +105,7 @@ public struct LinkHandlerInstaller {
     }
 
     /// The handler choosy replaced for `mimeType`, so the user's browser stays first.
-    public func previousHandler(for mimeType: String) -> String? {
+    package func previousHandler(for mimeType: String) -> String? {
         (try? loadRecord())??.handlers[mimeType]
     }
 

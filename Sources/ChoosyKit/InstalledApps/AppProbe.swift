@@ -1,11 +1,11 @@
 /// Decides which catalog apps are installed (README, "Details: desktop entries") and what they are called here.
-public struct AppProbe: Sendable {
-    public let index: DesktopEntryIndex
-    public let mimeApps: MimeAppsList
-    public let locale: DesktopLocale?
+package struct AppProbe: Sendable {
+    package let index: DesktopEntryIndex
+    package let mimeApps: MimeAppsList
+    package let locale: DesktopLocale?
     private let diagnostics: DiagnosticSink?
 
-    public init(index: DesktopEntryIndex, mimeApps: MimeAppsList, locale: DesktopLocale?, diagnostics: DiagnosticSink? = nil) {
+    package init(index: DesktopEntryIndex, mimeApps: MimeAppsList, locale: DesktopLocale?, diagnostics: DiagnosticSink? = nil) {
         self.index = index
         self.mimeApps = mimeApps
         self.locale = locale
@@ -15,7 +15,7 @@ public struct AppProbe: Sendable {
     /// The usable entry that makes `app` installed: the first usable of its `desktopIDs`;
     /// without desktop IDs, the default of its scheme among the entries associated with it. Nil when the app is not installed,
     /// and always for web apps, which open through the `browser` type instead.
-    public func installedEntry(for app: App) -> DesktopEntry? {
+    package func installedEntry(for app: App) -> DesktopEntry? {
         guard !app.isWebApp else { return nil }
         if !app.desktopIDs.isEmpty {
             for id in app.desktopIDs {
@@ -41,11 +41,11 @@ public struct AppProbe: Sendable {
     }
 
     /// The entry's `Name` translated for the locale when it has one, else the catalog name.
-    public func displayName(for app: App, entry: DesktopEntry?) -> String {
+    package func displayName(for app: App, entry: DesktopEntry?) -> String {
         entry?.translation(of: "Name", for: locale) ?? app.name
     }
 
-    public func displayName(for app: App) -> String {
+    package func displayName(for app: App) -> String {
         displayName(for: app, entry: installedEntry(for: app))
     }
 }

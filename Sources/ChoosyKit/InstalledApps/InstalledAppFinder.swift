@@ -1,18 +1,18 @@
 /// A catalog app that can run here.
-public struct InstalledApp: Sendable {
-    public var app: App
+package struct InstalledApp: Sendable {
+    package var app: App
     /// The desktop entry that runs it; nil for web apps, which run in the browser.
-    public var entry: DesktopEntry?
+    package var entry: DesktopEntry?
     /// The entry's translated `Name` when it has one, else the catalog name.
-    public var displayName: String
+    package var displayName: String
 
-    public var isWebApp: Bool { entry == nil }
+    package var isWebApp: Bool { entry == nil }
 }
 
 /// Which apps of a type are installed (README, "Details: desktop entries"): native apps through their desktop entries,
 /// web apps when the browser type has an installed app. The system's default handler of an
 /// app's scheme comes first, so pickers offer it first.
-public struct InstalledAppFinder {
+package struct InstalledAppFinder {
     private let probe: AppProbe
     private let diagnostics: DiagnosticSink
     /// Whether any browser is installed, asked only when a type has web apps.
@@ -20,14 +20,14 @@ public struct InstalledAppFinder {
     /// The handler `choosy install --default-handler` replaced for a MIME type, if any.
     private let previousHandler: (String) -> String?
 
-    public init(probe: AppProbe, diagnostics: DiagnosticSink, browserInstalled: @escaping () -> Bool, previousHandler: @escaping (String) -> String? = { _ in nil }) {
+    package init(probe: AppProbe, diagnostics: DiagnosticSink, browserInstalled: @escaping () -> Bool, previousHandler: @escaping (String) -> String? = { _ in nil }) {
         self.probe = probe
         self.diagnostics = diagnostics
         self.browserInstalled = browserInstalled
         self.previousHandler = previousHandler
     }
 
-    public func installedApps(of type: AppType) -> [InstalledApp] {
+    package func installedApps(of type: AppType) -> [InstalledApp] {
         var found: [InstalledApp] = []
         for app in type.apps {
             if app.isWebApp {
@@ -56,7 +56,7 @@ public struct InstalledAppFinder {
     /// name"): every usable entry associated with one of the type's `schemes` that
     /// is not one of its catalog apps. Each does exactly the type's actions that have a
     /// generic `url_format`; its key comes from its desktop ID.
-    public func discoveredApps(of type: AppType) -> [App] {
+    package func discoveredApps(of type: AppType) -> [App] {
         guard !type.schemes.isEmpty else { return [] }
         let genericActions = type.actions.compactMap { action in action.urlFormat.map { AppAction(key: action.key, urlFormat: $0) } }
         var catalogIDs = Set(type.apps.flatMap(\.desktopIDs))
@@ -94,7 +94,7 @@ public struct InstalledAppFinder {
     /// `apps` with the default a `mimeapps.list` names for its scheme first (entries that merely
     /// list the scheme give no order worth more than the catalog's). When choosy itself is the
     /// named default, the handler `choosy install` replaced counts.
-    public func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
+    package func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
         // Apps of a type mostly share a scheme: each scheme's default is looked up once.
         var defaults: [String: String?] = [:]
         func defaultID(_ scheme: String) -> String? {

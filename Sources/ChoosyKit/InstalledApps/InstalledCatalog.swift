@@ -1,6 +1,6 @@
 /// The app types and what is installed of them, as the commands and the open flow ask for
 /// them. A protocol, so that the decisions above it can be tested with any apps installed.
-public protocol InstalledAppDirectory: AnyObject {
+package protocol InstalledAppDirectory: AnyObject {
     /// The app type for what the user typed (key or name, any case).
     func appType(_ input: String) throws(ChoosyError) -> AppType
     /// The installed apps of a type, the system's default handler of their scheme first where
@@ -12,14 +12,14 @@ public protocol InstalledAppDirectory: AnyObject {
 
 /// The catalog's app types with the handlers of their schemes that no catalog names, and
 /// which of their apps are installed; each found once per command.
-public final class InstalledCatalog: InstalledAppDirectory {
+package final class InstalledCatalog: InstalledAppDirectory {
     private let catalog: Catalog
     private var finder: InstalledAppFinder!
     private var types: [String: AppType] = [:]
     private var installed: [String: [InstalledApp]] = [:]
 
     /// `previousHandler`: the handler `choosy install --default-handler` replaced for a MIME type.
-    public init(catalog: Catalog, probe: AppProbe, diagnostics: DiagnosticSink, previousHandler: @escaping (String) -> String?) {
+    package init(catalog: Catalog, probe: AppProbe, diagnostics: DiagnosticSink, previousHandler: @escaping (String) -> String?) {
         self.catalog = catalog
         self.finder = InstalledAppFinder(
             probe: probe, diagnostics: diagnostics,
@@ -29,7 +29,7 @@ public final class InstalledCatalog: InstalledAppDirectory {
         )
     }
 
-    public func appType(_ input: String) throws(ChoosyError) -> AppType {
+    package func appType(_ input: String) throws(ChoosyError) -> AppType {
         let key = try catalog.resolve(input)
         if let type = types[key] { return type }
         var type = try catalog.appType(key)
@@ -38,14 +38,14 @@ public final class InstalledCatalog: InstalledAppDirectory {
         return type
     }
 
-    public func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] {
+    package func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] {
         if let found = installed[type.key] { return found }
         let found = finder.installedApps(of: type)
         installed[type.key] = found
         return found
     }
 
-    public func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
+    package func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
         finder.systemDefaultFirst(apps)
     }
 }

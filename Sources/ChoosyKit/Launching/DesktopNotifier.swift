@@ -1,17 +1,17 @@
 /// Shows a desktop notification with `notify-send`, when there is a desktop to show it on
 /// and the program is installed; never an error (it only repeats what stderr says).
-public struct DesktopNotifier: Sendable {
+package struct DesktopNotifier: Sendable {
     private let environment: Environment
     private let runner: ProcessRunner
     private let fileSystem: FileSystem
 
-    public init(environment: Environment, runner: ProcessRunner, fileSystem: FileSystem) {
+    package init(environment: Environment, runner: ProcessRunner, fileSystem: FileSystem) {
         self.environment = environment
         self.runner = runner
         self.fileSystem = fileSystem
     }
 
-    public func notify(_ message: String) {
+    package func notify(_ message: String) {
         guard environment.value("DISPLAY") != nil || environment.value("WAYLAND_DISPLAY") != nil,
               let program = resolveExecutable("notify-send", searchPath: environment.searchPath, fileSystem: fileSystem)
         else { return }

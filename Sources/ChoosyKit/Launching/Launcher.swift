@@ -1,14 +1,14 @@
 /// Starts a desktop entry with a URL (README, "Details: launching"): the `Exec` expanded into an argv, run directly
 /// (never through a shell), detached in its own session with stdio on `/dev/null`, in the
 /// entry's `Path` directory; `Terminal=true` apps inside a terminal emulator.
-public struct Launcher: Sendable {
+package struct Launcher: Sendable {
     private let environment: Environment
     private let runner: ProcessRunner
     private let fileSystem: FileSystem
     private let locale: DesktopLocale?
     private let diagnostics: DiagnosticSink?
 
-    public init(environment: Environment, runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem(), diagnostics: DiagnosticSink? = nil) {
+    package init(environment: Environment, runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem(), diagnostics: DiagnosticSink? = nil) {
         self.environment = environment
         self.runner = runner
         self.fileSystem = fileSystem
@@ -18,7 +18,7 @@ public struct Launcher: Sendable {
 
     /// The argv that `launch` would run, without running anything (for `--dry-run`). An entry
     /// whose `Exec` takes no URL gets none.
-    public func argv(for entry: DesktopEntry, url: String?) throws(ChoosyError) -> [String] {
+    package func argv(for entry: DesktopEntry, url: String?) throws(ChoosyError) -> [String] {
         guard let exec = entry.exec else { throw failure(entry, "it has no Exec") }
         let commandLine: ExecCommandLine
         do {
@@ -43,7 +43,7 @@ public struct Launcher: Sendable {
     /// reason when the process cannot be started (missing or non-executable program, missing
     /// working directory, no terminal).
     @discardableResult
-    public func launch(_ entry: DesktopEntry, url: String?) throws(ChoosyError) -> [String] {
+    package func launch(_ entry: DesktopEntry, url: String?) throws(ChoosyError) -> [String] {
         let argv = try argv(for: entry, url: url)
         var workingDirectory: String?
         if let path = entry.workingDirectory, !path.isEmpty {

@@ -1,10 +1,10 @@
 /// An action on an app type that a plain link stands for.
-public struct LinkAction: Equatable, Sendable {
-    public var type: String
-    public var action: String
-    public var parameters: [String: String]
+package struct LinkAction: Equatable, Sendable {
+    package var type: String
+    package var action: String
+    package var parameters: [String: String]
 
-    public init(type: String, action: String, parameters: [String: String]) {
+    package init(type: String, action: String, parameters: [String: String]) {
         self.type = type
         self.action = action
         self.parameters = parameters
@@ -12,7 +12,7 @@ public struct LinkAction: Equatable, Sendable {
 }
 
 /// Where `choosy handle URL` sends a link (README, "choosy handle").
-public enum LinkTarget: Equatable, Sendable {
+package enum LinkTarget: Equatable, Sendable {
     /// Open through the app type's chooser.
     case action(LinkAction)
     /// A `choosy:` URL: an x-callback-url request for `choosy route`.
@@ -22,8 +22,8 @@ public enum LinkTarget: Equatable, Sendable {
 }
 
 /// Turns a plain URL into the action it stands for.
-public enum LinkClassifier {
-    public static func classify(_ link: String) throws(ChoosyError) -> LinkTarget {
+package enum LinkClassifier {
+    package static func classify(_ link: String) throws(ChoosyError) -> LinkTarget {
         let url = trimmed(link)
         guard let parts = URLParts(url) else {
             throw ChoosyError.usage("'\(link)' is not a URL (it has no scheme)")

@@ -1,19 +1,19 @@
 /// What choosy knows when it must pick an app for an action.
-public struct ChoiceSituation: Equatable, Sendable {
+package struct ChoiceSituation: Equatable, Sendable {
     /// Installed apps of the type, in catalog order.
-    public var installed: [String]
+    package var installed: [String]
     /// The apps to offer: installed ones that support the action, or all installed ones when
     /// none does; the system's default handler first.
-    public var candidates: [String]
-    public var preference: TypePreference
+    package var candidates: [String]
+    package var preference: TypePreference
     /// `--app KEY`.
-    public var forcedApp: String?
+    package var forcedApp: String?
     /// `--choose`, the long press.
-    public var choose: Bool
+    package var choose: Bool
     /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
-    public var alwaysPicker: Bool
+    package var alwaysPicker: Bool
 
-    public init(installed: [String], candidates: [String], preference: TypePreference, forcedApp: String? = nil, choose: Bool = false, alwaysPicker: Bool = false) {
+    package init(installed: [String], candidates: [String], preference: TypePreference, forcedApp: String? = nil, choose: Bool = false, alwaysPicker: Bool = false) {
         self.installed = installed
         self.candidates = candidates
         self.preference = preference
@@ -23,7 +23,7 @@ public struct ChoiceSituation: Equatable, Sendable {
     }
 }
 
-public enum ChoiceDecision: Equatable, Sendable {
+package enum ChoiceDecision: Equatable, Sendable {
     case launch(app: String, reason: String)
     /// Show the picker with these apps in this order; `forgetDefault`: the remembered default
     /// is dropped first (it was uninstalled).
@@ -33,8 +33,8 @@ public enum ChoiceDecision: Equatable, Sendable {
 
 /// The decision order of the README's "How choosy chooses", as pure functions so every rule
 /// is tested directly: what to do, and what to remember.
-public enum ChoiceDecider {
-    public static func decide(_ situation: ChoiceSituation) -> ChoiceDecision {
+package enum ChoiceDecider {
+    package static func decide(_ situation: ChoiceSituation) -> ChoiceDecision {
         if let app = situation.forcedApp {
             return .launch(app: app, reason: "--app \(app) was given (nothing is remembered)")
         }
@@ -69,7 +69,7 @@ public enum ChoiceDecider {
 
     /// What to remember before the picker is shown: a default that was uninstalled is
     /// forgotten. Nil when nothing changes.
-    public static func preferenceBeforePicking(_ decision: ChoiceDecision, _ preference: TypePreference) -> TypePreference? {
+    package static func preferenceBeforePicking(_ decision: ChoiceDecision, _ preference: TypePreference) -> TypePreference? {
         guard case .pick(_, true, _) = decision else { return nil }
         var updated = preference
         updated.defaultApp = nil
@@ -79,7 +79,7 @@ public enum ChoiceDecider {
     /// What to remember once the user chose `app` from a list shown while `installed` were the
     /// installed apps: *always* makes it the default, and either way the apps seen are the
     /// ones shown, so that only a later new app asks again. The one place `seen` is written.
-    public static func preference(afterChoosing app: String, always: Bool, installed: [String], _ preference: TypePreference) -> TypePreference {
+    package static func preference(afterChoosing app: String, always: Bool, installed: [String], _ preference: TypePreference) -> TypePreference {
         var updated = preference
         if always { updated.defaultApp = app }
         updated.seen = installed

@@ -1,23 +1,23 @@
 /// What `open` (or `url`) decided and did.
-public struct OpenResult: Sendable {
-    public struct Via: Sendable {
-        public var type: String
-        public var app: String
+package struct OpenResult: Sendable {
+    package struct Via: Sendable {
+        package var type: String
+        package var app: String
     }
 
-    public var type: String
-    public var action: String?
-    public var app: String
+    package var type: String
+    package var action: String?
+    package var app: String
     /// Nil when an app was started with no action and so no URL.
-    public var url: String?
+    package var url: String?
     /// The command line that ran (or would run); empty for `url`.
-    public var argv: [String]
-    public var desktopID: String?
+    package var argv: [String]
+    package var desktopID: String?
     /// For web apps: the browser that opens them.
-    public var via: Via?
+    package var via: Via?
 
     /// The `--json` object (README, "Usage").
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = [
             ("type", .string(type)),
             ("action", .optional(action)),

@@ -1,21 +1,21 @@
 /// The line protocol every external picker speaks (README "Pickers"): for each candidate its
 /// label (*just once*) and, when remembering is allowed, its label followed by ` (always)`.
 /// The picker prints back the line it chose.
-public struct ChoiceLines: Sendable {
+package struct ChoiceLines: Sendable {
     /// One per candidate: the display name, made safe for a single line, with ` [<app key>]`
     /// added when another candidate has the same name.
-    public let labels: [String]
+    package let labels: [String]
     /// The lines in the order they are offered, with the answer each one stands for.
-    public let choices: [Choice]
+    package let choices: [Choice]
 
-    public struct Choice: Equatable, Sendable {
-        public var line: String
-        public var answer: PickerAnswer
+    package struct Choice: Equatable, Sendable {
+        package var line: String
+        package var answer: PickerAnswer
     }
 
-    public static let alwaysSuffix = " (always)"
+    package static let alwaysSuffix = " (always)"
 
-    public init(_ request: PickerRequest) {
+    package init(_ request: PickerRequest) {
         let names = request.candidates.map { ChoiceLines.singleLineName($0) }
         var counts: [String: Int] = [:]
         for name in names { counts[name, default: 0] += 1 }
@@ -32,14 +32,14 @@ public struct ChoiceLines: Sendable {
         self.choices = choices
     }
 
-    public var lines: [String] { choices.map(\.line) }
+    package var lines: [String] { choices.map(\.line) }
 
     /// The lines as a picker reads them on stdin: each one newline-terminated.
-    public var input: [UInt8] { Array(lines.map { $0 + "\n" }.joined().utf8) }
+    package var input: [UInt8] { Array(lines.map { $0 + "\n" }.joined().utf8) }
 
     /// The answer a picker gave: its output when it exited with 0, else a cancel. One
     /// trailing newline (and CR) is ignored; empty or unknown output is a cancel.
-    public func answer(output: [UInt8], status: Int32) -> PickerAnswer {
+    package func answer(output: [UInt8], status: Int32) -> PickerAnswer {
         guard status == 0 else { return .cancelled }
         // Bytes, not Characters: "\r\n" is a single Character.
         var bytes = output[...]
@@ -48,7 +48,7 @@ public struct ChoiceLines: Sendable {
         return answer(line: String(decoding: bytes, as: UTF8.self))
     }
 
-    public func answer(line: String) -> PickerAnswer {
+    package func answer(line: String) -> PickerAnswer {
         guard !line.isEmpty else { return .cancelled }
         return choices.first { $0.line == line }?.answer ?? .cancelled
     }

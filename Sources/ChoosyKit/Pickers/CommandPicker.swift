@@ -1,19 +1,19 @@
 /// `--picker CMD`: any shell command that reads the choice lines on stdin and prints the
 /// chosen one (`fzf`, `dmenu`, `wofi --dmenu`, a script). It finds the title in the
 /// environment variable `CHOOSY_PICKER_TITLE`.
-public typealias CommandPicker = ExternalPicker<ShellCommandProgram>
+package typealias CommandPicker = ExternalPicker<ShellCommandProgram>
 
-public enum ShellCommandProgram: ExternalPickerProgram {
+package enum ShellCommandProgram: ExternalPickerProgram {
     /// The command, run by `sh -c`.
-    public static func argv(_ command: String, title: String) -> [String] {
+    package static func argv(_ command: String, title: String) -> [String] {
         ["/bin/sh", "-c", command]
     }
 }
 
 extension ExternalPicker where Program == ShellCommandProgram {
-    public init(command: String, environment: Environment, runner: ProcessRunner = PosixProcessRunner()) {
+    package init(command: String, environment: Environment, runner: ProcessRunner = PosixProcessRunner()) {
         self.init(executable: command, environment: environment, runner: runner)
     }
 
-    public var command: String { executable }
+    package var command: String { executable }
 }

@@ -3,22 +3,22 @@
 /// `ChoiceLines`). `Program` says how to start it and what it reads. It draws on the terminal
 /// or the display itself, so it keeps choosy's process group (to stay in the terminal's
 /// foreground) and gets no timeout: the user takes their time.
-public struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
+package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
     /// The program found on PATH; for a command picker, the shell command.
-    public let executable: String
+    package let executable: String
     private let environment: Environment
     private let runner: ProcessRunner
 
     /// Name of the variable that carries the picker's title (documented for command pickers).
     static var titleVariable: String { "CHOOSY_PICKER_TITLE" }
 
-    public init(executable: String, environment: Environment, runner: ProcessRunner = PosixProcessRunner()) {
+    package init(executable: String, environment: Environment, runner: ProcessRunner = PosixProcessRunner()) {
         self.executable = executable
         self.environment = environment
         self.runner = runner
     }
 
-    public func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
+    package func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
         let lines = ChoiceLines(request)
         guard !lines.choices.isEmpty else { return .cancelled }
         var variables = environment.variables
@@ -41,7 +41,7 @@ public struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
 }
 
 /// How one external picker is started and what it reads; its answer is always a choice line.
-public protocol ExternalPickerProgram: Sendable {
+package protocol ExternalPickerProgram: Sendable {
     static func argv(_ executable: String, title: String) -> [String]
     /// What the picker reads on stdin: by default the choice lines.
     static func input(_ lines: ChoiceLines, for request: PickerRequest) -> [UInt8]
@@ -50,6 +50,6 @@ public protocol ExternalPickerProgram: Sendable {
 }
 
 extension ExternalPickerProgram {
-    public static func input(_ lines: ChoiceLines, for request: PickerRequest) -> [UInt8] { lines.input }
-    public static var stderr: ProcessRequest.Output { .inherit }
+    package static func input(_ lines: ChoiceLines, for request: PickerRequest) -> [UInt8] { lines.input }
+    package static var stderr: ProcessRequest.Output { .inherit }
 }

@@ -1,5 +1,5 @@
 /// What the user chose. Indexes point into `PickerRequest.candidates`.
-public enum PickerAnswer: Equatable, Sendable {
+package enum PickerAnswer: Equatable, Sendable {
     /// Use this app for this request only.
     case justOnce(Int)
     /// Use this app now and remember it as the type's default.

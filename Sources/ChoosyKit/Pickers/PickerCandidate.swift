@@ -1,15 +1,15 @@
 /// One installed app offered by a picker.
-public struct PickerCandidate: Equatable, Sendable {
+package struct PickerCandidate: Equatable, Sendable {
     /// The catalog key of the app (what `--app` takes).
-    public var appKey: String
+    package var appKey: String
     /// The name shown to the user (the catalog name, or the entry's translated `Name`).
-    public var displayName: String
+    package var displayName: String
     /// The `Icon` of the app's desktop entry: an icon theme name or an absolute path.
-    public var icon: String?
+    package var icon: String?
     /// True for the type's current default; pickers only mark it.
-    public var isDefault: Bool
+    package var isDefault: Bool
 
-    public init(appKey: String, displayName: String, icon: String? = nil, isDefault: Bool = false) {
+    package init(appKey: String, displayName: String, icon: String? = nil, isDefault: Bool = false) {
         self.appKey = appKey
         self.displayName = displayName
         self.icon = icon

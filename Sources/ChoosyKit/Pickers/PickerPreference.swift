@@ -1,5 +1,5 @@
 /// The picker the user asked for with `--picker` or `CHOOSY_PICKER`.
-public enum PickerPreference: Equatable, Sendable {
+package enum PickerPreference: Equatable, Sendable {
     /// The terminal when there is one, else a graphical picker when there is a display.
     case automatic
     case tty
@@ -10,7 +10,7 @@ public enum PickerPreference: Equatable, Sendable {
     case command(String)
 
     /// `auto` or an empty value is automatic.
-    public init(_ text: String) {
+    package init(_ text: String) {
         switch text {
         case "", "auto": self = .automatic
         case "tty": self = .tty
@@ -22,7 +22,7 @@ public enum PickerPreference: Equatable, Sendable {
     }
 
     /// `--picker` (nil when not given) wins over `CHOOSY_PICKER`; neither means automatic.
-    public static func resolve(option: String?, environment: Environment) -> PickerPreference {
+    package static func resolve(option: String?, environment: Environment) -> PickerPreference {
         PickerPreference(option ?? environment["CHOOSY_PICKER"] ?? "")
     }
 }

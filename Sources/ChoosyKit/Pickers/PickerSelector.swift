@@ -1,12 +1,12 @@
 /// Turns a `PickerPreference` into a picker that can be shown here and now.
-public struct PickerSelector: Sendable {
+package struct PickerSelector: Sendable {
     private let environment: Environment
     private let runner: ProcessRunner
     private let fileSystem: FileSystem
     private let terminalAvailable: Bool
 
     /// `terminalAvailable` says whether `/dev/tty` can be opened (`TTYPicker.isAvailable()`).
-    public init(
+    package init(
         environment: Environment, terminalAvailable: Bool = TTYPicker.isAvailable(),
         runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem()
     ) {
@@ -18,7 +18,7 @@ public struct PickerSelector: Sendable {
 
     /// The picker to show, or nil when `.automatic` finds none (the caller then fails with
     /// `ChoosyError.noPickerAvailable`). A named picker that cannot be shown is an error.
-    public func picker(for preference: PickerPreference) throws(ChoosyError) -> (any Picker)? {
+    package func picker(for preference: PickerPreference) throws(ChoosyError) -> (any Picker)? {
         switch preference {
         case .automatic:
             if terminalAvailable { return TTYPicker(environment: environment) }

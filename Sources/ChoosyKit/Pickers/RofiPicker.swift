@@ -1,15 +1,15 @@
 /// rofi's dmenu mode on the display, with each app's icon from its desktop entry.
-public typealias RofiPicker = ExternalPicker<RofiProgram>
+package typealias RofiPicker = ExternalPicker<RofiProgram>
 
-public enum RofiProgram: ExternalPickerProgram {
+package enum RofiProgram: ExternalPickerProgram {
     /// -no-custom: typed text that matches no row is not an answer; -i: case-insensitive.
-    public static func argv(_ executable: String, title: String) -> [String] {
+    package static func argv(_ executable: String, title: String) -> [String] {
         [executable, "-dmenu", "-p", title, "-i", "-no-custom", "-show-icons"]
     }
 
     /// rofi reads per-row options after a NUL: `\0icon\x1f<name or path>`. It prints the row's
     /// text alone, so the answer maps back like any other picker's.
-    public static func input(_ lines: ChoiceLines, for request: PickerRequest) -> [UInt8] {
+    package static func input(_ lines: ChoiceLines, for request: PickerRequest) -> [UInt8] {
         var input = ""
         for choice in lines.choices {
             input += choice.line

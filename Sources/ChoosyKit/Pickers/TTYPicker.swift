@@ -6,24 +6,24 @@ import Glibc
 /// are drawn by the picker), so a single Esc cancels at once and Up/Down move a highlighted
 /// row; the terminal's mode is put back on every way out, signals included. On a `TERM=dumb`
 /// terminal it reads whole lines instead.
-public struct TTYPicker: Picker {
-    public static let device = "/dev/tty"
+package struct TTYPicker: Picker {
+    package static let device = "/dev/tty"
 
     private let environment: Environment
 
-    public init(environment: Environment) {
+    package init(environment: Environment) {
         self.environment = environment
     }
 
     /// Whether this process has a controlling terminal to show the list on.
-    public static func isAvailable() -> Bool {
+    package static func isAvailable() -> Bool {
         let fd = open(device, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         close(fd)
         return true
     }
 
-    public func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
+    package func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
         guard !request.candidates.isEmpty else { return .cancelled }
         let fd = open(TTYPicker.device, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {

@@ -1,9 +1,9 @@
 /// zenity's list dialog on the display: one column of choice lines.
-public typealias ZenityPicker = ExternalPicker<ZenityProgram>
+package typealias ZenityPicker = ExternalPicker<ZenityProgram>
 
-public enum ZenityProgram: ExternalPickerProgram {
+package enum ZenityProgram: ExternalPickerProgram {
     /// With no rows on the command line zenity reads them from stdin, one per line.
-    public static func argv(_ executable: String, title: String) -> [String] {
+    package static func argv(_ executable: String, title: String) -> [String] {
         [executable, "--list", "--title=\(title)", "--text=\(pangoEscaped(title))", "--column=App", "--hide-header"]
     }
 

@@ -1,14 +1,14 @@
 /// The user's settings file, `$XDG_CONFIG_HOME/choosy/config.json`. It is written by hand, so
 /// a broken one is reported (exit 7) rather than moved aside or ignored.
-public struct Configuration: Equatable, Sendable {
+package struct Configuration: Equatable, Sendable {
     /// Base of the remote catalog tree (`<base>/app-data/<type>.json`).
-    public var catalogURL: String?
+    package var catalogURL: String?
     /// Extra x-callback-url schemes `choosy route` answers to, besides `choosy`.
-    public var schemes: [String]
+    package var schemes: [String]
     /// The picker when neither `--picker` nor `CHOOSY_PICKER` says.
-    public var picker: String?
+    package var picker: String?
 
-    public init(catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil) {
+    package init(catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil) {
         self.catalogURL = catalogURL
         self.schemes = schemes
         self.picker = picker
@@ -23,11 +23,11 @@ public struct Configuration: Equatable, Sendable {
         )
     }
 
-    public static func path(environment: Environment) -> String {
+    package static func path(environment: Environment) -> String {
         joinPath(environment.configHome, "choosy", "config.json")
     }
 
-    public static func load(environment: Environment, fileSystem: FileSystem) throws(ChoosyError) -> Configuration {
+    package static func load(environment: Environment, fileSystem: FileSystem) throws(ChoosyError) -> Configuration {
         let path = path(environment: environment)
         guard fileSystem.info(path) != nil else { return Configuration() }
         do {

@@ -1,12 +1,12 @@
 /// What choosy remembers for one app type.
-public struct TypePreference: Equatable, Sendable {
+package struct TypePreference: Equatable, Sendable {
     /// The app picked *always*, if any.
-    public var defaultApp: String?
+    package var defaultApp: String?
     /// The installed apps of the type the last time the user was shown a choice, so a new app
     /// can make choosy ask again.
-    public var seen: [String]
+    package var seen: [String]
 
-    public init(defaultApp: String? = nil, seen: [String] = []) {
+    package init(defaultApp: String? = nil, seen: [String] = []) {
         self.defaultApp = defaultApp
         self.seen = seen
     }
@@ -28,7 +28,7 @@ public struct TypePreference: Equatable, Sendable {
 /// exclusive lock with an atomic replace, so concurrent choosy processes never lose a
 /// completed write and a crash never tears the file. A file that cannot be read is moved
 /// aside (`preferences.json.corrupt-<time>`) and reported, never silently dropped.
-public final class PreferenceStore {
+package final class PreferenceStore {
     private struct File {
         var version = 1
         var types: [String: TypePreference] = [:]
@@ -47,12 +47,12 @@ public final class PreferenceStore {
         }
     }
 
-    public let path: String
+    package let path: String
     private let fileSystem: FileSystem
     private let diagnostics: DiagnosticSink
     private let clock: Clock
 
-    public init(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink, clock: Clock) {
+    package init(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink, clock: Clock) {
         path = joinPath(environment.configHome, "choosy", "preferences.json")
         self.fileSystem = fileSystem
         self.diagnostics = diagnostics
@@ -61,16 +61,16 @@ public final class PreferenceStore {
 
     private var lockPath: String { path + ".lock" }
 
-    public func preference(for type: String) throws(ChoosyError) -> TypePreference {
+    package func preference(for type: String) throws(ChoosyError) -> TypePreference {
         try load().types[type] ?? TypePreference()
     }
 
-    public func all() throws(ChoosyError) -> [String: TypePreference] {
+    package func all() throws(ChoosyError) -> [String: TypePreference] {
         try load().types
     }
 
     /// Applies `change` to the latest stored value of `type` and saves it.
-    public func update(_ type: String, _ change: (inout TypePreference) -> Void) throws(ChoosyError) {
+    package func update(_ type: String, _ change: (inout TypePreference) -> Void) throws(ChoosyError) {
         try modify { file in
             var preference = file.types[type] ?? TypePreference()
             change(&preference)
@@ -79,7 +79,7 @@ public final class PreferenceStore {
     }
 
     /// Forgets the default of every type (the lists of seen apps go too).
-    public func resetAll() throws(ChoosyError) {
+    package func resetAll() throws(ChoosyError) {
         try modify { $0.types = [:] }
     }
 

@@ -16,20 +16,20 @@ public struct ChoosyError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     /// For a choice that no picker could show: the desktop IDs of the candidates, in the
     /// order they would have been offered (`handle` then opens the link without choosy).
-    public var unpicked: [String]?
+    package var unpicked: [String]?
 
-    public init(_ status: ExitStatus, _ message: String) {
+    package init(_ status: ExitStatus, _ message: String) {
         self.status = status
         self.message = message
     }
 
     public var description: String { message }
 
-    public static func usage(_ message: String) -> ChoosyError { ChoosyError(.usage, message) }
-    public static func unknown(_ message: String) -> ChoosyError { ChoosyError(.unknown, message) }
-    public static func unavailable(_ message: String) -> ChoosyError { ChoosyError(.unavailable, message) }
-    public static func noChoice(_ message: String) -> ChoosyError { ChoosyError(.noChoice, message) }
-    public static func launchFailed(_ message: String) -> ChoosyError { ChoosyError(.launchFailed, message) }
-    public static func corrupt(_ message: String) -> ChoosyError { ChoosyError(.corruptFile, message) }
-    public static func `internal`(_ message: String) -> ChoosyError { ChoosyError(.internalError, message) }
+    package static func usage(_ message: String) -> ChoosyError { ChoosyError(.usage, message) }
+    package static func unknown(_ message: String) -> ChoosyError { ChoosyError(.unknown, message) }
+    package static func unavailable(_ message: String) -> ChoosyError { ChoosyError(.unavailable, message) }
+    package static func noChoice(_ message: String) -> ChoosyError { ChoosyError(.noChoice, message) }
+    package static func launchFailed(_ message: String) -> ChoosyError { ChoosyError(.launchFailed, message) }
+    package static func corrupt(_ message: String) -> ChoosyError { ChoosyError(.corruptFile, message) }
+    package static func `internal`(_ message: String) -> ChoosyError { ChoosyError(.internalError, message) }
 }

@@ -1,15 +1,15 @@
 import Glibc
 
 /// Wall-clock time, injected so that TTL logic can be tested without sleeping.
-public protocol Clock: Sendable {
+package protocol Clock: Sendable {
     /// Seconds since the Unix epoch.
     func now() -> Double
 }
 
-public struct SystemClock: Clock {
-    public init() {}
+package struct SystemClock: Clock {
+    package init() {}
 
-    public func now() -> Double {
+    package func now() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

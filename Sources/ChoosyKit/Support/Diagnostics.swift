@@ -3,7 +3,7 @@ import Synchronization
 
 /// Where warnings and `--verbose` explanations go. Commands report through this so that tests
 /// can read what was said and the real tool writes one line each to stderr.
-public protocol DiagnosticSink: Sendable {
+package protocol DiagnosticSink: Sendable {
     var isVerbose: Bool { get }
     /// A problem that did not stop the command (a failed refresh, a refused hook).
     func warning(_ message: String)
@@ -12,42 +12,42 @@ public protocol DiagnosticSink: Sendable {
 }
 
 /// Writes `choosy: warning: …` and `choosy: …` lines to stderr.
-public struct StandardErrorDiagnostics: DiagnosticSink {
-    public let isVerbose: Bool
+package struct StandardErrorDiagnostics: DiagnosticSink {
+    package let isVerbose: Bool
     private let style: TerminalStyle
 
-    public init(verbose: Bool, style: TerminalStyle) {
+    package init(verbose: Bool, style: TerminalStyle) {
         self.isVerbose = verbose
         self.style = style
     }
 
-    public func warning(_ message: String) {
+    package func warning(_ message: String) {
         writeStandardError("\(style.yellow("choosy: warning:")) \(singleLine(message))\n")
     }
 
-    public func explain(_ message: @autoclosure () -> String) {
+    package func explain(_ message: @autoclosure () -> String) {
         guard isVerbose else { return }
         writeStandardError("\(style.dim("choosy:")) \(singleLine(message()))\n")
     }
 }
 
 /// Keeps every message, for tests and for callers that report later.
-public final class RecordingDiagnostics: DiagnosticSink {
-    public let isVerbose: Bool
+package final class RecordingDiagnostics: DiagnosticSink {
+    package let isVerbose: Bool
     private let recorded = Mutex<(warnings: [String], explanations: [String])>(([], []))
 
-    public init(verbose: Bool = true) {
+    package init(verbose: Bool = true) {
         self.isVerbose = verbose
     }
 
-    public var warnings: [String] { recorded.withLock { $0.warnings } }
-    public var explanations: [String] { recorded.withLock { $0.explanations } }
+    package var warnings: [String] { recorded.withLock { $0.warnings } }
+    package var explanations: [String] { recorded.withLock { $0.explanations } }
 
-    public func warning(_ message: String) {
+    package func warning(_ message: String) {
         recorded.withLock { $0.warnings.append(message) }
     }
 
-    public func explain(_ message: @autoclosure () -> String) {
+    package func explain(_ message: @autoclosure () -> String) {
         guard isVerbose else { return }
         let text = message()
         recorded.withLock { $0.explanations.append(text) }
@@ -57,7 +57,7 @@ public final class RecordingDiagnostics: DiagnosticSink {
 /// Messages are one line: a newline inside a value (a URL, a file name) must not let it forge
 /// further lines, and no control character (an escape sequence, a C1 code) may reach the
 /// terminal to act on it.
-public func singleLine(_ message: String) -> String {
+package func singleLine(_ message: String) -> String {
     var result = ""
     for scalar in message.unicodeScalars {
         if scalar == "\n" || scalar == "\r" {
@@ -72,12 +72,12 @@ public func singleLine(_ message: String) -> String {
 }
 
 /// Writes all bytes to stderr, retrying short writes.
-public func writeStandardError(_ text: String) {
+package func writeStandardError(_ text: String) {
     writeAll(fd: 2, Array(text.utf8))
 }
 
 /// Writes all bytes to stdout, retrying short writes.
-public func writeStandardOutput(_ text: String) {
+package func writeStandardOutput(_ text: String) {
     writeAll(fd: 1, Array(text.utf8))
 }
 

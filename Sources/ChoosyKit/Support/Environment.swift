@@ -3,15 +3,15 @@ import Glibc
 /// The process environment as a value, so that logic never reads global state and tests can
 /// hand in any environment. XDG base directories follow the XDG Base Directory spec: unset,
 /// empty or relative values fall back to the defaults.
-public struct Environment: Sendable {
-    public var variables: [String: String]
+package struct Environment: Sendable {
+    package var variables: [String: String]
 
-    public init(_ variables: [String: String]) {
+    package init(_ variables: [String: String]) {
         self.variables = variables
     }
 
     /// The environment this process was started with.
-    public static func current() -> Environment {
+    package static func current() -> Environment {
         var variables: [String: String] = [:]
         var pointer = environ
         while let entry = pointer.pointee {
@@ -27,24 +27,24 @@ public struct Environment: Sendable {
         return Environment(variables)
     }
 
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         get { variables[name] }
         set { variables[name] = newValue }
     }
 
     /// A non-empty value, or nil.
-    public func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         guard let value = variables[name], !value.isEmpty else { return nil }
         return value
     }
 
     /// True for `1`, `true`, `yes` and `on`, in any case.
-    public func flag(_ name: String) -> Bool {
+    package func flag(_ name: String) -> Bool {
         guard let value = variables[name]?.lowercased() else { return false }
         return ["1", "true", "yes", "on"].contains(value)
     }
 
-    public var home: String {
+    package var home: String {
         if let home = value("HOME") { return home }
         if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
             return String(cString: directory)
@@ -52,25 +52,25 @@ public struct Environment: Sendable {
         return "/"
     }
 
-    public var dataHome: String { baseDirectory("XDG_DATA_HOME", default: ".local/share") }
-    public var configHome: String { baseDirectory("XDG_CONFIG_HOME", default: ".config") }
-    public var cacheHome: String { baseDirectory("XDG_CACHE_HOME", default: ".cache") }
+    package var dataHome: String { baseDirectory("XDG_DATA_HOME", default: ".local/share") }
+    package var configHome: String { baseDirectory("XDG_CONFIG_HOME", default: ".config") }
+    package var cacheHome: String { baseDirectory("XDG_CACHE_HOME", default: ".cache") }
 
-    public var dataDirs: [String] {
+    package var dataDirs: [String] {
         absoluteList("XDG_DATA_DIRS", default: ["/usr/local/share", "/usr/share"])
     }
 
-    public var configDirs: [String] {
+    package var configDirs: [String] {
         absoluteList("XDG_CONFIG_DIRS", default: ["/etc/xdg"])
     }
 
     /// The directories of `PATH`, in order.
-    public var searchPath: [String] {
+    package var searchPath: [String] {
         (value("PATH") ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
     }
 
     /// The desktop names of `XDG_CURRENT_DESKTOP`, lowercased, for `<desktop>-mimeapps.list`.
-    public var currentDesktops: [String] {
+    package var currentDesktops: [String] {
         (value("XDG_CURRENT_DESKTOP") ?? "").split(separator: ":").map { $0.lowercased() }
     }
 

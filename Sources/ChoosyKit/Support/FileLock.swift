@@ -2,11 +2,11 @@ import Glibc
 
 /// An advisory `flock` on a lock file, held until `unlock` or process exit (so a killed
 /// process never leaves a stale lock behind).
-public final class FileLock {
+package final class FileLock {
     private var fd: Int32
 
     /// Blocks until the exclusive lock on `path` is held, or throws after `timeout` seconds.
-    public init(path: String, timeout: Double = 30, fileSystem: FileSystem = LocalFileSystem()) throws {
+    package init(path: String, timeout: Double = 30, fileSystem: FileSystem = LocalFileSystem()) throws {
         try fileSystem.createDirectory(parentDirectory(of: path), permissions: 0o700)
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
@@ -22,7 +22,7 @@ public final class FileLock {
         }
     }
 
-    public func unlock() {
+    package func unlock() {
         guard fd >= 0 else { return }
         flock(fd, LOCK_UN)
         close(fd)

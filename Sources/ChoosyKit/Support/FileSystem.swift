@@ -1,18 +1,18 @@
 import Glibc
 
 /// What `stat` says about a path.
-public struct FileInfo: Equatable, Sendable {
-    public enum Kind: Sendable { case regular, directory, other }
+package struct FileInfo: Equatable, Sendable {
+    package enum Kind: Sendable { case regular, directory, other }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Permission bits (`st_mode & 0o7777`).
-    public var permissions: UInt32
-    public var owner: UInt32
-    public var size: Int64
+    package var permissions: UInt32
+    package var owner: UInt32
+    package var size: Int64
     /// Modification time in nanoseconds since the epoch; directory mtimes invalidate indexes.
-    public var modified: Int64
+    package var modified: Int64
 
-    public init(kind: Kind, permissions: UInt32, owner: UInt32, size: Int64, modified: Int64) {
+    package init(kind: Kind, permissions: UInt32, owner: UInt32, size: Int64, modified: Int64) {
         self.kind = kind
         self.permissions = permissions
         self.owner = owner
@@ -21,28 +21,28 @@ public struct FileInfo: Equatable, Sendable {
     }
 }
 
-public struct FileSystemError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var reason: String
-    public var code: Int32
+package struct FileSystemError: Error, CustomStringConvertible, Sendable {
+    package var path: String
+    package var reason: String
+    package var code: Int32
 
-    public init(path: String, code: Int32) {
+    package init(path: String, code: Int32) {
         self.path = path
         self.code = code
         self.reason = String(cString: strerror(code))
     }
 
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.code = 0
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// The file operations choosy needs; the real one is `LocalFileSystem`.
-public protocol FileSystem: Sendable {
+package protocol FileSystem: Sendable {
     /// `stat` (following symlinks), or nil when the path does not exist or cannot be reached.
     func info(_ path: String) -> FileInfo?
     /// The whole file, refusing files larger than `limit` bytes.
@@ -68,20 +68,20 @@ public protocol FileSystem: Sendable {
 }
 
 /// A lock held until `unlock` (or the end of the process).
-public protocol HeldLock {
+package protocol HeldLock {
     func unlock()
 }
 
 extension FileLock: HeldLock {}
 
-public struct LocalFileSystem: FileSystem {
-    public init() {}
+package struct LocalFileSystem: FileSystem {
+    package init() {}
 
-    public func lock(_ path: String, timeout: Double) throws -> any HeldLock {
+    package func lock(_ path: String, timeout: Double) throws -> any HeldLock {
         try FileLock(path: path, timeout: timeout, fileSystem: self)
     }
 
-    public func info(_ path: String) -> FileInfo? {
+    package func info(_ path: String) -> FileInfo? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         let type = status.st_mode & S_IFMT
@@ -95,7 +95,7 @@ public struct LocalFileSystem: FileSystem {
         )
     }
 
-    public func read(_ path: String, limit: Int) throws -> [UInt8] {
+    package func read(_ path: String, limit: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
         defer { close(fd) }
@@ -129,7 +129,7 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    public func list(_ directory: String) -> [String]? {
+    package func list(_ directory: String) -> [String]? {
         guard let stream = opendir(directory) else { return nil }
         defer { closedir(stream) }
         var names: [String] = []
@@ -142,11 +142,11 @@ public struct LocalFileSystem: FileSystem {
         return names
     }
 
-    public func isExecutable(_ path: String) -> Bool {
+    package func isExecutable(_ path: String) -> Bool {
         info(path)?.kind == .regular && access(path, X_OK) == 0
     }
 
-    public func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws {
+    package func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws {
         let directory = parentDirectory(of: path)
         try createDirectory(directory, permissions: 0o700)
         var template = Array((path + LocalFileSystem.temporarySuffix + "XXXXXX").utf8CString)
@@ -182,7 +182,7 @@ public struct LocalFileSystem: FileSystem {
     /// Temporary files are `<path>.tmp-XXXXXX` (mkstemp fills in the X's).
     private static let temporarySuffix = ".tmp-"
 
-    public func removeAbandonedTemporaryFiles(of path: String) {
+    package func removeAbandonedTemporaryFiles(of path: String) {
         let directory = parentDirectory(of: path)
         let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
         let prefix = name + LocalFileSystem.temporarySuffix
@@ -191,7 +191,7 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    public func createDirectory(_ path: String, permissions: UInt32) throws {
+    package func createDirectory(_ path: String, permissions: UInt32) throws {
         if info(path)?.kind == .directory { return }
         let parent = parentDirectory(of: path)
         if parent != path { try createDirectory(parent, permissions: permissions) }
@@ -200,26 +200,26 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    public func rename(_ source: String, to destination: String) throws {
+    package func rename(_ source: String, to destination: String) throws {
         if Glibc.rename(source, destination) != 0 {
             throw FileSystemError(path: source, code: errno)
         }
     }
 
-    public func remove(_ path: String) {
+    package func remove(_ path: String) {
         unlink(path)
     }
 }
 
 /// The directory part of a path (`/a/b` → `/a`, `/a` → `/`).
-public func parentDirectory(of path: String) -> String {
+package func parentDirectory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     let parent = String(path[..<slash])
     return parent.isEmpty ? "/" : parent
 }
 
 /// Joins path components with single slashes.
-public func joinPath(_ base: String, _ components: String...) -> String {
+package func joinPath(_ base: String, _ components: String...) -> String {
     var result = base
     for component in components {
         if result.hasSuffix("/") {

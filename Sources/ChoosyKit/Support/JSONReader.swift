@@ -14,15 +14,15 @@
 /// is an error (`JSONDecoder` accepts one), and so is a string or name that is not valid
 /// (UTF-8, escapes, no raw control character) wherever it is, where `JSONDecoder` looks at a
 /// string only when something decodes it.
-public enum JSONReader {
+package enum JSONReader {
     /// `JSONDecoder`'s limit too.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in try parse(buffer) }
     }
 
-    public static func parse(_ bytes: ArraySlice<UInt8>) throws(JSONError) -> JSONValue {
+    package static func parse(_ bytes: ArraySlice<UInt8>) throws(JSONError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in try parse(buffer) }
     }
 
@@ -295,14 +295,14 @@ public enum JSONReader {
 
 /// Why a JSON file cannot be read: where in the text it stops being JSON, or where in the
 /// document a value is not what the file must hold there.
-public struct JSONError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct JSONError: Error, Equatable, CustomStringConvertible, Sendable {
     /// Where in the text, from 1, counting characters: for text that is not JSON.
-    public var line: Int?
-    public var column: Int?
+    package var line: Int?
+    package var column: Int?
     /// Where in the document, from the outside in (member names, and `[index]` for array
     /// elements): for a value of the wrong kind.
-    public var path: [String] = []
-    public var reason: String
+    package var path: [String] = []
+    package var reason: String
 
     init(line: Int, column: Int, _ reason: String) {
         self.line = line
@@ -322,7 +322,7 @@ public struct JSONError: Error, Equatable, CustomStringConvertible, Sendable {
         return error
     }
 
-    public var description: String {
+    package var description: String {
         if let line, let column { return "line \(line), column \(column): \(reason)" }
         guard !path.isEmpty else { return "the document \(reason)" }
         let joined = path.enumerated().map { index, component in

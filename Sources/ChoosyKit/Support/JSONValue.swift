@@ -1,6 +1,6 @@
 /// A JSON value: what `JSONReader` reads from every file choosy reads, and what choosy
 /// writes (its files and its `--json` output) with `rendered`.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case string(String)
     /// A number as its text (RFC 8259 syntax): whoever reads it converts it (`double`, `int`),
     /// so reading and writing again never changes a digit.
@@ -12,12 +12,12 @@ public enum JSONValue: Equatable, Sendable {
     /// `self[name]` is then the first, as `JSONDecoder` reads.
     case object([(String, JSONValue)])
 
-    public static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-    public static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
-    public static func int(_ value: Int) -> JSONValue { .number(String(value)) }
+    package static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    package static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+    package static func int(_ value: Int) -> JSONValue { .number(String(value)) }
 
     /// JSON has no infinity or NaN: they are written as null.
-    public static func double(_ value: Double) -> JSONValue {
+    package static func double(_ value: Double) -> JSONValue {
         value.isFinite ? .number(value.description) : .null
     }
 
@@ -27,7 +27,7 @@ public enum JSONValue: Equatable, Sendable {
         .object(members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) })
     }
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): return a == b
         case (.number(let a), .number(let b)): return a == b
@@ -43,17 +43,17 @@ public enum JSONValue: Equatable, Sendable {
     // MARK: Reading
 
     /// The first member named `name`; nil when there is none or this is not an object.
-    public subscript(name: String) -> JSONValue? {
+    package subscript(name: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == name }?.1
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    public var elements: [JSONValue]? {
+    package var elements: [JSONValue]? {
         if case .array(let values) = self { return values }
         return nil
     }
@@ -61,7 +61,7 @@ public enum JSONValue: Equatable, Sendable {
     /// The number as the nearest Double, or nil when this is not a number or its magnitude is
     /// beyond a Double's range either way (too large, or a non-zero value that would become
     /// 0), as `JSONDecoder` decides.
-    public var double: Double? {
+    package var double: Double? {
         guard case .number(let text) = self, let value = Double(text), value.isFinite else { return nil }
         if value == 0, text.utf8.prefix(while: { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") })
             .contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) {
@@ -72,7 +72,7 @@ public enum JSONValue: Equatable, Sendable {
 
     /// The number as an Int when it is one exactly (`1`, `1.0` and `1e2` are; `1.5` is not),
     /// as `JSONDecoder` decides.
-    public var int: Int? {
+    package var int: Int? {
         guard case .number(let text) = self else { return nil }
         if !text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
             return Int(text)
@@ -85,7 +85,7 @@ public enum JSONValue: Equatable, Sendable {
     /// The text of this value. One line without insignificant whitespace; `indented`, one
     /// member or element a line, indented by two spaces with `" : "` after a name (the layout
     /// of choosy's files since they were written by `JSONEncoder`).
-    public func rendered(indented: Bool = false) -> String {
+    package func rendered(indented: Bool = false) -> String {
         var output = ""
         write(to: &output, indentation: indented ? "\n" : nil)
         return output

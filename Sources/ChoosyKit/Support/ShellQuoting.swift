@@ -1,10 +1,10 @@
 /// One shell word per argument, quoted only when needed, so `--dry-run` output can be pasted
 /// into a POSIX shell and run as the same argv.
-public func shellQuoted(_ argv: [String]) -> String {
+package func shellQuoted(_ argv: [String]) -> String {
     argv.map(shellQuoted).joined(separator: " ")
 }
 
-public func shellQuoted(_ word: String) -> String {
+package func shellQuoted(_ word: String) -> String {
     let safe = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
         scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "@%+=:,./_-".unicodeScalars.contains(scalar))
     }

@@ -1,8 +1,8 @@
 /// The version `--version` prints and the User-Agent carries.
-public let choosyVersion = "0.1.0"
+package let choosyVersion = "0.1.0"
 
 /// The text without leading and trailing spaces, tabs, CR and LF.
-public func trimmed<S: StringProtocol>(_ text: S) -> String {
+package func trimmed<S: StringProtocol>(_ text: S) -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
     guard let first = text.firstIndex(where: { !isSpace($0) }),
           let last = text.lastIndex(where: { !isSpace($0) })
@@ -34,7 +34,7 @@ func editDistance(_ a: String, _ b: String) -> Int {
 }
 
 /// The closest of `candidates` to a mistyped `input`, if it is close enough to be a typo.
-public func suggestion(for input: String, among candidates: [String]) -> String? {
+package func suggestion(for input: String, among candidates: [String]) -> String? {
     let scored = candidates.map { ($0, editDistance(input, $0)) }
     guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
     let allowed = max(1, min(3, input.count / 3))
@@ -42,6 +42,6 @@ public func suggestion(for input: String, among candidates: [String]) -> String?
 }
 
 /// ` (did you mean 'X'?)`, or nothing.
-public func didYouMean(_ input: String, among candidates: [String]) -> String {
+package func didYouMean(_ input: String, among candidates: [String]) -> String {
     suggestion(for: input, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
 }

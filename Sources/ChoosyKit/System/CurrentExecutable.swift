@@ -1,7 +1,7 @@
 import Glibc
 
 /// The absolute path of the running program, wherever it was copied (`/proc/self/exe`).
-public func currentExecutable() -> String {
+package func currentExecutable() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard count > 0 else { return CommandLine.arguments[0] }

@@ -2,27 +2,27 @@ import CSystem
 import Glibc
 
 /// A process to start: always an argv, never a shell command line.
-public struct ProcessRequest: Sendable {
-    public enum Output: Equatable, Sendable {
+package struct ProcessRequest: Sendable {
+    package enum Output: Equatable, Sendable {
         case discard, inherit, capture
         /// Written to this file (opened for writing, not created), e.g. `/dev/tty`.
         case file(String)
     }
 
-    public var argv: [String]
-    public var environment: [String: String]
-    public var workingDirectory: String?
+    package var argv: [String]
+    package var environment: [String: String]
+    package var workingDirectory: String?
     /// Bytes written to the child's stdin, then closed; nil gives it `/dev/null`.
-    public var input: [UInt8]?
-    public var stdout: Output
-    public var stderr: Output
+    package var input: [UInt8]?
+    package var stdout: Output
+    package var stderr: Output
     /// Seconds before the child (and its process group) is killed; nil waits forever.
-    public var timeout: Double?
+    package var timeout: Double?
     /// Own process group, so a timeout can kill whatever the child started. Interactive
     /// children (pickers on the terminal) must stay in the terminal's foreground group.
-    public var ownProcessGroup: Bool
+    package var ownProcessGroup: Bool
 
-    public init(
+    package init(
         argv: [String], environment: [String: String], workingDirectory: String? = nil,
         input: [UInt8]? = nil, stdout: Output = .capture, stderr: Output = .capture,
         timeout: Double? = nil, ownProcessGroup: Bool = false
@@ -38,14 +38,14 @@ public struct ProcessRequest: Sendable {
     }
 }
 
-public struct ProcessResult: Sendable {
+package struct ProcessResult: Sendable {
     /// The exit code, or 128 + the signal number when the child was killed.
-    public var status: Int32
-    public var stdout: [UInt8]
-    public var stderr: [UInt8]
-    public var timedOut: Bool
+    package var status: Int32
+    package var stdout: [UInt8]
+    package var stderr: [UInt8]
+    package var timedOut: Bool
 
-    public init(status: Int32, stdout: [UInt8] = [], stderr: [UInt8] = [], timedOut: Bool = false) {
+    package init(status: Int32, stdout: [UInt8] = [], stderr: [UInt8] = [], timedOut: Bool = false) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
@@ -53,14 +53,14 @@ public struct ProcessResult: Sendable {
     }
 }
 
-public struct SpawnError: Error, CustomStringConvertible, Sendable {
-    public var program: String
-    public var reason: String
-    public var description: String { "cannot start '\(program)': \(reason)" }
+package struct SpawnError: Error, CustomStringConvertible, Sendable {
+    package var program: String
+    package var reason: String
+    package var description: String { "cannot start '\(program)': \(reason)" }
 }
 
 /// Starting processes; `PosixProcessRunner` is the real one.
-public protocol ProcessRunner: Sendable {
+package protocol ProcessRunner: Sendable {
     /// Starts the child in its own session with stdio on /dev/null (stderr as requested) and
     /// returns without waiting: how apps are launched.
     func spawnDetached(_ request: ProcessRequest) throws(SpawnError)
@@ -69,14 +69,14 @@ public protocol ProcessRunner: Sendable {
 }
 
 /// `posix_spawn` without a shell. The program is looked up on the request's own `PATH`.
-public struct PosixProcessRunner: ProcessRunner {
+package struct PosixProcessRunner: ProcessRunner {
     private let fileSystem: FileSystem
 
-    public init(fileSystem: FileSystem = LocalFileSystem()) {
+    package init(fileSystem: FileSystem = LocalFileSystem()) {
         self.fileSystem = fileSystem
     }
 
-    public func spawnDetached(_ request: ProcessRequest) throws(SpawnError) {
+    package func spawnDetached(_ request: ProcessRequest) throws(SpawnError) {
         var detached = request
         detached.input = nil
         if detached.stdout == .capture { detached.stdout = .discard }
@@ -84,7 +84,7 @@ public struct PosixProcessRunner: ProcessRunner {
         _ = try spawn(detached, newSession: true)
     }
 
-    public func run(_ request: ProcessRequest) throws(SpawnError) -> ProcessResult {
+    package func run(_ request: ProcessRequest) throws(SpawnError) -> ProcessResult {
         if request.input != nil { PosixProcessRunner.ignoreBrokenPipes }
         let child = try spawn(request, newSession: false)
         return collect(child, request: request)
@@ -304,7 +304,7 @@ private func currentDirectory() -> String? {
 
 /// The absolute path `program` runs from: itself when it contains a slash, else the first
 /// executable of that name on `searchPath`.
-public func resolveExecutable(_ program: String, searchPath: [String], fileSystem: FileSystem) -> String? {
+package func resolveExecutable(_ program: String, searchPath: [String], fileSystem: FileSystem) -> String? {
     if program.contains("/") {
         return fileSystem.isExecutable(program) ? program : nil
     }

@@ -1,9 +1,9 @@
 /// RFC 3986 percent-encoding as choosy uses it (README, "Details: URLs"): everything but the unreserved bytes is
 /// encoded, so a value can never add structure (`&`, `=`, `#`, `?`, `/`) to a URL.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Encodes the UTF-8 of `text`; every byte outside `A-Z a-z 0-9 - . _ ~` becomes `%XX`
     /// with uppercase hex.
-    public static func encode(_ text: some StringProtocol) -> String {
+    package static func encode(_ text: some StringProtocol) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -18,7 +18,7 @@ public enum PercentEncoding {
 
     /// The decoded text, or nil when a `%` is not followed by two hex digits or the bytes
     /// are not UTF-8. `+` is left alone (it is a space only in HTML forms).
-    public static func decode(_ text: some StringProtocol) -> String? {
+    package static func decode(_ text: some StringProtocol) -> String? {
         guard let bytes = decodeBytes(text) else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
@@ -26,12 +26,12 @@ public enum PercentEncoding {
     /// Decoding for text that is shown or passed on rather than trusted: a malformed `%` is
     /// kept as written and invalid UTF-8 becomes U+FFFD, so nothing is lost or rejected.
     /// With `plusIsSpace`, `+` means a space, as in HTML form data.
-    public static func decodeLeniently(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String {
+    package static func decodeLeniently(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String {
         String(decoding: decode(text, strict: false, plusIsSpace: plusIsSpace)!, as: UTF8.self)
     }
 
     /// The decoded bytes, or nil for a `%` without two hex digits after it.
-    public static func decodeBytes(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decodeBytes(_ text: some StringProtocol) -> [UInt8]? {
         decode(text, strict: true, plusIsSpace: false)
     }
 
@@ -59,7 +59,7 @@ public enum PercentEncoding {
     }
 
     /// RFC 3986 §2.3 unreserved characters.
-    public static func isUnreserved(_ byte: UInt8) -> Bool {
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"),

@@ -1,16 +1,16 @@
 /// The generic parts of an absolute URI (RFC 3986 appendix B), as written: nothing is decoded
 /// or normalised, so callers decide what each part means for their scheme.
-public struct URLParts: Equatable, Sendable {
+package struct URLParts: Equatable, Sendable {
     /// As written; compare it lowercased.
-    public var scheme: Substring
+    package var scheme: Substring
     /// What follows `//`, when the URL has it.
-    public var authority: Substring?
-    public var path: Substring
-    public var query: Substring?
-    public var fragment: Substring?
+    package var authority: Substring?
+    package var path: Substring
+    package var query: Substring?
+    package var fragment: Substring?
 
     /// Nil when `url` does not start with a valid scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`).
-    public init?(_ url: some StringProtocol) {
+    package init?(_ url: some StringProtocol) {
         let text = Substring(url)
         guard let colon = text.firstIndex(of: ":"), URLParts.isValidScheme(text[..<colon]) else { return nil }
         scheme = text[..<colon]
@@ -33,7 +33,7 @@ public struct URLParts: Equatable, Sendable {
     }
 
     /// The authority's host, lowercased, without user information or port.
-    public var host: String? {
+    package var host: String? {
         guard var host = authority else { return nil }
         if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
         if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
@@ -46,12 +46,12 @@ public struct URLParts: Equatable, Sendable {
 
     /// The query's `&`-separated items split at their first `=` (nil value without one),
     /// still encoded; empty items are skipped.
-    public var queryItems: [(name: Substring, value: Substring?)] {
+    package var queryItems: [(name: Substring, value: Substring?)] {
         URLParts.queryItems(of: query)
     }
 
     /// The `&`-separated items of a query, each split at its first `=` (nil value without one).
-    public static func queryItems(of query: (some StringProtocol)?) -> [(name: Substring, value: Substring?)] {
+    package static func queryItems(of query: (some StringProtocol)?) -> [(name: Substring, value: Substring?)] {
         guard let query else { return [] }
         return Substring(query).split(separator: "&").map { item in
             guard let equals = item.firstIndex(of: "=") else { return (item, nil) }
@@ -59,7 +59,7 @@ public struct URLParts: Equatable, Sendable {
         }
     }
 
-    public static func isValidScheme(_ scheme: some StringProtocol) -> Bool {
+    package static func isValidScheme(_ scheme: some StringProtocol) -> Bool {
         guard let first = scheme.utf8.first, isLetter(first) else { return false }
         return scheme.utf8.allSatisfy { isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }
     }

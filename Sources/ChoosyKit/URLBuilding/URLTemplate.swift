@@ -4,22 +4,22 @@
 /// The template is split into literal text and placeholders once, and the structure (`?`,
 /// `&`, `=`, `#`) is read from the literal text only, so a value can neither add structure
 /// nor be expanded again: `{{x}}` inside a value stays text.
-public struct URLTemplate: Equatable, Sendable {
+package struct URLTemplate: Equatable, Sendable {
     enum Token: Equatable, Sendable {
         case literal(String)
         case placeholder(String)
     }
 
-    public let format: String
+    package let format: String
     private let tokens: [Token]
 
-    public init(_ format: String) {
+    package init(_ format: String) {
         self.format = format
         self.tokens = URLTemplate.tokenize(format)
     }
 
     /// The parameter keys the template mentions, in order of first appearance.
-    public var placeholders: [String] {
+    package var placeholders: [String] {
         var seen: Set<String> = []
         return tokens.compactMap { token in
             guard case .placeholder(let key) = token, seen.insert(key).inserted else { return nil }
@@ -31,7 +31,7 @@ public struct URLTemplate: Equatable, Sendable {
     /// very start, which supplies a whole URL and goes in verbatim. Missing values count as
     /// empty; query items that end up without a value are dropped, and the `?` with them when
     /// none remain. A fragment after the query is filled and kept last.
-    public func fill(_ values: [String: String]) -> String {
+    package func fill(_ values: [String: String]) -> String {
         let (beforeQuery, query, fragment) = sections()
         var result = ""
         for (index, token) in beforeQuery.enumerated() {

@@ -6,9 +6,9 @@
 /// that hosting platforms register (`github.io`), because under either each name below the
 /// suffix has its own owner: `alice.github.io` is Alice's site, and a rule for `github.io`
 /// would be a rule for everybody's. A name the list does not know (`localhost`, an intranet's
-/// `corp`) is no public suffix: the list's implicit `*` rule is left out, so that a site on
+/// `corp`) is no package suffix: the list's implicit `*` rule is left out, so that a site on
 /// the user's own network can have a rule of its own.
-public struct PublicSuffixList: Sendable {
+package struct PublicSuffixList: Sendable {
     private typealias LatestFunction = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
     private typealias BuiltinFunction = @convention(c) () -> OpaquePointer?
     private typealias IsPublicSuffixFunction = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
@@ -43,7 +43,7 @@ public struct PublicSuffixList: Sendable {
     private let library: Library
 
     /// The list, or why libpsl cannot give it.
-    public static func load() throws(WebError) -> PublicSuffixList {
+    package static func load() throws(WebError) -> PublicSuffixList {
         PublicSuffixList(library: try loaded.get())
     }
 
@@ -53,15 +53,15 @@ public struct PublicSuffixList: Sendable {
 
     /// True for a suffix under which anyone can register a name: `com`, `co.uk`, `github.io`,
     /// `xn--p1ai` (.рф). Never for an IP address.
-    public func isPublicSuffix(_ host: WebHost) -> Bool {
+    package func isPublicSuffix(_ host: WebHost) -> Bool {
         guard let name = host.domainName else { return false }
         return name.withCString { library.isPublicSuffix(library.context, $0, Self.anySectionWithoutStarRule) } != 0
     }
 
-    /// The name one owner registered, the public suffix and one label more:
+    /// The name one owner registered, the package suffix and one label more:
     /// `a.b.example.co.uk` → `example.co.uk`, `alice.github.io` → itself, `localhost` → itself.
-    /// nil for a public suffix and for an IP address, which have none.
-    public func registrableDomain(of host: WebHost) -> String? {
+    /// nil for a package suffix and for an IP address, which have none.
+    package func registrableDomain(of host: WebHost) -> String? {
         guard let name = host.domainName, !name.isEmpty, !isPublicSuffix(host) else { return nil }
         // libpsl answers with a pointer into its input, so it is copied while that lives.
         let registrable = name.withCString { name in library.registrableDomain(library.context, name).map { String(cString: $0) } }

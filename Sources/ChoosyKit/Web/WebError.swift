@@ -1,11 +1,11 @@
 /// Why a link or a host cannot be used, in one line; the caller names the link and turns it
 /// into an exit status.
-public struct WebError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var reason: String
+package struct WebError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var reason: String
 
-    public init(_ reason: String) {
+    package init(_ reason: String) {
         self.reason = reason
     }
 
-    public var description: String { reason }
+    package var description: String { reason }
 }

@@ -1,7 +1,7 @@
 /// The host of a link as a browser sees it, by the URL standard's host parser for http(s):
 /// percent-decoded, converted to ASCII by IDNA and lowercased, or an IP address. This decides
 /// which app and profile sees a link, so every host is parsed here, never by splitting text.
-public enum WebHost: Hashable, Sendable {
+package enum WebHost: Hashable, Sendable {
     /// Lowercase ASCII, IDNA labels as punycode (`xn--`), with the trailing dot the link had.
     case domain(String)
     case ipv4(UInt32)
@@ -10,7 +10,7 @@ public enum WebHost: Hashable, Sendable {
 
     /// Parses the host part of an http(s) URL (`GitHub.com`, `%67ithub.com`, `ｇｉｔｈｕｂ．ｃｏｍ`,
     /// `0x7f.1`, `[::1]`). Only a name with non-ASCII or `xn--` labels loads libidn2.
-    public init(parsing text: String) throws(WebError) {
+    package init(parsing text: String) throws(WebError) {
         let bytes = Array(text.utf8)
         if bytes.first == UInt8(ascii: "[") {
             guard bytes.count >= 2, bytes.last == UInt8(ascii: "]") else {
@@ -31,7 +31,7 @@ public enum WebHost: Hashable, Sendable {
     }
 
     /// The host as a URL writes it: `example.com`, `127.0.0.1`, `[::1]`.
-    public var serialized: String {
+    package var serialized: String {
         switch self {
         case .domain(let name): name
         case .ipv4(let address): IPAddressSyntax.serialize(ipv4: address)
@@ -41,7 +41,7 @@ public enum WebHost: Hashable, Sendable {
 
     /// The domain as sites compare it, without its trailing dot (`github.com.` is the same site
     /// as `github.com`); nil for an IP address, which belongs to no domain.
-    public var domainName: String? {
+    package var domainName: String? {
         guard case .domain(let name) = self else { return nil }
         return name.hasSuffix(".") ? String(name.dropLast()) : name
     }
@@ -49,7 +49,7 @@ public enum WebHost: Hashable, Sendable {
     /// True when this host is `site` or a subdomain of it, compared label by label:
     /// `docs.github.com` is within `github.com`; `github.com.evil.example` and `evilgithub.com`
     /// are not. An IP address is within itself only.
-    public func isWithin(_ site: WebHost) -> Bool {
+    package func isWithin(_ site: WebHost) -> Bool {
         guard let name = domainName, let siteName = site.domainName else { return self == site }
         let host = Array(name.utf8)
         let suffix = Array(siteName.utf8)

@@ -2,27 +2,27 @@
 /// (no base URL): the scheme, the host, the port, and the path, query and fragment that follow
 /// them. Userinfo (`user:password@`) is read past and dropped: it is never the host. Links of
 /// other schemes are refused; choosy reads those elsewhere.
-public struct WebURL: Hashable, Sendable {
-    public enum Scheme: String, Sendable {
+package struct WebURL: Hashable, Sendable {
+    package enum Scheme: String, Sendable {
         case http, https
 
         var defaultPort: Int { self == .http ? 80 : 443 }
     }
 
-    public let scheme: Scheme
-    public let host: WebHost
+    package let scheme: Scheme
+    package let host: WebHost
     /// nil for the scheme's default port, as in the URL standard.
-    public let port: Int?
+    package let port: Int?
     /// The segments of the path, percent-encoded as the URL standard leaves them, with `.` and
     /// `..` (`%2e` too) resolved: `https://x/a/../b/` is `["b", ""]`.
-    public let pathSegments: [String]
+    package let pathSegments: [String]
     /// Percent-encoded, without the `?`; nil when the link has none.
-    public let query: String?
+    package let query: String?
     /// Percent-encoded, without the `#`; nil when the link has none.
-    public let fragment: String?
+    package let fragment: String?
 
     /// Parses `link`, or says why a browser would not open it (or why it is not http(s)).
-    public init(parsing link: String) throws(WebError) {
+    package init(parsing link: String) throws(WebError) {
         // Controls and spaces around a link are not part of it, and tabs and newlines inside it
         // are dropped, as when a browser is handed a pasted or wrapped link.
         let scalars = Array(link.unicodeScalars)
