@@ -4,11 +4,33 @@ import Glibc
 import Testing
 
 /// libidn2 and libpsl are loaded only when a link needs them, and a link that needs a missing
-/// one fails with the reason. Each test runs in a child process of its own (an exit test), so
-/// the libraries other tests load do not count, and reads which of them the process has mapped.
+/// one fails with the reason. Each check runs in a child of this test binary that runs that one
+/// test (so the libraries other tests load do not count), and reads which of them the process
+/// has mapped. (Not exit tests: their monitor spins on the unreaped children that detached
+/// launches in other tests leave behind.)
 @Suite struct WebLibraryLoadingTests {
-    @Test func asciiLinksLoadNeitherLibrary() async {
-        await #expect(processExitsWith: .exitCode(0)) {
+    /// Runs the test `name` of this suite alone in a child of the test binary, with `variables`.
+    private func runAlone(_ name: String, _ variables: [String: String]) throws -> (status: Int32, output: String) {
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in variables { environment[key] = value }
+        let result = try PosixProcessRunner().run(ProcessRequest(
+            argv: [currentExecutable(), "--testing-library", "swift-testing", "--filter", "WebLibraryLoadingTests/\(name)"],
+            environment: environment, timeout: 120
+        ))
+        return (result.status, String(decoding: result.stdout + result.stderr, as: UTF8.self))
+    }
+
+    @Test(arguments: ["ascii", "non-ascii", "punycode", "public-suffix-list"])
+    func eachLibraryIsLoadedOnlyWhenALinkNeedsIt(check: String) throws {
+        let child = try runAlone("loadingInAFreshProcess", ["CHOOSY_TEST_LOADING": check])
+        #expect(child.status == 0, "\(child.output)")
+        #expect(child.output.contains("with 1 test"), "\(child.output)")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["CHOOSY_TEST_LOADING"] != nil))
+    func loadingInAFreshProcess() {
+        switch ProcessInfo.processInfo.environment["CHOOSY_TEST_LOADING"] {
+        case "ascii":
             for link in [
                 "https://github.com/", "https://GITHUB.COM./x", "https://0x7f.1/", "https://[::ffff:1.2.3.4]/",
                 "https://github.com@evil.example/", "https://a.b.example.co.uk/", "https://%67ithub.com/",
@@ -16,29 +38,17 @@ import Testing
             ] {
                 _ = try? WebURL(parsing: link)
             }
-            exit(mappedWebLibraries())
-        }
-    }
-
-    @Test func aNonASCIIHostLoadsLibidn2Only() async {
-        await #expect(processExitsWith: .exitCode(1)) {
+            #expect(mappedWebLibraries() == 0)
+        case "non-ascii":
             _ = try? WebURL(parsing: "https://faß.de/")
-            exit(mappedWebLibraries())
-        }
-    }
-
-    @Test func aPunycodeHostLoadsLibidn2Only() async {
-        await #expect(processExitsWith: .exitCode(1)) {
+            #expect(mappedWebLibraries() == 1)
+        case "punycode":
             _ = try? WebURL(parsing: "https://xn--fa-hia.de/")
-            exit(mappedWebLibraries())
-        }
-    }
-
-    @Test func thePublicSuffixListLoadsLibpsl() async {
-        await #expect(processExitsWith: .exitCode(2)) {
+            #expect(mappedWebLibraries() == 1)
+        default:
             _ = try? PublicSuffixList.load()
             // libpsl brings libidn2 with it; only libpsl is asked about here.
-            exit(mappedWebLibraries() & 2)
+            #expect(mappedWebLibraries() & 2 == 2)
         }
     }
 
@@ -50,16 +60,13 @@ import Testing
         let library = sandbox.root + "/lib"
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: library + "/libidn2.so.0", contents: Data())
-        var environment = ProcessInfo.processInfo.environment
-        environment["LD_LIBRARY_PATH"] = [library, environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(separator: ":")
-        environment["CHOOSY_TEST_WITHOUT_LIBIDN2"] = "1"
-        let result = try PosixProcessRunner().run(ProcessRequest(
-            argv: [currentExecutable(), "--testing-library", "swift-testing", "--filter", "WebLibraryLoadingTests/nonASCIIHostsFailWithoutLibidn2"],
-            environment: environment, timeout: 120
-        ))
-        let output = String(decoding: result.stdout + result.stderr, as: UTF8.self)
-        #expect(result.status == 0, "\(output)")
-        #expect(output.contains("with 1 test"), "\(output)")
+        let environment = ProcessInfo.processInfo.environment
+        let child = try runAlone("nonASCIIHostsFailWithoutLibidn2", [
+            "LD_LIBRARY_PATH": [library, environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(separator: ":"),
+            "CHOOSY_TEST_WITHOUT_LIBIDN2": "1",
+        ])
+        #expect(child.status == 0, "\(child.output)")
+        #expect(child.output.contains("with 1 test"), "\(child.output)")
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CHOOSY_TEST_WITHOUT_LIBIDN2"] != nil))
