@@ -28,10 +28,15 @@ extension Choosy {
             }
         } catch {
             guard let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(), scheme != "choosy" else { throw error }
-            var typeKey = "scheme_" + keyFromText(scheme)
+            var typeKey = Choosy.typeKey(forScheme: scheme)
             if case .action(let action) = target { typeKey = action.type }
             return .opened(try systemHandlerFallback().open(link, scheme: scheme, type: typeKey, candidates: unpicked, options: options))
         }
+    }
+
+    /// The preferences key of links whose scheme no app type claims (`zqq` → `scheme_zqq`).
+    static func typeKey(forScheme scheme: String) -> String {
+        "scheme_" + keyFromText(scheme)
     }
 
     /// A link of another scheme goes, unchanged, to the installed apps of the type whose
@@ -62,7 +67,7 @@ extension Choosy {
             let app = App(key: key, name: entry.name ?? key, urlScheme: scheme + ":", desktopIDs: [entry.id])
             return InstalledApp(app: app, entry: entry, displayName: probe().displayName(for: app, entry: entry))
         }
-        let type = AppType(key: "scheme_" + keyFromText(scheme), name: "\(scheme): links", apps: candidates.map(\.app))
+        let type = AppType(key: Choosy.typeKey(forScheme: scheme), name: "\(scheme): links", apps: candidates.map(\.app))
         diagnostics.explain("no app type claims \(scheme): links; the entries associated with them: \(entries.map(\.id).joined(separator: ", "))")
         return try actionOpener().open(link: link, type: type, candidates: candidates, options: options)
     }

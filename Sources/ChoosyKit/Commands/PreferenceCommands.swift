@@ -2,10 +2,11 @@ extension Choosy {
     /// `choosy reset TYPE`: forgets the default (and the apps seen); returns the app forgotten.
     @discardableResult
     package func reset(_ typeInput: String) throws(ChoosyError) -> String? {
-        let type = try appType(typeInput)
+        // Only the key is needed: no desktop entry is read.
+        let key = try catalog().resolve(typeInput)
         let store = preferences()
-        let previous = try store.preference(for: type.key).defaultApp
-        try store.update(type.key) { $0 = TypePreference() }
+        let previous = try store.preference(for: key).defaultApp
+        try store.update(key) { $0 = TypePreference() }
         return previous
     }
 
@@ -16,8 +17,7 @@ extension Choosy {
 
     /// `choosy default TYPE`: the remembered app key, if any.
     package func defaultApp(_ typeInput: String) throws(ChoosyError) -> String? {
-        let type = try appType(typeInput)
-        return try preferences().preference(for: type.key).defaultApp
+        try preferences().preference(for: catalog().resolve(typeInput)).defaultApp
     }
 
     /// `choosy default TYPE APP`: makes an installed app the default, as picking it *always*.

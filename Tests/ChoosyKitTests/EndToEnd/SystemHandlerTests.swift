@@ -28,6 +28,18 @@ import Testing
         #expect(sandbox.recordedRuns("alpha").isEmpty)
     }
 
+    @Test func aLinkABrowserCouldNotOpenIsRefusedInOneLineAndOpensNothing() {
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox", mimeTypes: ["x-scheme-handler/https"])
+        for link in ["https://exa mple.org/", "https://[::1/x", "https://a<b.example/"] {
+            let output = sandbox.choosy("handle", link)
+            #expect(output.status == 2, "\(link)")
+            #expect(output.stderrLines.count == 1 && output.stderr.hasPrefix("choosy: '"), "\(output.stderr)")
+            #expect(output.stderr.contains("is not a link a browser can open"), "\(output.stderr)")
+        }
+        #expect(sandbox.recordedRuns("firefox").isEmpty)
+        #expect(sandbox.writtenFiles.filter { $0.hasPrefix("choosy/preferences") }.isEmpty)
+    }
+
     @Test func anAssociationRemovedByTheUserIsNeverUsed() {
         sandbox.installApp("alpha.desktop", name: "Alpha", program: "alpha", mimeTypes: ["x-scheme-handler/zqq"])
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Removed Associations]\nx-scheme-handler/zqq=alpha.desktop;\n")
