@@ -9,12 +9,15 @@ package enum CatalogMerger {
         var parameters = OrderedMerge<ParameterRecord>()
         var actions = OrderedMerge<ActionRecord>()
         var apps = OrderedMerge<AppRecord>()
+        // A later source's link with the same pattern replaces the earlier one.
+        var links = OrderedMerge<CatalogLink>()
         for record in records {
             name = record.name ?? name
             schemes = record.schemes ?? schemes
             record.parameters?.forEach { parameters.add($0.key, $0, merging: merge) }
             record.actions?.forEach { actions.add($0.key, $0, merging: merge) }
             record.apps?.forEach { apps.add($0.key, $0, merging: merge) }
+            record.links?.forEach { links.add($0.pattern.source, $0) { _, new in new } }
         }
         return AppType(
             key: key,
@@ -37,7 +40,8 @@ package enum CatalogMerger {
                     }
                 )
             },
-            schemes: schemes ?? []
+            schemes: schemes ?? [],
+            links: links.values
         )
     }
 

@@ -8,6 +8,8 @@ package struct AppTypeRecord: Equatable, Sendable {
     package var apps: [AppRecord]?
     /// Standard URL schemes the type's actions can be written in (Linux addition).
     package var schemes: [String]?
+    /// Web links that mean one of the type's actions (Linux addition); invalid ones are left out.
+    package var links: [CatalogLink]?
 }
 
 package struct ParameterRecord: Equatable, Sendable {
@@ -48,6 +50,8 @@ package struct CatalogFormatError: Error, CustomStringConvertible, Sendable {
 package enum CatalogDecoder {
     /// Rejected keys are quoted in the warning up to this many characters each.
     static let shownKeyLength = 40
+    /// Invalid links get a line each, up to this many per file.
+    static let shownProblems = 5
 
     package static func decode(_ bytes: [UInt8], source: String, diagnostics: DiagnosticSink) throws(CatalogFormatError) -> [AppTypeRecord] {
         let types: [JSONValue]
@@ -61,6 +65,7 @@ package enum CatalogDecoder {
         }
         var records: [AppTypeRecord] = []
         var rejected: [String] = []
+        var invalidLinks: [String] = []
         for type in types {
             guard let key = type["key"]?.stringValue else {
                 rejected.append("(no key)")
@@ -71,18 +76,24 @@ package enum CatalogDecoder {
                 rejected.append("'\(shown)'")
                 continue
             }
-            records.append(record(key: key, type))
+            records.append(record(key: key, type, invalidLinks: &invalidLinks))
         }
         if !rejected.isEmpty {
             let count = rejected.count == 1 ? "an app type" : "\(rejected.count) app types"
             diagnostics.warning("\(source): ignoring \(count) with an invalid key: \(rejected.joined(separator: ", ")) (keys match ^[a-z0-9_]+$)")
+        }
+        for problem in invalidLinks.prefix(shownProblems) {
+            diagnostics.warning("\(source): ignoring link \(problem)")
+        }
+        if invalidLinks.count > shownProblems {
+            diagnostics.warning("\(source): ignoring \(invalidLinks.count - shownProblems) more invalid links")
         }
         return records
     }
 
     /// One app type, leniently: a field of the wrong kind is missing, and so is an array
     /// element of the wrong kind or (for parameters, actions and apps) one without a key.
-    private static func record(key: String, _ type: JSONValue) -> AppTypeRecord {
+    private static func record(key: String, _ type: JSONValue, invalidLinks: inout [String]) -> AppTypeRecord {
         AppTypeRecord(
             key: key,
             name: type["name"]?.stringValue,
@@ -109,8 +120,29 @@ package enum CatalogDecoder {
                     }
                 )
             },
-            schemes: type["schemes"]?.elements?.compactMap { $0.stringValue.flatMap(normalizedScheme) }
+            schemes: type["schemes"]?.elements?.compactMap { $0.stringValue.flatMap(normalizedScheme) },
+            links: type["links"]?.elements?.compactMap { link(key: key, $0, invalid: &invalidLinks) }
         )
+    }
+
+    /// One entry of `links`, or nil with the reason noted: a link is all or nothing, since a
+    /// pattern read halfway would send the wrong links to an app.
+    private static func link(key: String, _ value: JSONValue, invalid: inout [String]) -> CatalogLink? {
+        let source = value["pattern"]?.stringValue
+        let shown = source.map { "'\($0.count > shownKeyLength * 2 ? $0.prefix(shownKeyLength * 2) + "…" : Substring($0))'" } ?? "(no pattern)"
+        guard let source, let action = value["action"]?.stringValue, !action.isEmpty else {
+            invalid.append("\(shown) of '\(key)': a link needs a \"pattern\" and an \"action\"")
+            return nil
+        }
+        do {
+            let pattern = try LinkPattern(parsing: source)
+            let linkParam = value["link_param"]?.stringValue
+            return CatalogLink(action: action, pattern: pattern, linkParam: linkParam?.isEmpty == true ? nil : linkParam,
+                               apps: value["apps"]?.elements?.compactMap(\.stringValue))
+        } catch {
+            invalid.append("\(shown) of '\(key)': \(error.reason)")
+            return nil
+        }
     }
 
     /// A scheme as RFC 3986 spells one, lowercased; anything else is dropped (it could never
