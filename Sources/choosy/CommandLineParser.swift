@@ -45,6 +45,8 @@ enum CommandLineParser {
             return .install(defaultHandler: options.defaultHandler)
         case "uninstall":
             return .uninstall
+        case "rule":
+            return try rule(arguments, options)
         case "completions":
             return .completions(shell: arguments[0])
         case "help":
@@ -55,6 +57,43 @@ enum CommandLineParser {
             return .refresh(types: arguments)
         default:
             preconditionFailure("CommandGrammar has a command '\(command)' that means nothing here")
+        }
+    }
+
+    /// `rule add|list|remove|test`: each takes its own of the rule options.
+    private static func rule(_ arguments: [String], _ options: OptionValues) throws(ChoosyError) -> Invocation.Command {
+        let site = arguments.count == 2 ? arguments[1] : nil
+        let given = [
+            ("--app", options.open.app != nil), ("--profile", options.profile != nil), ("--private", options.open.privateWindow),
+            ("--ask", options.ask), ("--json", options.json),
+        ].filter(\.1).map(\.0)
+        func only(_ allowed: [String]) throws(ChoosyError) {
+            if let stray = given.first(where: { !allowed.contains($0) }) {
+                throw .usage("rule \(arguments[0]) does not take \(stray)")
+            }
+        }
+        switch arguments[0] {
+        case "add":
+            guard let site else { throw .usage("rule add needs a SITE, e.g. 'choosy rule add github.com --app firefox'") }
+            if options.ask {
+                try only(["--ask"])
+                return .addRule(site: site, target: .ask)
+            }
+            try only(["--app", "--profile", "--private"])
+            guard let app = options.open.app else { throw .usage("rule add needs --app KEY or --ask") }
+            return .addRule(site: site, target: .app(key: app, profile: options.profile, privateWindow: options.open.privateWindow))
+        case "list":
+            guard site == nil else { throw .usage("rule list takes no SITE") }
+            try only(["--json"])
+            return .listRules
+        case "remove":
+            guard let site else { throw .usage("rule remove needs a SITE (see 'choosy rule list')") }
+            try only([])
+            return .removeRule(site: site)
+        default:
+            guard let site else { throw .usage("rule test needs a URL, e.g. 'choosy rule test https://github.com/'") }
+            try only([])
+            return .testRule(url: site)
         }
     }
 

@@ -75,6 +75,16 @@ struct CommandRunner {
         case .uninstall:
             let installer = choosy.linkHandlerInstaller()
             writeStandardOutput(try installer.uninstall() ? "Removed \(installer.entryPath) and restored the previous link handlers.\n" : "choosy was not installed.\n")
+        case .addRule(let site, let target):
+            let (rule, replaced) = try choosy.addRule(site, target: target)
+            if interactive { writeStandardOutput((replaced ? "Replaced the rule of " : "Added a rule: links of ") + "\(rule.site.text) open with \(rule.targetDescription).\n") }
+        case .listRules:
+            writeStandardOutput(formatter.rules(try choosy.listRules()))
+        case .removeRule(let site):
+            let rule = try choosy.removeRule(site)
+            if interactive { writeStandardOutput("Removed the rule of \(rule.site.text) (\(rule.targetDescription)).\n") }
+        case .testRule(let url):
+            writeStandardOutput(formatter.ruleTest(try choosy.testRule(url)))
         case .complete(let words):
             writeStandardOutput(choosy.complete(words).map { $0.line + "\n" }.joined())
         case .completions, .help, .version:

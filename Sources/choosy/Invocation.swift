@@ -15,6 +15,10 @@ struct Invocation {
         case route(url: String)
         case install(defaultHandler: Bool)
         case uninstall
+        case addRule(site: String, target: SiteRule.Target)
+        case listRules
+        case removeRule(site: String)
+        case testRule(url: String)
         case completions(shell: String)
         case complete(words: [String])
         case refresh(types: [String])

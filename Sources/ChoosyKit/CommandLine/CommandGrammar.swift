@@ -113,6 +113,29 @@ package enum CommandGrammar {
             help: "Removes choosy.desktop and restores the link handlers install replaced."
         ),
         Command(
+            "rule", "site rules: the app for the links of a site",
+            arguments: [.one(of: .ruleCommand), .optional("SITE|URL", .site)],
+            options: [
+                .value("--app", "KEY", .ruleApp, "the app for the site's links: a browser, or an app of the site's links") { $0.open.app = $1 },
+                .value("--profile", "NAME", .text, "open the site in this profile of the browser") { $0.profile = $1 },
+                .flag("--private", "open the site in a private window") { $0.open.privateWindow = true },
+                .flag("--ask", "always show the picker for the site") { $0.ask = true },
+                json,
+            ],
+            misuse: "rule needs add, list, remove or test, e.g. 'choosy rule add github.com --app firefox'",
+            help: """
+                Site rules decide which app opens the links of a site, before catalog links and
+                type defaults (only --app and --choose come first).
+                  rule add SITE --app KEY [--profile NAME] [--private]   links of SITE open with KEY
+                  rule add SITE --ask                                    always show the picker for SITE
+                  rule list [--json]                                     the rules, in the order added
+                  rule remove SITE                                       forget the rule of SITE
+                  rule test URL                                          which rule, app and argv (runs nothing)
+                SITE: example.org (with subdomains), =www.example.org (that host only), either with a
+                path prefix (github.com/work-org). A public suffix (com, co.uk, github.io) cannot be one.
+                """
+        ),
+        Command(
             "completions", "print a shell completion script",
             arguments: [.one(of: .shell)],
             misuse: "completions needs one of: bash, zsh, fish",
@@ -149,4 +172,6 @@ package enum CommandGrammar {
     package static let pickers = ["auto", "tty", "fzf", "rofi", "zenity"]
     /// The shells `choosy completions` prints a script for (`CompletionScript` has each).
     package static let shells = ["bash", "zsh", "fish"]
+    /// What `choosy rule` does.
+    package static let ruleCommands = ["add", "list", "remove", "test"]
 }

@@ -11,6 +11,10 @@ package struct OptionValues: Equatable, Sendable {
     package var all = false
     /// `install --default-handler`.
     package var defaultHandler = false
+    /// `rule add --profile NAME`.
+    package var profile: String?
+    /// `rule add --ask`.
+    package var ask = false
 
     package init() {}
 }

@@ -19,10 +19,20 @@ extension CommandGrammar {
         case picker
         /// Anything: a title, a shell command.
         case text
+        /// What `rule` does: add, list, remove, test.
+        case ruleCommand
+        /// A rule's SITE (or, for `rule test`, a URL).
+        case site
+        /// A rule's app: a browser, or an app of a type with links.
+        case ruleApp
 
         /// The only words allowed, for a kind that is a closed set.
         package var choices: [String]? {
-            self == .shell ? CommandGrammar.shells : nil
+            switch self {
+            case .shell: CommandGrammar.shells
+            case .ruleCommand: CommandGrammar.ruleCommands
+            default: nil
+            }
         }
     }
 }

@@ -95,6 +95,14 @@ public final class Choosy {
         return store
     }
 
+    private var loadedRules: SiteRuleStore?
+    package func siteRules() -> SiteRuleStore {
+        if let loadedRules { return loadedRules }
+        let store = SiteRuleStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: clock)
+        loadedRules = store
+        return store
+    }
+
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
     package func finish() {
         loadedCatalog?.startPendingRefreshes()
@@ -147,7 +155,7 @@ public final class Choosy {
             environment: environment
         )
         return ActionOpener(
-            apps: try installedCatalog(), preferences: preferences(), hooks: hookRunner(), pickers: pickers,
+            apps: try installedCatalog(), preferences: preferences(), rules: siteRules(), hooks: hookRunner(), pickers: pickers,
             launcher: launcher(), alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
         )
     }

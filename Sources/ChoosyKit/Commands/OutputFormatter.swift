@@ -114,6 +114,27 @@ package struct OutputFormatter: Sendable {
         json ? result.json.rendered() + "\n" : (result.url ?? "") + "\n"
     }
 
+    // MARK: rule
+
+    /// `rule list`: one rule a line, `SITE  APP`; `--json`: the rules as rules.json holds them.
+    package func rules(_ rules: [SiteRule]) -> String {
+        if json { return JSONValue.array(rules.map(\.json)).rendered() + "\n" }
+        let width = rules.map { shown($0.site.text).count }.max() ?? 0
+        return rules.map { "\(pad(shown($0.site.text), width))  \(shown($0.targetDescription))\n" }.joined()
+    }
+
+    /// `rule test`: which rule, what it does, and the app and argv it would run.
+    package func ruleTest(_ test: Choosy.RuleTest) -> String {
+        var lines = ["rule: " + (test.rule.map { "\(shown($0.site.text)) (\(shown($0.targetDescription)))" } ?? "none")]
+        if let result = test.result {
+            lines.append("app: \(shown(result.via?.app ?? result.app))" + (result.via == nil ? "" : style.dim(" (for \(shown(result.app)))")))
+            lines.append("argv: " + shellQuoted(result.argv))
+        } else {
+            lines.append(style.dim(test.outcome))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     // MARK: update
 
     package func update(_ reports: [Choosy.UpdateReport]) -> String {

@@ -4,10 +4,13 @@
 /// parameter keys (`key=`) and app keys come from the catalog it is given.
 package struct Completer {
     private let catalog: Catalog
+    /// The sites of the rules, for `rule remove`; read only then.
+    private let ruleSites: () -> [String]
 
     /// `catalog` should be offline: completion runs on every Tab and must never wait.
-    package init(catalog: Catalog) {
+    package init(catalog: Catalog, ruleSites: @escaping () -> [String]) {
         self.catalog = catalog
+        self.ruleSites = ruleSites
     }
 
     package func candidates(for words: [String]) -> [CompletionCandidate] {
@@ -77,6 +80,13 @@ package struct Completer {
             return matching(typed, CommandGrammar.shells.map { CompletionCandidate($0, "") })
         case .picker:
             return matching(typed, CommandGrammar.pickers.map { CompletionCandidate($0, "") })
+        case .ruleCommand:
+            return matching(typed, CommandGrammar.ruleCommands.map { CompletionCandidate($0, "") })
+        case .site:
+            guard line.positionals.first == "remove" else { return [] }
+            return matching(typed, ruleSites().map { CompletionCandidate($0, "") })
+        case .ruleApp:
+            return appType("browser").map { appKeys(of: $0, typed: typed) } ?? []
         case .url, .text:
             return []
         }

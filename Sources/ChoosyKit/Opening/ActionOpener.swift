@@ -14,6 +14,7 @@ final class ActionOpener {
 
     private let apps: InstalledAppDirectory
     private let preferences: PreferenceStore
+    private let rules: SiteRuleStore
     private let hooks: HookRunner
     private let pickers: Pickers
     private let launcher: Launcher
@@ -22,11 +23,12 @@ final class ActionOpener {
     private let diagnostics: DiagnosticSink
 
     init(
-        apps: InstalledAppDirectory, preferences: PreferenceStore, hooks: HookRunner, pickers: Pickers,
+        apps: InstalledAppDirectory, preferences: PreferenceStore, rules: SiteRuleStore, hooks: HookRunner, pickers: Pickers,
         launcher: Launcher, alwaysShowPicker: Bool, diagnostics: DiagnosticSink
     ) {
         self.apps = apps
         self.preferences = preferences
+        self.rules = rules
         self.hooks = hooks
         self.pickers = pickers
         self.launcher = launcher
@@ -35,12 +37,25 @@ final class ActionOpener {
     }
 
     func open(_ request: OpenRequest) throws(ChoosyError) -> OpenResult {
+        var request = request
         let type = try apps.appType(request.type)
         let action = try resolveAction(request.action, in: type)
         var parameters = try collect(request.parameters, for: type)
         var installed = try apps.installedApps(of: type)
+        if let link = request.link { installed = link.allowed(installed, type: type) }
+        if let link = WebLink(request, type: type, action: action) {
+            let decision = try siteRuleRouter().decide(link, type: type, installed: installed, options: request.options)
+            switch decision {
+            case .none: break
+            case .ask: request.options.choose = true
+            case .app(let rule): request.options.apply(rule)
+            case .browser(let rule):
+                var ruled = request
+                ruled.options.apply(rule)
+                return try openInBrowser(link.text, request: ruled, browser: ruled.options.app)
+            }
+        }
         if let link = request.link, type.key != "browser" {
-            if let only = link.apps { installed = installed.filter { only.contains($0.app.key) } }
             // A web app of the type is the browser by another name: with no native app that
             // can do what the link means, the browser gets it as it is.
             guard let action, installed.contains(where: { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil }) else {
@@ -172,11 +187,16 @@ final class ActionOpener {
                 }
                 if answer.always { diagnostics.explain("remembered \(chosen.app.key) as the default for \(type.name)") }
             }
+            if let site = answer.site { try rememberRule(site: site, app: chosen.app.key) }
             return chosen
         }
     }
 
-    private func pick(_ candidates: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest) throws(ChoosyError) -> (index: Int, always: Bool) {
+    func siteRuleRouter() -> SiteRuleRouter {
+        SiteRuleRouter(apps: apps, rules: rules, diagnostics: diagnostics)
+    }
+
+    private func pick(_ candidates: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest) throws(ChoosyError) -> (index: Int, always: Bool, site: String?) {
         let options = request.options
         // "(always)" is offered only when the answer can be remembered.
         let allowAlways = request.purpose == .launch && !options.noRemember && !options.dryRun
@@ -193,11 +213,39 @@ final class ActionOpener {
         guard let picker = try pickers.picker(preference) else {
             throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: candidates.compactMap(\.entry?.id))
         }
-        switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways)) {
-        case .justOnce(let index): return (index, false)
-        case .always(let index): return (index, allowAlways)
+        let site = allowAlways ? ruleSite(for: request, type: type, action: action) : nil
+        switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways, site: site)) {
+        case .justOnce(let index): return (index, false, nil)
+        case .always(let index): return (index, allowAlways, nil)
+        case .alwaysForSite(let index): return (index, false, site)
         case .cancelled: throw .noChoice("cancelled: no app was chosen")
         }
+    }
+
+    /// The site a picker's *always for SITE* writes a rule for: the web link's registrable
+    /// domain by the Public Suffix List (libpsl is loaded only now that a picker is shown).
+    private func ruleSite(for request: OpenRequest, type: AppType, action: Action?) -> String? {
+        guard let link = WebLink(request, type: type, action: action) else { return nil }
+        do {
+            return try PublicSuffixList.load().registrableDomain(of: link.url.host)
+        } catch {
+            diagnostics.explain("no 'always for a site' choice: \(error.reason)")
+            return nil
+        }
+    }
+
+    /// *Always for SITE*: links of the site open with `app` from now on.
+    private func rememberRule(site text: String, app: String) throws(ChoosyError) {
+        let site: Site
+        do {
+            site = try Site(parsing: text)
+        } catch {
+            throw .internal("the registrable domain '\(text)' is no site: \(error.reason)")
+        }
+        try rules.modify(whenCorrupt: SiteRuleStore.goOnWithoutRules) { rules in
+            rules.add(SiteRule(site: site, target: .app(key: app, profile: nil, privateWindow: false)))
+        }
+        diagnostics.explain("remembered \(app) for the links of \(site.text) (a site rule in \(rules.path))")
     }
 
     /// The URL for the chosen app, or nil for a native app opened with no action (it just
@@ -241,8 +289,10 @@ final class ActionOpener {
     }
 
     /// Web apps open in the browser type's app: its default, or its picker.
-    private func openInBrowser(_ url: String, request: OpenRequest) throws(ChoosyError) -> OpenResult {
+    /// `browser`: the browser a site rule names.
+    private func openInBrowser(_ url: String, request: OpenRequest, browser: String? = nil) throws(ChoosyError) -> OpenResult {
         var options = OpenOptions()
+        options.app = browser
         options.picker = request.options.picker
         options.noRemember = request.options.noRemember
         options.dryRun = request.options.dryRun

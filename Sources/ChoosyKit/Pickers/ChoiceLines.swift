@@ -1,6 +1,6 @@
 /// The line protocol every external picker speaks (README "Pickers"): for each candidate its
-/// label (*just once*) and, when remembering is allowed, its label followed by ` (always)`.
-/// The picker prints back the line it chose.
+/// label (*just once*) and, when remembering is allowed, its label followed by ` (always)`
+/// and, for a web link, by ` (always for SITE)`. The picker prints back the line it chose.
 package struct ChoiceLines: Sendable {
     /// One per candidate: the display name, made safe for a single line, with ` [<app key>]`
     /// added when another candidate has the same name.
@@ -15,6 +15,8 @@ package struct ChoiceLines: Sendable {
 
     package static let alwaysSuffix = " (always)"
 
+    package static func alwaysForSiteSuffix(_ site: String) -> String { " (always for \(site))" }
+
     package init(_ request: PickerRequest) {
         let names = request.candidates.map { ChoiceLines.singleLineName($0) }
         var counts: [String: Int] = [:]
@@ -27,6 +29,9 @@ package struct ChoiceLines: Sendable {
             choices.append(Choice(line: label, answer: .justOnce(index)))
             if request.allowAlways {
                 choices.append(Choice(line: label + ChoiceLines.alwaysSuffix, answer: .always(index)))
+            }
+            if let site = request.site {
+                choices.append(Choice(line: label + ChoiceLines.alwaysForSiteSuffix(ChoiceLines.singleLineText(site)), answer: .alwaysForSite(index)))
             }
         }
         self.choices = choices

@@ -4,5 +4,7 @@ package enum PickerAnswer: Equatable, Sendable {
     case justOnce(Int)
     /// Use this app now and remember it as the type's default.
     case always(Int)
+    /// Use this app now and for every link of the request's site (a site rule).
+    case alwaysForSite(Int)
     case cancelled
 }

@@ -5,10 +5,14 @@ package struct PickerRequest: Equatable, Sendable {
     package var candidates: [PickerCandidate]
     /// False for `--no-remember`: only *just once* is offered.
     package var allowAlways: Bool
+    /// For an http(s) link, when *always* is allowed: the site (its registrable domain) that
+    /// a third choice per app, *always for SITE*, writes a site rule for.
+    package var site: String?
 
-    package init(title: String, candidates: [PickerCandidate], allowAlways: Bool = true) {
+    package init(title: String, candidates: [PickerCandidate], allowAlways: Bool = true, site: String? = nil) {
         self.title = title
         self.candidates = candidates
         self.allowAlways = allowAlways
+        self.site = allowAlways ? site : nil
     }
 }

@@ -21,7 +21,7 @@ package enum RofiProgram: ExternalPickerProgram {
 
     private static func icon(for answer: PickerAnswer, in request: PickerRequest) -> String? {
         switch answer {
-        case .justOnce(let index), .always(let index):
+        case .justOnce(let index), .always(let index), .alwaysForSite(let index):
             guard let icon = request.candidates[index].icon, !icon.isEmpty,
                   !icon.unicodeScalars.contains(where: { $0.value < 0x20 }) else { return nil }
             return icon

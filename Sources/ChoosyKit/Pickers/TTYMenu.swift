@@ -5,6 +5,8 @@ struct TTYMenu {
     let labels: [String]
     let defaults: [Bool]
     let allowAlways: Bool
+    /// The site of `N@` (always for this site), when it is offered.
+    let site: String?
     /// Up/Down move a highlighted row and Enter on nothing picks it; without them (line by
     /// line input) only typed numbers count.
     let arrowKeys: Bool
@@ -20,6 +22,7 @@ struct TTYMenu {
         self.labels = labels
         defaults = request.candidates.map(\.isDefault)
         allowAlways = request.allowAlways
+        site = request.site.map(ChoiceLines.singleLineText)
         self.arrowKeys = arrowKeys
     }
 
@@ -30,7 +33,7 @@ struct TTYMenu {
             hint = nil
             if typed.count < TTYMenu.maximumTyped { typed.append(character) }
             // Typing a number moves the highlight to it, so what Enter will pick is visible.
-            if let index = index(typedNumber: typed.hasSuffix("!") ? String(typed.dropLast()) : typed) {
+            if let index = index(typedNumber: typed.hasSuffix("!") || typed.hasSuffix("@") ? String(typed.dropLast()) : typed) {
                 highlighted = index
             }
         case .backspace:
@@ -54,13 +57,14 @@ struct TTYMenu {
         return nil
     }
 
-    /// Evaluates a typed line: `N`, `N!`, `q`, or (with arrow keys) nothing or `!` for the
-    /// highlighted row. Anything else sets a hint and returns nil.
+    /// Evaluates a typed line: `N`, `N!`, `N@`, `q`, or (with arrow keys) nothing, `!` or `@`
+    /// for the highlighted row. Anything else sets a hint and returns nil.
     mutating func submit(_ line: String) -> PickerAnswer? {
         let text = line.filter { $0 != " " && $0 != "\t" && $0 != "\r" }
         if text == "q" || text == "Q" || text.contains("\u{1B}") { return .cancelled }
         let always = text.hasSuffix("!")
-        let numberText = always ? String(text.dropLast()) : text
+        let forSite = text.hasSuffix("@")
+        let numberText = always || forSite ? String(text.dropLast()) : text
         let chosen = numberText.isEmpty && arrowKeys ? highlighted : index(typedNumber: numberText)
         guard let chosen else {
             hint = labels.count == 1
@@ -72,8 +76,13 @@ struct TTYMenu {
             hint = "Always is not offered here: type the number alone."
             return nil
         }
+        if forSite && site == nil {
+            hint = allowAlways ? "Always for a site is offered for web links only: type N or N!." : "Always is not offered here: type the number alone."
+            return nil
+        }
         highlighted = chosen
         hint = nil
+        if forSite { return .alwaysForSite(chosen) }
         return always ? .always(chosen) : .justOnce(chosen)
     }
 
@@ -104,6 +113,7 @@ struct TTYMenu {
     private var help: String {
         var parts = [labels.count == 1 ? "1 Enter: just once" : "1-\(labels.count) Enter: just once"]
         if allowAlways { parts.append("N! Enter: always") }
+        if let site { parts.append("N@ Enter: always for \(site)") }
         if arrowKeys { parts.append("Up/Down then Enter") }
         parts.append(arrowKeys ? "q or Esc: cancel" : "q Enter: cancel")
         return parts.joined(separator: ", ")

@@ -24,10 +24,8 @@ package struct TypePreference: Equatable, Sendable {
     }
 }
 
-/// `$XDG_CONFIG_HOME/choosy/preferences.json`. Every change is a read-modify-write under an
-/// exclusive lock with an atomic replace, so concurrent choosy processes never lose a
-/// completed write and a crash never tears the file. A file that cannot be read is moved
-/// aside (`preferences.json.corrupt-<time>`) and reported, never silently dropped.
+/// `$XDG_CONFIG_HOME/choosy/preferences.json`, a `GuardedJSONFile`: a corrupt file is moved
+/// aside and choosy starts again with no remembered apps.
 package final class PreferenceStore {
     private struct File {
         var version = 1
@@ -47,31 +45,29 @@ package final class PreferenceStore {
         }
     }
 
-    package let path: String
-    private let fileSystem: FileSystem
-    private let diagnostics: DiagnosticSink
-    private let clock: Clock
+    private let file: GuardedJSONFile<File>
+    private static var whenCorrupt: GuardedJSONFile<File>.WhenCorrupt { .startEmpty("no remembered apps") }
+
+    package var path: String { file.path }
 
     package init(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink, clock: Clock) {
-        path = joinPath(environment.configHome, "choosy", "preferences.json")
-        self.fileSystem = fileSystem
-        self.diagnostics = diagnostics
-        self.clock = clock
+        file = GuardedJSONFile(
+            path: joinPath(environment.configHome, "choosy", "preferences.json"), fileSystem: fileSystem, diagnostics: diagnostics,
+            clock: clock, empty: File(), decode: File.init(json:), encode: \.json
+        )
     }
 
-    private var lockPath: String { path + ".lock" }
-
     package func preference(for type: String) throws(ChoosyError) -> TypePreference {
-        try load().types[type] ?? TypePreference()
+        try file.load(whenCorrupt: Self.whenCorrupt).types[type] ?? TypePreference()
     }
 
     package func all() throws(ChoosyError) -> [String: TypePreference] {
-        try load().types
+        try file.load(whenCorrupt: Self.whenCorrupt).types
     }
 
     /// Applies `change` to the latest stored value of `type` and saves it.
     package func update(_ type: String, _ change: (inout TypePreference) -> Void) throws(ChoosyError) {
-        try modify { file in
+        try file.modify(whenCorrupt: Self.whenCorrupt) { file in
             var preference = file.types[type] ?? TypePreference()
             change(&preference)
             file.types[type] = preference == TypePreference() ? nil : preference
@@ -80,49 +76,6 @@ package final class PreferenceStore {
 
     /// Forgets the default of every type (the lists of seen apps go too).
     package func resetAll() throws(ChoosyError) {
-        try modify { $0.types = [:] }
-    }
-
-    private func modify(_ change: (inout File) -> Void) throws(ChoosyError) {
-        let lock: any HeldLock
-        do {
-            lock = try fileSystem.lock(lockPath, timeout: 30)
-        } catch {
-            throw .internal("cannot lock \(path): \(error)")
-        }
-        defer { lock.unlock() }
-        // A process killed mid-write leaves its temporary file; under the lock it is garbage.
-        fileSystem.removeAbandonedTemporaryFiles(of: path)
-        var file = try load()
-        change(&file)
-        do {
-            try fileSystem.writeAtomically(Array((file.json.rendered(indented: true) + "\n").utf8), to: path, permissions: 0o600)
-        } catch {
-            throw .internal("cannot save \(path): \(error)")
-        }
-    }
-
-    private func load() throws(ChoosyError) -> File {
-        guard fileSystem.info(path) != nil else { return File() }
-        do {
-            return try File(json: JSONReader.parse(fileSystem.read(path, limit: 8 << 20)))
-        } catch {
-            try moveAside()
-            return File()
-        }
-    }
-
-    private func moveAside() throws(ChoosyError) {
-        let aside = "\(path).corrupt-\(Int(clock.now()))"
-        do {
-            try fileSystem.rename(path, to: aside)
-        } catch {
-            // Another process may have moved it already; only a file still there is a problem.
-            guard fileSystem.info(path) == nil else {
-                throw .corrupt("\(path) is corrupt and cannot be moved aside: \(error)")
-            }
-            return
-        }
-        diagnostics.warning("\(path) was corrupt: moved it to \(aside) and started with no remembered apps")
+        try file.modify(whenCorrupt: Self.whenCorrupt) { $0.types = [:] }
     }
 }

@@ -27,9 +27,13 @@ import Testing
         PreferenceStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: FakeClock())
     }
 
+    var rules: SiteRuleStore {
+        SiteRuleStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: FakeClock())
+    }
+
     func opener(_ picker: ScriptedPicker) -> ActionOpener {
         ActionOpener(
-            apps: apps, preferences: preferences,
+            apps: apps, preferences: preferences, rules: rules,
             hooks: HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem),
             pickers: ActionOpener.Pickers(picker: { _ in picker }, configured: { nil }, environment: environment),
             launcher: Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics),

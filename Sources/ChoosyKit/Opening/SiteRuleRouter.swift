@@ -1,0 +1,86 @@
+/// A web link that site rules apply to: from `handle` (any http(s) link) or from
+/// `open browser browse url=…`.
+struct WebLink {
+    /// As the user gave it; a browser gets it unchanged.
+    let text: String
+    let url: WebURL
+
+    /// The request's web link, if it has one.
+    init?(_ request: OpenRequest, type: AppType, action: Action?) {
+        let browsed = type.key == "browser" && action?.key == "browse" ? request.parameters.last { $0.0 == "url" }?.1 : nil
+        guard let text = request.link?.url ?? browsed, isWebURL(text), let url = try? WebURL(parsing: text) else { return nil }
+        self.text = text
+        self.url = url
+    }
+}
+
+/// What the site rule of a link means for the open flow (README, "Site rules"): rules come
+/// after `--app` and `--choose`, before catalog links and type defaults.
+enum SiteRuleDecision {
+    /// No rule, or one that cannot apply now (its app is gone, or takes no such link): the
+    /// usual decision.
+    case none
+    /// `--ask`: the picker, as with `--choose`.
+    case ask(SiteRule)
+    /// An installed app of the link's own type takes the action.
+    case app(SiteRule)
+    /// An installed browser opens the original link unchanged.
+    case browser(SiteRule)
+
+    var rule: SiteRule? {
+        switch self {
+        case .none: nil
+        case .ask(let rule), .app(let rule), .browser(let rule): rule
+        }
+    }
+}
+
+/// Finds the rule of a web link and says what it means, warning when its app is gone.
+struct SiteRuleRouter {
+    let apps: InstalledAppDirectory
+    let rules: SiteRuleStore
+    let diagnostics: DiagnosticSink
+
+    /// `type` and `installed`: the link's own type (a catalog link's, or the browser) and its
+    /// installed apps, already limited to the link's `apps`.
+    func decide(_ link: WebLink, type: AppType, installed: [InstalledApp], options: OpenOptions) throws(ChoosyError) -> SiteRuleDecision {
+        guard options.app == nil, !options.choose else { return .none }
+        guard let rule = try rules.rules(whenCorrupt: SiteRuleStore.goOnWithoutRules).match(link.url) else { return .none }
+        guard case .app(let key, _, _) = rule.target else {
+            diagnostics.explain("the site rule '\(rule.site.text)' asks: the picker is shown")
+            return .ask(rule)
+        }
+        let browser = type.key == "browser" ? type : try apps.appType("browser")
+        let owner = type.app(key) != nil ? type : browser.app(key) != nil ? browser : nil
+        guard let owner else {
+            diagnostics.explain("the site rule '\(rule.site.text)' names \(key), which cannot take this link; deciding as usual")
+            return .none
+        }
+        let ownerInstalled = owner.key == type.key ? installed : try apps.installedApps(of: owner)
+        guard ownerInstalled.contains(where: { $0.app.key == key }) else {
+            diagnostics.warning("the site rule '\(rule.site.text)' names \(key), which is not installed; deciding as usual")
+            return .none
+        }
+        diagnostics.explain("the site rule '\(rule.site.text)' decides: \(rule.targetDescription)")
+        return owner.key == type.key ? .app(rule) : .browser(rule)
+    }
+}
+
+extension LinkOrigin {
+    /// Of `installed` (apps of `type`), those that may take the link; any browser may.
+    func allowed(_ installed: [InstalledApp], type: AppType) -> [InstalledApp] {
+        guard let apps, type.key != "browser" else { return installed }
+        return installed.filter { apps.contains($0.app.key) }
+    }
+}
+
+extension OpenOptions {
+    /// The one place a rule's app reaches the open flow: as if `--app` were given, a profile
+    /// as the app key `KEY@PROFILE` and a private window as `--private` (README, "Profiles and
+    /// private windows").
+    mutating func apply(_ rule: SiteRule) {
+        guard case .app(let key, let profile, let privateWindow) = rule.target else { return }
+        app = profile.map { "\(key)@\($0)" } ?? key
+        self.privateWindow = self.privateWindow || privateWindow
+    }
+}

@@ -1,0 +1,120 @@
+/// One site rule: links of `site` open with this app (or always ask).
+package struct SiteRule: Equatable, Sendable {
+    package enum Target: Equatable, Sendable {
+        /// `--app KEY [--profile NAME] [--private]`.
+        case app(key: String, profile: String?, privateWindow: Bool)
+        /// `--ask`: the picker every time.
+        case ask
+    }
+
+    package var site: Site
+    package var target: Target
+
+    package init(site: Site, target: Target) {
+        self.site = site
+        self.target = target
+    }
+
+    /// Why a profile name cannot be one, or nil: it reaches a browser's argv, where a leading
+    /// `-` would be read as an option.
+    package static func problem(withProfile name: String) -> String? {
+        if name.isEmpty { return "a profile name cannot be empty" }
+        if name.hasPrefix("-") { return "a profile name cannot start with '-'" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "a profile name holds no control characters"
+        }
+        return nil
+    }
+
+    /// `{"site": "github.com/work-org", "app": "firefox", "profile": "Work", "private": true}`
+    /// or `{"site": "example.org", "ask": true}`.
+    init(json: JSONValue) throws(JSONError) {
+        let fields = try JSONFields(json)
+        let text = try fields.required("site", .string)
+        do {
+            site = try Site(parsing: text)
+        } catch {
+            throw JSONError(shape: "is not a site: \(error.reason)").inside("site")
+        }
+        if try fields.optional("ask", .bool) == true {
+            target = .ask
+            return
+        }
+        let profile = try fields.optional("profile", .string)
+        if let profile, let problem = Self.problem(withProfile: profile) {
+            throw JSONError(shape: problem).inside("profile")
+        }
+        target = .app(key: try fields.required("app", .string), profile: profile, privateWindow: try fields.optional("private", .bool) ?? false)
+    }
+
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("site", .string(site.text))]
+        switch target {
+        case .ask:
+            members.append(("ask", .bool(true)))
+        case .app(let key, let profile, let privateWindow):
+            members.append(("app", .string(key)))
+            if let profile { members.append(("profile", .string(profile))) }
+            if privateWindow { members.append(("private", .bool(true))) }
+        }
+        return .object(members)
+    }
+
+    /// What `rule list` and `-v` say it does: `firefox`, `firefox, profile Work, private`, `ask`.
+    package var targetDescription: String {
+        switch target {
+        case .ask: "ask"
+        case .app(let key, let profile, let privateWindow):
+            ([key] + (profile.map { ["profile \($0)"] } ?? []) + (privateWindow ? ["private window"] : [])).joined(separator: ", ")
+        }
+    }
+}
+
+/// The rules of rules.json, in the order they were added.
+package struct SiteRules: Equatable, Sendable {
+    package private(set) var rules: [SiteRule]
+
+    package init(_ rules: [SiteRule] = []) {
+        self.rules = rules
+    }
+
+    /// The most specific rule whose site the link is part of.
+    package func match(_ url: WebURL) -> SiteRule? {
+        var best: SiteRule?
+        for rule in rules where rule.site.matches(url) {
+            if let best, !rule.site.isMoreSpecific(than: best.site) { continue }
+            best = rule
+        }
+        return best
+    }
+
+    package func rule(for site: Site) -> SiteRule? {
+        rules.first { $0.site == site }
+    }
+
+    /// Adds the rule, or replaces the one the site had (in its place).
+    package mutating func add(_ rule: SiteRule) {
+        if let index = rules.firstIndex(where: { $0.site == rule.site }) {
+            rules[index] = rule
+        } else {
+            rules.append(rule)
+        }
+    }
+
+    /// Whether the site had a rule.
+    package mutating func remove(_ site: Site) -> Bool {
+        let count = rules.count
+        rules.removeAll { $0.site == site }
+        return rules.count < count
+    }
+
+    init(json: JSONValue) throws(JSONError) {
+        let fields = try JSONFields(json)
+        _ = try fields.required("version", .int)
+        rules = try fields.required("rules", .array(of: JSONShape(SiteRule.init(json:))))
+    }
+
+    var json: JSONValue {
+        .object([("version", .int(1)), ("rules", .array(rules.map(\.json)))])
+    }
+}
