@@ -20,6 +20,7 @@ package struct Site: Hashable, Sendable {
         exact = text.hasPrefix("=")
         let rest = exact ? String(text.dropFirst()) : text
         let hostText = rest.prefix { $0 != "/" }
+        guard !hostText.isEmpty else { throw SiteError("a site starts with its host") }
         let afterBrackets = hostText.hasPrefix("[") ? hostText.drop { $0 != "]" } : hostText
         guard !afterBrackets.contains(":") else {
             throw SiteError("a site has no port: a rule covers every port of its host")
@@ -33,13 +34,14 @@ package struct Site: Hashable, Sendable {
         var segments = url.pathSegments
         if segments.last == "" { segments.removeLast() }
         guard !segments.contains("") else { throw SiteError("its path has an empty segment") }
-        host = url.host
+        // `github.com.` is the site `github.com`.
+        host = url.host.domainName.map(WebHost.domain) ?? url.host
         path = segments
     }
 
     /// How the site is written back (`rule list`, rules.json): lowercase, punycode, no trailing dot.
     package var text: String {
-        (exact ? "=" : "") + (host.domainName ?? host.serialized) + path.map { "/" + $0 }.joined()
+        (exact ? "=" : "") + host.serialized + path.map { "/" + $0 }.joined()
     }
 
     package func matches(_ url: WebURL) -> Bool {

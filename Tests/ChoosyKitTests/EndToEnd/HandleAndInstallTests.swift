@@ -170,7 +170,7 @@ import Testing
         // browser that was the system's default is offered first.
         let handled = sandbox.choosy(["-v", "handle", "https://example.org/"], environment: ["PICK": "Falkon (always)"])
         #expect(handled.status == 0)
-        #expect(sandbox.pickerInvocations.map(\.lines) == [Sandbox.choiceLines("Falkon", "Firefox", "Chromium")])
+        #expect(sandbox.pickerInvocations.map(\.lines) == [Sandbox.choiceLines("Falkon", "Firefox", "Chromium", site: "example.org")])
         #expect(sandbox.launched("falkon") == [["https://example.org/"]])
         #expect(handled.stderr.contains("choosy: started org.kde.falkon.desktop: falkon https://example.org/"))
         #expect(!handled.stderr.contains("started choosy.desktop"))

@@ -42,7 +42,7 @@ import Testing
         let first = browse("https://example.org/1", pick: "Chromium (always)")
         #expect(first.status == 0)
         #expect(first.stdout == "" && first.stderr == "")
-        #expect(sandbox.pickerInvocations == [.init(title: OpenFlowTests.browseTitle, lines: Sandbox.choiceLines("Firefox", "Chromium"))])
+        #expect(sandbox.pickerInvocations == [.init(title: OpenFlowTests.browseTitle, lines: Sandbox.choiceLines("Firefox", "Chromium", site: "example.org"))])
         #expect(sandbox.launched("chromium") == [["https://example.org/1"]])
         #expect(defaultApp("browser") == "chromium\n")
 
@@ -60,7 +60,7 @@ import Testing
 
         // Just once: Falkon opens this link, Chromium stays the default.
         #expect(browse("https://example.org/2", pick: "Falkon").status == 0)
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium", "Firefox", "Falkon"))
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium", "Firefox", "Falkon", site: "example.org"))
         #expect(sandbox.launched("falkon") == [["https://example.org/2"]])
         #expect(defaultApp("browser") == "chromium\n")
 
@@ -77,7 +77,7 @@ import Testing
 
         let cancelled = browse("https://example.org/1")
         #expect(cancelled.status == 5)
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Falkon"))
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Falkon", site: "example.org"))
         #expect(defaultApp("browser") == "")
 
         #expect(browse("https://example.org/2", pick: "Falkon (always)").status == 0)
@@ -93,7 +93,7 @@ import Testing
 
         // The long press: the picker even for one app.
         #expect(browse("https://example.org/2", "--choose", pick: "Firefox (always)").status == 0)
-        #expect(sandbox.pickerInvocations == [.init(title: OpenFlowTests.browseTitle, lines: Sandbox.choiceLines("Firefox"))])
+        #expect(sandbox.pickerInvocations == [.init(title: OpenFlowTests.browseTitle, lines: Sandbox.choiceLines("Firefox", site: "example.org"))])
         #expect(sandbox.launched("firefox", count: 2).last == ["https://example.org/2"])
         #expect(defaultApp("browser") == "firefox\n")
     }
@@ -104,7 +104,7 @@ import Testing
         let cancelled = browse("https://example.org/1", "--choose")
         #expect(cancelled.status == 5)
         // The default is offered first, and a cancel keeps it.
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium", "Firefox"))
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium", "Firefox", site: "example.org"))
         #expect(defaultApp("browser") == "chromium\n")
         #expect(browse("https://example.org/2", "--choose", pick: "Firefox").status == 0)
         #expect(defaultApp("browser") == "chromium\n")
@@ -126,7 +126,7 @@ import Testing
         sandbox.uninstallApp("chromium.desktop")
         #expect(sandbox.choosy("reset", "--all").status == 0)
         #expect(browse("https://example.org/3", "--choose", pick: "Firefox").status == 0)
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox"))
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", site: "example.org"))
     }
 
     @Test func theBrowserAMimeappsListMakesTheDefaultIsOfferedFirst() {
@@ -135,10 +135,10 @@ import Testing
         }
         // Entries that merely list the scheme give no order: the catalog's stands.
         #expect(browse("https://example.org/1").status == 5)
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium"))
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium", site: "example.org"))
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/http=chromium.desktop;\nx-scheme-handler/https=chromium.desktop;\n")
         #expect(browse("https://example.org/2").status == 5)
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium", "Firefox"))
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium", "Firefox", site: "example.org"))
     }
 
     @Test func appBypassesThePickerAndRemembersNothing() {
@@ -207,7 +207,7 @@ import Testing
         #expect(browse("https://example.org/1", pick: "Firefox", environment: always).status == 0)
         #expect(browse("https://example.org/2", pick: "Chromium", environment: always).status == 0)
         #expect(sandbox.pickerInvocations.map(\.lines) == [
-            Sandbox.choiceLines("Chromium", "Firefox"), Sandbox.choiceLines("Chromium", "Firefox"),
+            Sandbox.choiceLines("Chromium", "Firefox", site: "example.org"), Sandbox.choiceLines("Chromium", "Firefox", site: "example.org"),
         ])
         #expect(sandbox.launched("firefox") == [["https://example.org/1"]])
         #expect(sandbox.launched("chromium") == [["https://example.org/2"]])
@@ -354,7 +354,7 @@ import Testing
         sandbox.overrides["LANG"] = "en_US.UTF-8"
         let opened = sandbox.choosy(["open", "Twitter", "show_profile", "profile_screenname=x"], environment: ["PICK": "Firefox (always)"])
         #expect(opened.status == 0)
-        #expect(sandbox.pickerInvocations.map(\.lines) == [Sandbox.choiceLines("Firefox", "Chromium")])
+        #expect(sandbox.pickerInvocations.map(\.lines) == [Sandbox.choiceLines("Firefox", "Chromium", site: "x.com")])
         #expect(sandbox.launched("firefox") == [["https://x.com/intent/user?screen_name=x"]])
         #expect(sandbox.exists(sandbox.home + "/.config/choosy/preferences.json"))
         #expect(defaultApp("browser") == "firefox\n")

@@ -33,7 +33,7 @@ import Testing
         #expect(output.stdout == "")
         #expect(sandbox.launched("chromium") == [["https://example.org/a?b=1&c=é"]])
         #expect(callbacks() == ["myapp://done?app=chromium"])
-        #expect(sandbox.pickerInvocations.map(\.lines) == [Sandbox.choiceLines("Firefox", "Chromium")])
+        #expect(sandbox.pickerInvocations.map(\.lines) == [Sandbox.choiceLines("Firefox", "Chromium", site: "example.org")])
         #expect(sandbox.choosy("default", "browser").stdout == "chromium\n")
         // The app is started before the callback is opened.
         let started = output.stderrLines.firstIndex { $0.hasPrefix("choosy: started chromium.desktop") }

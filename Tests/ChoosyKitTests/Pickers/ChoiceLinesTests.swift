@@ -12,6 +12,18 @@ import Testing
         #expect(String(decoding: lines.input, as: UTF8.self) == "Firefox\nFirefox (always)\nChromium\nChromium (always)\n")
     }
 
+    @Test func aWebLinkAddsAnAlwaysForItsSiteLineAfterTheTwoOthers() {
+        let lines = ChoiceLines(PickerRequest(title: "Open", candidates: [firefox, chromium], site: "example.co.uk"))
+        #expect(lines.lines == [
+            "Firefox", "Firefox (always)", "Firefox (always for example.co.uk)",
+            "Chromium", "Chromium (always)", "Chromium (always for example.co.uk)",
+        ])
+        #expect(lines.answer(line: "Chromium (always for example.co.uk)") == .alwaysForSite(1))
+        // Like *always*, it needs remembering.
+        let once = ChoiceLines(PickerRequest(title: "Open", candidates: [firefox], allowAlways: false, site: "example.co.uk"))
+        #expect(once.lines == ["Firefox"])
+    }
+
     @Test func noRememberLeavesOutTheAlwaysLines() {
         let lines = ChoiceLines(PickerRequest(title: "Open", candidates: [firefox, chromium], allowAlways: false))
         #expect(lines.lines == ["Firefox", "Chromium"])

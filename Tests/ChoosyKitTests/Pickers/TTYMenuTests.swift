@@ -4,12 +4,12 @@ import Testing
 /// The key handling of the tty picker, without a terminal; `TTYPickerTmuxTests` drive the
 /// real thing.
 @Suite struct TTYMenuTests {
-    private func menu(allowAlways: Bool = true, arrowKeys: Bool = true) -> TTYMenu {
+    private func menu(allowAlways: Bool = true, arrowKeys: Bool = true, site: String? = nil) -> TTYMenu {
         let request = PickerRequest(title: "Open with", candidates: [
             PickerCandidate(appKey: "firefox", displayName: "Firefox", isDefault: true),
             PickerCandidate(appKey: "chromium", displayName: "Chromium"),
             PickerCandidate(appKey: "epiphany", displayName: "Web"),
-        ], allowAlways: allowAlways)
+        ], allowAlways: allowAlways, site: site)
         return TTYMenu(request: request, labels: ChoiceLines(request).labels, arrowKeys: arrowKeys)
     }
 
@@ -32,6 +32,18 @@ import Testing
         #expect(answer(&second, keys("3!\n")) == .always(2))
         var third = menu(arrowKeys: false)
         #expect(third.submit(" 2 !\r") == .always(1))
+    }
+
+    @Test func anAtPicksAlwaysForTheSiteOfAWebLink() {
+        var typed = menu(site: "example.org")
+        #expect(answer(&typed, keys("2@\n")) == .alwaysForSite(1))
+        var highlighted = menu(site: "example.org")
+        #expect(answer(&highlighted, [.down, .text("@"), .enter]) == .alwaysForSite(1))
+        #expect(menu(site: "example.org").lines(style: TerminalStyle(enabled: false), width: 200).last
+            == "1-3 Enter: just once, N! Enter: always, N@ Enter: always for example.org, Up/Down then Enter, q or Esc: cancel")
+        var noSite = menu()
+        #expect(noSite.submit("2@") == nil)
+        #expect(noSite.hint == "Always for a site is offered for web links only: type N or N!.")
     }
 
     @Test(arguments: [[TTYKey.escape], [.interrupt], [.endOfInput], [.text("q"), .enter], [.text("Q"), .enter]])

@@ -63,6 +63,16 @@ struct TTYPickerTmuxTests {
         #expect(terminal.terminalModeAfterwards.isSuperset(of: ["icanon", "echo", "isig"]))
     }
 
+    /// `N@`: this app for the links of the site (its registrable domain), the type's default kept.
+    @Test func nAtWritesASiteRule() throws {
+        let (terminal, screen) = try picker()
+        #expect(screen.contains("N@ Enter: always for example.org"))
+        try terminal.send("2@", "Enter")
+        #expect(openedApp(terminal.result()) == "chromium")
+        #expect(defaultApp(terminal.sandbox) == "firefox")
+        #expect(terminal.sandbox.choosy("rule", "list").stdout == "example.org  chromium\n")
+    }
+
     @Test func aNumberAndEnterPicksJustOnce() throws {
         let (terminal, _) = try picker()
         try terminal.send("3")
@@ -165,7 +175,8 @@ struct TTYPickerTmuxTests {
     func fzfReadsTheChoiceLines() throws {
         let (terminal, screen) = try picker(picker: "fzf", waitFor: "Chromium (always)")
         #expect(screen.contains("Pick a browser"))
-        try terminal.send("Down", "Down", "Down")
+        // Each app's lines: just once, always, always for the site.
+        try terminal.send("Down", "Down", "Down", "Down")
         terminal.waitForScreen(containing: "> Chromium (always)")
         try terminal.send("Enter")
         #expect(openedApp(terminal.result()) == "chromium")

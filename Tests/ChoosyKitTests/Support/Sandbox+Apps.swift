@@ -63,9 +63,12 @@ extension Sandbox {
         }
     }
 
-    /// The choice lines offered for `names`, in order (SPEC §6).
-    static func choiceLines(_ names: String..., always: Bool = true) -> [String] {
-        names.flatMap { always ? [$0, $0 + " (always)"] : [$0] }
+    /// The choice lines offered for `names`, in order (README, "Pickers"); for a web link, with
+    /// the *always for SITE* lines of its registrable domain `site`.
+    static func choiceLines(_ names: String..., always: Bool = true, site: String? = nil) -> [String] {
+        names.flatMap { name in
+            always ? [name, name + " (always)"] + (site.map { [name + " (always for \($0))"] } ?? []) : [name]
+        }
     }
 
     // MARK: Files
