@@ -28,6 +28,20 @@ import Testing
         #expect(complete("help", "u") == ["url", "update", "uninstall"])
     }
 
+    /// `rule remove` offers the sites that have a rule, read quietly; `--app` the browsers.
+    @Test func ruleSubcommandsTheirSitesAndBrowsers() {
+        #expect(complete("rule", "") == ["add", "list", "remove", "test"])
+        #expect(complete("rule", "remove", "") == [])
+        sandbox.write(sandbox.configHome + "/choosy/rules.json", #"{"version": 1, "rules": [{"site": "github.com", "app": "firefox"}, {"site": "=gist.github.com", "ask": true}]}"#)
+        #expect(complete("rule", "remove", "") == ["github.com", "=gist.github.com"])
+        #expect(complete("rule", "add", "") == [])
+        #expect(complete("rule", "add", "example.org", "--app", "fi") == ["firefox"])
+        #expect(complete("rule", "add", "example.org", "--a") == ["--app", "--ask"])
+        sandbox.write(sandbox.configHome + "/choosy/rules.json", "{")
+        #expect(complete("rule", "remove", "") == [])
+        #expect(sandbox.exists(sandbox.configHome + "/choosy/rules.json"), "completion moves nothing aside")
+    }
+
     @Test func typesByKeyOrByName() {
         #expect(complete("open", "Tw") == ["Twitter"])
         #expect(complete("open", "tw") == ["twitter"])
