@@ -124,15 +124,15 @@ package enum CommandGrammar {
             ],
             misuse: "rule needs add, list, remove or test, e.g. 'choosy rule add github.com --app firefox'",
             help: """
-                Site rules decide which app opens the links of a site, before catalog links and
-                type defaults (only --app and --choose come first).
-                  rule add SITE --app KEY [--profile NAME] [--private]   links of SITE open with KEY
-                  rule add SITE --ask                                    always show the picker for SITE
-                  rule list [--json]                                     the rules, in the order added
-                  rule remove SITE                                       forget the rule of SITE
-                  rule test URL                                          which rule, app and argv (runs nothing)
-                SITE: example.org (with subdomains), =www.example.org (that host only), either with a
-                path prefix (github.com/work-org). A public suffix (com, co.uk, github.io) cannot be one.
+                Site rules say which app opens the links of a site: only --app and --choose
+                come before them, catalog links and type defaults after.
+                  rule add SITE --app KEY [--profile NAME] [--private]   open SITE with KEY
+                  rule add SITE --ask        always show the picker for SITE
+                  rule list [--json]         the rules, in the order added
+                  rule remove SITE           forget the rule of SITE
+                  rule test URL              which rule, app and argv (runs nothing)
+                SITE: example.org (and subdomains), =www.example.org (that host only), either
+                with a path prefix (github.com/work-org); never a public suffix (co.uk).
                 """
         ),
         Command(

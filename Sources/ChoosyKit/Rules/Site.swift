@@ -11,13 +11,18 @@ package struct Site: Hashable, Sendable {
 
     package init(parsing text: String) throws(SiteError) {
         guard !text.isEmpty else { throw SiteError("a site cannot be empty") }
+        exact = text.hasPrefix("=")
+        if let (host, path) = Self.asWritten(text.dropFirst(exact ? 1 : 0)) {
+            self.host = host
+            self.path = path
+            return
+        }
         if text.contains("://") {
             throw SiteError("write the site without its scheme, like 'example.org' (a rule covers http and https)")
         }
         if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || $0.properties.isWhitespace || "@?#\\".unicodeScalars.contains($0) }) {
             throw SiteError(bad.value <= 0x20 || bad.properties.isWhitespace ? "a site holds no spaces or control characters" : "a site holds no '\(bad)'")
         }
-        exact = text.hasPrefix("=")
         let rest = exact ? String(text.dropFirst()) : text
         let hostText = rest.prefix { $0 != "/" }
         guard !hostText.isEmpty else { throw SiteError("a site starts with its host") }
@@ -37,6 +42,33 @@ package struct Site: Hashable, Sendable {
         // `github.com.` is the site `github.com`.
         host = url.host.domainName.map(WebHost.domain) ?? url.host
         path = segments
+    }
+
+    /// A site as `text` writes it (rules.json, read for every link, holds little else), read
+    /// without the URL parser: dot-separated labels of `a-z`, `0-9` and `-` whose last does
+    /// not start with a digit (so it is no IP address), and path segments of unreserved
+    /// characters other than `.` and `..`. The URL parser would leave such a site as it is.
+    /// (An `xn--` label is taken as written: choosy wrote it after IDNA checked it, and one
+    /// that IDNA would refuse matches no link, since every link's host passed IDNA.)
+    private static func asWritten(_ text: Substring) -> (WebHost, [String])? {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var parts = text.utf8.split(separator: slash, omittingEmptySubsequences: false).map(Array.init)
+        let host = parts.removeFirst()
+        if parts.last?.isEmpty == true { parts.removeLast() }
+        let labels = host.split(separator: dot, omittingEmptySubsequences: false)
+        guard let lastStart = labels.last?.first, !isDigit(lastStart),
+              labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy { isDigit($0) || isLowercase($0) || $0 == UInt8(ascii: "-") } }),
+              parts.allSatisfy({ !$0.isEmpty && $0 != [dot] && $0 != [dot, dot] && $0.allSatisfy(isUnreserved) })
+        else { return nil }
+        return (.domain(String(decoding: host, as: UTF8.self)), parts.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    private static func isLowercase(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+
+    /// RFC 3986's unreserved characters.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        isDigit(byte) || isLowercase(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || "-._~".utf8.contains(byte)
     }
 
     /// How the site is written back (`rule list`, rules.json): lowercase, punycode, no trailing dot.

@@ -17,6 +17,17 @@ import Testing
         #expect(try site(text).text == written)
     }
 
+    /// A site as choosy writes it is read without the URL parser (rules.json is read for every
+    /// link): it must come out as the URL parser reads the same site written otherwise.
+    @Test(arguments: [
+        ("github.com/Work-Org", "GITHUB.com./Work-Org/"), ("=a-b.example.org/x_y~z/v1.2", "=A-B.example.org./x_y~z/./v1.2"),
+        ("xn--bcher-kva.example", "bücher.example"), ("localhost", "LOCALHOST"), ("a1.b2", "A1.b2"),
+    ])
+    func aSiteAsWrittenReadsAsTheURLParserReadsIt(written: String, other: String) throws {
+        #expect(try site(written) == site(other))
+        #expect(try site(written).text == written)
+    }
+
     @Test(arguments: [
         ("", "a site cannot be empty"),
         ("https://github.com", "write the site without its scheme, like 'example.org' (a rule covers http and https)"),
