@@ -39,12 +39,15 @@ package struct Site: Hashable, Sendable {
         var segments = url.pathSegments
         if segments.last == "" { segments.removeLast() }
         guard !segments.contains("") else { throw SiteError("its path has an empty segment") }
-        // `github.com.` is the site `github.com`.
+        // `github.com.` is the site `github.com`; `.a..` is no site (browsers keep the other dots).
+        if let name = url.host.domainName, name.split(separator: ".", omittingEmptySubsequences: false).contains("") {
+            throw SiteError("its host has an empty label")
+        }
         host = url.host.domainName.map(WebHost.domain) ?? url.host
         path = segments
     }
 
-    /// A site as `text` writes it (rules.json, read for every link, holds little else), read
+    /// A site written the way `text` writes it (rules.json, read for every link, holds little else), read
     /// without the URL parser: dot-separated labels of `a-z`, `0-9` and `-` whose last does
     /// not start with a digit (so it is no IP address), and path segments of unreserved
     /// characters other than `.` and `..`. The URL parser would leave such a site as it is.

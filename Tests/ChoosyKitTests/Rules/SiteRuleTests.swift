@@ -42,6 +42,9 @@ import Testing
         ("/work-org", "a site starts with its host"),
         ("=/work-org", "a site starts with its host"),
         ("github.com//a", "its path has an empty segment"),
+        ("github.com..", "its host has an empty label"),
+        (".a", "its host has an empty label"),
+        ("a..b", "its host has an empty label"),
     ])
     func whatIsNoSiteIsRefusedWithTheReason(text: String, reason: String) {
         #expect(throws: SiteError(reason)) { try site(text) }
