@@ -4,14 +4,17 @@ import Testing
 /// The bundled catalog's links, as `handle` reads them.
 let bundledLinks = CatalogLinkMatcher(
     types: BundledCatalog.typeSummaries.sorted { $0.name.lowercased() < $1.name.lowercased() }.compactMap { summary in
-        CatalogMerger.merge((try? CatalogDecoder.decode(Array(BundledCatalog.json(for: summary.key)!.utf8), source: "bundled",
-                                                        diagnostics: RecordingDiagnostics())) ?? [])
+        func records(_ json: String?) -> [AppTypeRecord] {
+            (try? CatalogDecoder.decode(Array((json ?? "[]").utf8), source: "bundled", diagnostics: RecordingDiagnostics())) ?? []
+        }
+        return CatalogMerger.merge(records(BundledCatalog.json(for: summary.key)))
+            .map { ($0, CatalogMerger.links(records(BundledCatalog.linksJSON(for: summary.key)))) }
     },
-    diagnostics: RecordingDiagnostics()
+    host: nil, diagnostics: RecordingDiagnostics()
 )
 
 @Suite struct LinkClassifierTests {
-    private let classifier = LinkClassifier(catalogLinks: { bundledLinks }, diagnostics: RecordingDiagnostics())
+    private let classifier = LinkClassifier(catalogLinks: { _ in bundledLinks }, diagnostics: RecordingDiagnostics())
 
     private func action(_ url: String) throws -> LinkAction? {
         if case .action(let action) = try classifier.classify(url) { return action }
