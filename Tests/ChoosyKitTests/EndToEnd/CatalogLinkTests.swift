@@ -116,6 +116,22 @@ import Testing
         #expect((picked["via"] as? [String: String])?["app"] == "firefox")
     }
 
+    @Test func describeAndListShowATypesLinks() throws {
+        let text = sandbox.choosy("describe", "video_call")
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("Links:\n  join_meeting  https://*.zoom.us/j/{{meeting_id}}?pwd={{password}}  [only zoom]"), "\(text.stdout)")
+
+        let described = try #require(Sandbox.jsonObject(sandbox.choosy("describe", "video", "--json").stdout))
+        let links = try #require(described["links"] as? [[String: Any]])
+        let youtube = try #require(links.first { $0["pattern"] as? String == "https://youtu.be/{{_}}" })
+        #expect(youtube["action"] as? String == "play" && youtube["link_param"] as? String == "url" && youtube["apps"] is NSNull)
+
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(sandbox.choosy("list", "chat", "--json").stdout.utf8)) as? [[String: Any]])
+        let chatLinks = try #require(listed.first?["links"] as? [[String: Any]])
+        #expect(chatLinks.map { $0["pattern"] as? String } == ["https://t.me/{{username}}", "https://telegram.me/{{username}}"])
+        #expect(chatLinks.first?["apps"] as? [String] == ["telegram_desktop"])
+    }
+
     /// A user's catalog adds a link; an invalid pattern there is named and the rest still works.
     @Test func aUserLinkRoutesAndAnInvalidOneIsNamed() {
         sandbox.write(sandbox.configHome + "/choosy/catalog/chat.json", """
