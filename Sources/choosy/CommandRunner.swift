@@ -50,7 +50,8 @@ struct CommandRunner {
         case .list(let type):
             writeStandardOutput(formatter.list(try choosy.list(type), single: type != nil))
         case .describe(let type):
-            writeStandardOutput(formatter.describe(try choosy.appType(type)))
+            let (described, links) = try choosy.describe(type)
+            writeStandardOutput(formatter.describe(described, links: links))
         case .update(let types):
             let reports = try choosy.update(types)
             writeStandardOutput(formatter.update(reports))

@@ -9,17 +9,14 @@ package struct AppType: Equatable, Sendable {
     /// Standard URL schemes the type's actions can be written in (`mailto` for email): any
     /// handler of one of them is an app of the type, catalogued or not.
     package var schemes: [String]
-    /// Web links that mean one of the type's actions, in catalog order.
-    package var links: [CatalogLink]
 
-    package init(key: String, name: String, parameters: [Parameter] = [], actions: [Action] = [], apps: [App] = [], schemes: [String] = [], links: [CatalogLink] = []) {
+    package init(key: String, name: String, parameters: [Parameter] = [], actions: [Action] = [], apps: [App] = [], schemes: [String] = []) {
         self.key = key
         self.name = name
         self.parameters = parameters
         self.actions = actions
         self.apps = apps
         self.schemes = schemes
-        self.links = links
     }
 
     package func action(_ key: String) -> Action? { actions.first { $0.key == key } }

@@ -9,15 +9,12 @@ package enum CatalogMerger {
         var parameters = OrderedMerge<ParameterRecord>()
         var actions = OrderedMerge<ActionRecord>()
         var apps = OrderedMerge<AppRecord>()
-        // A later source's link with the same pattern replaces the earlier one.
-        var links = OrderedMerge<CatalogLink>()
         for record in records {
             name = record.name ?? name
             schemes = record.schemes ?? schemes
             record.parameters?.forEach { parameters.add($0.key, $0, merging: merge) }
             record.actions?.forEach { actions.add($0.key, $0, merging: merge) }
             record.apps?.forEach { apps.add($0.key, $0, merging: merge) }
-            record.links?.forEach { links.add($0.pattern.source, $0) { _, new in new } }
         }
         return AppType(
             key: key,
@@ -40,9 +37,18 @@ package enum CatalogMerger {
                     }
                 )
             },
-            schemes: schemes ?? [],
-            links: links.values
+            schemes: schemes ?? []
         )
+    }
+
+    /// The links of one app type from several sources, in order: a later source's link with
+    /// the same pattern replaces the earlier one, and new patterns are added.
+    package static func links(_ records: [AppTypeRecord]) -> [CatalogLink] {
+        var links = OrderedMerge<CatalogLink>()
+        for record in records {
+            record.links?.forEach { links.add($0.pattern, $0) { _, new in new } }
+        }
+        return links.values
     }
 
     private static func merge(_ old: ParameterRecord, _ new: ParameterRecord) -> ParameterRecord {

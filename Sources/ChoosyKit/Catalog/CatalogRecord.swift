@@ -8,7 +8,7 @@ package struct AppTypeRecord: Equatable, Sendable {
     package var apps: [AppRecord]?
     /// Standard URL schemes the type's actions can be written in (Linux addition).
     package var schemes: [String]?
-    /// Web links that mean one of the type's actions (Linux addition); invalid ones are left out.
+    /// Web links that mean one of the type's actions (Linux addition).
     package var links: [CatalogLink]?
 }
 
@@ -76,7 +76,7 @@ package enum CatalogDecoder {
                 rejected.append("'\(shown)'")
                 continue
             }
-            records.append(record(key: key, type, invalidLinks: &invalidLinks))
+            records.append(record(key: key, type, source: source, invalidLinks: &invalidLinks))
         }
         if !rejected.isEmpty {
             let count = rejected.count == 1 ? "an app type" : "\(rejected.count) app types"
@@ -93,7 +93,7 @@ package enum CatalogDecoder {
 
     /// One app type, leniently: a field of the wrong kind is missing, and so is an array
     /// element of the wrong kind or (for parameters, actions and apps) one without a key.
-    private static func record(key: String, _ type: JSONValue, invalidLinks: inout [String]) -> AppTypeRecord {
+    private static func record(key: String, _ type: JSONValue, source: String, invalidLinks: inout [String]) -> AppTypeRecord {
         AppTypeRecord(
             key: key,
             name: type["name"]?.stringValue,
@@ -121,28 +121,21 @@ package enum CatalogDecoder {
                 )
             },
             schemes: type["schemes"]?.elements?.compactMap { $0.stringValue.flatMap(normalizedScheme) },
-            links: type["links"]?.elements?.compactMap { link(key: key, $0, invalid: &invalidLinks) }
+            links: type["links"]?.elements?.compactMap { link(key: key, $0, source: source, invalid: &invalidLinks) }
         )
     }
 
-    /// One entry of `links`, or nil with the reason noted: a link is all or nothing, since a
-    /// pattern read halfway would send the wrong links to an app.
-    private static func link(key: String, _ value: JSONValue, invalid: inout [String]) -> CatalogLink? {
-        let source = value["pattern"]?.stringValue
-        let shown = source.map { "'\($0.count > shownKeyLength * 2 ? $0.prefix(shownKeyLength * 2) + "…" : Substring($0))'" } ?? "(no pattern)"
-        guard let source, let action = value["action"]?.stringValue, !action.isEmpty else {
+    /// One entry of `links`, or nil with the reason noted; its pattern is read when links are
+    /// needed (`AppType.readLinks`).
+    private static func link(key: String, _ value: JSONValue, source: String, invalid: inout [String]) -> CatalogLink? {
+        guard let pattern = value["pattern"]?.stringValue, let action = value["action"]?.stringValue, !action.isEmpty else {
+            let shown = value["pattern"]?.stringValue.map { "'\($0.prefix(80))'" } ?? "(no pattern)"
             invalid.append("\(shown) of '\(key)': a link needs a \"pattern\" and an \"action\"")
             return nil
         }
-        do {
-            let pattern = try LinkPattern(parsing: source)
-            let linkParam = value["link_param"]?.stringValue
-            return CatalogLink(action: action, pattern: pattern, linkParam: linkParam?.isEmpty == true ? nil : linkParam,
-                               apps: value["apps"]?.elements?.compactMap(\.stringValue))
-        } catch {
-            invalid.append("\(shown) of '\(key)': \(error.reason)")
-            return nil
-        }
+        let linkParam = value["link_param"]?.stringValue
+        return CatalogLink(action: action, pattern: pattern, linkParam: linkParam?.isEmpty == true ? nil : linkParam,
+                           apps: value["apps"]?.elements?.compactMap(\.stringValue), origin: source)
     }
 
     /// A scheme as RFC 3986 spells one, lowercased; anything else is dropped (it could never

@@ -1,7 +1,8 @@
 /// A web link pattern of the catalog (README, "Links in the catalog"):
 /// `https://*.zoom.us/j/{{meeting_id}}?pwd={{password}}`. It matches an http(s) link by the
 /// host a browser reaches, the path segment by segment, chosen query items and the fragment,
-/// and gives the parameters its placeholders took, percent-decoded.
+/// and gives the parameters its placeholders took, percent-decoded. Patterns are read and
+/// matched as UTF-8 bytes: a `handle` may read a hundred of them.
 package struct LinkPattern: Equatable, Sendable {
     /// The pattern as written, which names it in warnings and output.
     package let source: String
@@ -17,13 +18,27 @@ package struct LinkPattern: Equatable, Sendable {
         /// `*.example.org`: the domain itself and every subdomain.
         package let includesSubdomains: Bool
 
+        package init(domain: String, includesSubdomains: Bool) {
+            self.domain = domain
+            self.includesSubdomains = includesSubdomains
+        }
+
+        /// `*.zoom.us` or `t.me`, as a pattern writes it; nil when it is no such host.
+        package init?(_ text: String) {
+            guard let read = try? LinkPattern.hostPattern(Array(text.utf8)[...]) else { return nil }
+            self = read
+        }
+
+        /// As a pattern writes it.
+        package var text: String { (includesSubdomains ? "*." : "") + domain }
+
         package func matches(_ host: WebHost) -> Bool {
             guard let name = host.domainName else { return false }
             return includesSubdomains ? host.isWithin(.domain(domain)) : name == domain
         }
     }
 
-    /// One path segment: literal text and placeholders, never two placeholders side by side.
+    /// One path segment: literal bytes and placeholders, never two placeholders side by side.
     struct Segment: Equatable, Sendable {
         let parts: [Part]
 
@@ -31,7 +46,7 @@ package struct LinkPattern: Equatable, Sendable {
     }
 
     enum Part: Equatable, Sendable {
-        case literal(String)
+        case literal([UInt8])
         /// nil is `{{_}}`: it matches and keeps nothing.
         case placeholder(String?)
     }
@@ -86,7 +101,7 @@ package struct LinkPattern: Equatable, Sendable {
         if linkSegments.last == "" { linkSegments.removeLast() }
         guard linkSegments.count == segments.count else { return nil }
         for (segment, text) in zip(segments, linkSegments) {
-            guard Self.match(segment.parts[...], Substring(text), into: &parameters) else { return nil }
+            guard Self.match(segment.parts[...], Array(text.utf8)[...], into: &parameters) else { return nil }
         }
         if !query.isEmpty {
             guard matchQuery(link.query, into: &parameters) else { return nil }
@@ -94,33 +109,41 @@ package struct LinkPattern: Equatable, Sendable {
         if let fragment {
             let decoded = PercentEncoding.decodeLeniently(link.fragment ?? "")
             guard decoded.hasPrefix("/" + fragment.prefix) else { return nil }
-            let rest = decoded.dropFirst(1 + fragment.prefix.count).prefix { $0 != "?" }
+            let rest = decoded.utf8.dropFirst(1 + fragment.prefix.utf8.count).prefix { $0 != UInt8(ascii: "?") }
             guard !rest.isEmpty else { return nil }
-            if let key = fragment.key { parameters[key] = String(rest) }
+            if let key = fragment.key { parameters[key] = String(decoding: rest, as: UTF8.self) }
         }
         return parameters
     }
 
     /// A segment's parts against the (percent-encoded) segment text: a placeholder takes one or
-    /// more characters up to the next literal text, or to the end.
-    private static func match(_ parts: ArraySlice<Part>, _ text: Substring, into parameters: inout [String: String]) -> Bool {
+    /// more bytes up to the next literal text, or to the end.
+    private static func match(_ parts: ArraySlice<Part>, _ text: ArraySlice<UInt8>, into parameters: inout [String: String]) -> Bool {
         guard let part = parts.first else { return text.isEmpty }
         switch part {
         case .literal(let literal):
-            guard text.hasPrefix(literal) else { return false }
+            guard text.starts(with: literal) else { return false }
             return match(parts.dropFirst(), text.dropFirst(literal.count), into: &parameters)
         case .placeholder(let key):
-            let end: Substring.Index
+            var end = text.endIndex
             if case .literal(let next)? = parts.dropFirst().first {
-                guard let found = text.dropFirst().firstRange(of: next) else { return false }
-                end = found.lowerBound
-            } else {
-                end = text.endIndex
+                guard let found = firstIndex(of: next, in: text.dropFirst()) else { return false }
+                end = found
             }
             guard end > text.startIndex else { return false }
-            if let key { parameters[key] = PercentEncoding.decodeLeniently(text[..<end]) }
+            if let key { parameters[key] = PercentEncoding.decodeLeniently(String(decoding: text[..<end], as: UTF8.self)) }
             return match(parts.dropFirst(), text[end...], into: &parameters)
         }
+    }
+
+    private static func firstIndex(of needle: [UInt8], in text: ArraySlice<UInt8>) -> Int? {
+        guard !needle.isEmpty, text.count >= needle.count else { return nil }
+        var index = text.startIndex
+        while index + needle.count <= text.endIndex {
+            if text[index] == needle[0] && text[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Query items by decoded name, as HTML forms write them (`+` is a space); the first of a
@@ -153,23 +176,20 @@ extension LinkPattern {
     /// Reads a pattern, or says what is wrong with it.
     package init(parsing source: String) throws(LinkPatternError) {
         self.source = source
-        var rest = Substring(source)
-        guard let schemeEnd = rest.firstRange(of: "://"),
-              ["https", "http"].contains(rest[..<schemeEnd.lowerBound].lowercased()) else {
-            throw LinkPatternError("it does not start with https://")
-        }
-        rest = rest[schemeEnd.upperBound...]
-        var fragmentText: Substring?
-        if let hash = rest.firstIndex(of: "#") {
-            fragmentText = rest[rest.index(after: hash)...]
+        let bytes = Array(source.utf8)
+        guard let hostStart = Self.hostStart(bytes) else { throw LinkPatternError("it does not start with https://") }
+        var rest = bytes[hostStart...]
+        var fragmentText: ArraySlice<UInt8>?
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
+            fragmentText = rest[(hash + 1)...]
             rest = rest[..<hash]
         }
-        var queryText: Substring?
-        if let mark = rest.firstIndex(of: "?") {
-            queryText = rest[rest.index(after: mark)...]
+        var queryText: ArraySlice<UInt8>?
+        if let mark = rest.firstIndex(of: UInt8(ascii: "?")) {
+            queryText = rest[(mark + 1)...]
             rest = rest[..<mark]
         }
-        let hostEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        let hostEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
         host = try Self.hostPattern(rest[..<hostEnd])
         var keys: Set<String> = []
         segments = try Self.segments(rest[hostEnd...], keys: &keys)
@@ -177,44 +197,70 @@ extension LinkPattern {
         fragment = try fragmentText.map { text throws(LinkPatternError) in try Self.fragment(text, keys: &keys) }
     }
 
-    private static func hostPattern(_ text: Substring) throws(LinkPatternError) -> HostPattern {
-        let includesSubdomains = text.hasPrefix("*.")
-        let domain = (includesSubdomains ? text.dropFirst(2) : text).lowercased()
-        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-        guard !domain.isEmpty, labels.allSatisfy({ label in
-            !label.isEmpty && label.utf8.allSatisfy { isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "-") }
-        }) else {
-            throw LinkPatternError("its host '\(text)' is not a domain name (ASCII letters, digits, '-' and '.', optionally after '*.')")
+    /// The host part of a pattern, read without the rest: which links a pattern could match
+    /// is known before it is read whole. Nil when the pattern has no valid host.
+    package static func hostPattern(of source: String) -> HostPattern? {
+        let bytes = Array(source.utf8)
+        guard let start = hostStart(bytes) else { return nil }
+        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        return try? hostPattern(bytes[start..<end])
+    }
+
+    /// Where the host starts after `https://` or `http://` (any case).
+    private static func hostStart(_ bytes: [UInt8]) -> Int? {
+        for scheme in ["https://", "http://"] where bytes.count >= scheme.utf8.count {
+            if zip(bytes, scheme.utf8).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) { return scheme.utf8.count }
         }
-        return HostPattern(domain: domain, includesSubdomains: includesSubdomains)
+        return nil
+    }
+
+    fileprivate static func hostPattern(_ text: ArraySlice<UInt8>) throws(LinkPatternError) -> HostPattern {
+        let includesSubdomains = text.starts(with: "*.".utf8)
+        let domain = includesSubdomains ? text.dropFirst(2) : text
+        var labelLength = 0
+        for byte in domain {
+            if byte == UInt8(ascii: ".") {
+                guard labelLength > 0 else { break }
+                labelLength = 0
+            } else if isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "-") {
+                labelLength += 1
+            } else {
+                labelLength = -1
+                break
+            }
+        }
+        guard labelLength > 0 else {
+            throw LinkPatternError("its host '\(string(text))' is not a domain name (ASCII letters, digits, '-' and '.', optionally after '*.')")
+        }
+        return HostPattern(domain: string(domain).lowercased(), includesSubdomains: includesSubdomains)
     }
 
     /// `/a/{{b}}/c{{d}}` after the host; one trailing `/` is allowed and means nothing.
-    private static func segments(_ path: Substring, keys: inout Set<String>) throws(LinkPatternError) -> [Segment] {
+    private static func segments(_ path: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> [Segment] {
         guard !path.isEmpty else { return [] }
-        var texts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        if texts.last == "" { texts.removeLast() }
+        var texts = path.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        if texts.last?.isEmpty == true { texts.removeLast() }
         var segments: [Segment] = []
         for text in texts {
             guard !text.isEmpty else { throw LinkPatternError("it has an empty path segment ('//')") }
             var parts: [Part] = []
             var rest = text
             while !rest.isEmpty {
-                if rest.hasPrefix("{{") {
+                if rest.starts(with: "{{".utf8) {
                     let (key, required, after) = try placeholder(rest, keys: &keys)
                     guard !required else { throw LinkPatternError("'!' marks required query items only, not path placeholders") }
                     if case .placeholder? = parts.last {
-                        throw LinkPatternError("two placeholders touch in segment '\(text)' (a literal must separate them)")
+                        throw LinkPatternError("two placeholders touch in segment '\(string(text))' (a literal must separate them)")
                     }
                     parts.append(.placeholder(key))
                     rest = after
                 } else {
-                    let end = rest.firstRange(of: "{{")?.lowerBound ?? rest.endIndex
+                    let end = firstIndex(of: Array("{{".utf8), in: rest) ?? rest.endIndex
                     let literal = rest[..<end]
-                    guard !literal.contains("{"), !literal.contains("}") else {
-                        throw LinkPatternError("a brace in '\(text)' opens or closes no placeholder")
+                    guard !hasBrace(literal) else {
+                        throw LinkPatternError("a brace in '\(string(text))' opens or closes no placeholder")
                     }
-                    parts.append(.literal(String(literal)))
+                    parts.append(.literal(Array(literal)))
                     rest = rest[end...]
                 }
             }
@@ -223,60 +269,72 @@ extension LinkPattern {
         return segments
     }
 
-    private static func queryItems(_ text: Substring, keys: inout Set<String>) throws(LinkPatternError) -> [QueryItem] {
+    private static func queryItems(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> [QueryItem] {
         var items: [QueryItem] = []
-        for item in text.split(separator: "&") {
-            guard let equals = item.firstIndex(of: "="), equals > item.startIndex else {
-                throw LinkPatternError("query item '\(item)' is not name=value")
+        for item in text.split(separator: UInt8(ascii: "&")) {
+            let invalid = LinkPatternError("query item '\(string(item))' must be name={{key}}, name={{key!}}, name={{_!}} or name=text")
+            guard let equals = item.firstIndex(of: UInt8(ascii: "=")), equals > item.startIndex else {
+                throw LinkPatternError("query item '\(string(item))' is not name=value")
             }
-            let name = PercentEncoding.decodeLeniently(item[..<equals], plusIsSpace: true)
-            let valueText = item[item.index(after: equals)...]
+            let name = PercentEncoding.decodeLeniently(string(item[..<equals]), plusIsSpace: true)
+            let valueText = item[(equals + 1)...]
             guard !name.contains("{"), !items.contains(where: { $0.name == name }) else {
                 throw LinkPatternError("query item name '\(name)' is a placeholder or appears twice")
             }
-            if valueText.hasPrefix("{{") {
+            if valueText.starts(with: "{{".utf8) {
                 let (key, required, after) = try placeholder(valueText, keys: &keys)
                 // `{{_!}}` asks only that the item be there; `{{_}}` would ask nothing.
-                guard after.isEmpty, key != nil || required else {
-                    throw LinkPatternError("query item '\(item)' must be name={{key}}, name={{key!}}, name={{_!}} or name=text")
+                guard after.isEmpty else { throw invalid }
+                if let key {
+                    items.append(QueryItem(name: name, value: required ? .required(key) : .optional(key)))
+                } else if required {
+                    items.append(QueryItem(name: name, value: .required(nil)))
+                } else {
+                    throw invalid
                 }
-                items.append(QueryItem(name: name, value: required ? .required(key) : .optional(key!)))
             } else {
-                guard !valueText.isEmpty, !valueText.contains("{"), !valueText.contains("}") else {
-                    throw LinkPatternError("query item '\(item)' must be name={{key}}, name={{key!}} or name=text")
-                }
-                items.append(QueryItem(name: name, value: .literal(PercentEncoding.decodeLeniently(valueText, plusIsSpace: true))))
+                guard !valueText.isEmpty, !hasBrace(valueText) else { throw invalid }
+                items.append(QueryItem(name: name, value: .literal(PercentEncoding.decodeLeniently(string(valueText), plusIsSpace: true))))
             }
         }
         return items
     }
 
     /// `/` + literal text + one placeholder, compared with the decoded fragment.
-    private static func fragment(_ text: Substring, keys: inout Set<String>) throws(LinkPatternError) -> Fragment {
-        guard text.hasPrefix("/"), let open = text.firstRange(of: "{{")?.lowerBound else {
-            throw LinkPatternError("its fragment must be #/ followed by optional text and one {{key}}")
-        }
-        let prefix = PercentEncoding.decodeLeniently(text[text.index(after: text.startIndex)..<open])
+    private static func fragment(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> Fragment {
+        let invalid = LinkPatternError("its fragment must be #/ followed by optional text and one {{key}}")
+        guard text.first == UInt8(ascii: "/"), let open = firstIndex(of: Array("{{".utf8), in: text) else { throw invalid }
+        let literal = text[(text.startIndex + 1)..<open]
         let (key, required, after) = try placeholder(text[open...], keys: &keys)
-        guard after.isEmpty, !required, !prefix.contains("{"), !prefix.contains("}") else {
-            throw LinkPatternError("its fragment must be #/ followed by optional text and one {{key}}")
-        }
-        return Fragment(prefix: prefix, key: key)
+        guard after.isEmpty, !required, !hasBrace(literal) else { throw invalid }
+        return Fragment(prefix: PercentEncoding.decodeLeniently(string(literal)), key: key)
     }
 
     /// A `{{key}}`, `{{key!}}` or `{{_}}` at the start of `text`: its key (nil for `_`),
     /// whether it is required, and what follows it.
-    private static func placeholder(_ text: Substring, keys: inout Set<String>) throws(LinkPatternError) -> (String?, Bool, Substring) {
-        guard let close = text.firstRange(of: "}}") else { throw LinkPatternError("a '{{' in '\(text)' is never closed") }
-        var name = text[text.index(text.startIndex, offsetBy: 2)..<close.lowerBound]
-        let required = name.hasSuffix("!")
-        if required { name = name.dropLast() }
-        guard !name.isEmpty, name.utf8.allSatisfy({ isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") }) else {
-            throw LinkPatternError("placeholder '{{\(name)}}' is not {{key}} with a key of letters, digits and '_'")
+    private static func placeholder(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> (String?, Bool, ArraySlice<UInt8>) {
+        guard let close = firstIndex(of: Array("}}".utf8), in: text) else {
+            throw LinkPatternError("a '{{' in '\(string(text))' is never closed")
         }
-        if name == "_" { return (nil, required, text[close.upperBound...]) }
-        guard keys.insert(String(name)).inserted else { throw LinkPatternError("placeholder '{{\(name)}}' appears twice") }
-        return (String(name), required, text[close.upperBound...])
+        var name = text[(text.startIndex + 2)..<close]
+        let required = name.last == UInt8(ascii: "!")
+        if required { name = name.dropLast() }
+        guard !name.isEmpty, name.allSatisfy({ isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") }) else {
+            throw LinkPatternError("placeholder '{{\(string(name))}}' is not {{key}} with a key of letters, digits and '_'")
+        }
+        let after = text[(close + 2)...]
+        if name.elementsEqual("_".utf8) { return (nil, required, after) }
+        let key = string(name)
+        guard keys.insert(key).inserted else { throw LinkPatternError("placeholder '{{\(key)}}' appears twice") }
+        return (key, required, after)
+    }
+
+    private static func hasBrace(_ text: ArraySlice<UInt8>) -> Bool {
+        text.contains(UInt8(ascii: "{")) || text.contains(UInt8(ascii: "}"))
+    }
+
+    private static func string(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
     }
 
     private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {

@@ -8,6 +8,8 @@ package struct TypeListing: Sendable {
 
     package var type: AppType
     package var apps: [Entry]
+    /// The type's links whose patterns could be read.
+    package var links: [CatalogLink]
 
     package var json: JSONValue {
         .object([
@@ -22,6 +24,7 @@ package struct TypeListing: Sendable {
                     ("default", .bool(entry.isDefault)),
                 ])
             })),
+            ("links", .array(links.map(\.json))),
         ])
     }
 }
@@ -46,7 +49,7 @@ extension Choosy {
             let defaultApp = remembered[type.key]?.defaultApp
             listings.append(TypeListing(type: type, apps: type.apps.map { app in
                 TypeListing.Entry(app: app, installed: installed.first { $0.app.key == app.key }, isDefault: app.key == defaultApp)
-            }))
+            }, links: type.read(try catalog().links(of: type.key), diagnostics: diagnostics).map(\.link)))
         }
         return listings
     }

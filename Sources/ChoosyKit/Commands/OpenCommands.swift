@@ -14,7 +14,7 @@ extension Choosy {
     /// When a choice is needed and no picker can be shown, the link opens as it would have
     /// without choosy, with the system's own handler, just once.
     package func handle(_ link: String, options: OpenOptions) throws(ChoosyError) -> HandleResult {
-        let target = try LinkClassifier(catalogLinks: catalogLinks, diagnostics: diagnostics).classify(link)
+        let target = try LinkClassifier(catalogLinks: catalogLinks(for:), diagnostics: diagnostics).classify(link)
         do {
             switch target {
             case .action(let action):
@@ -34,12 +34,13 @@ extension Choosy {
         }
     }
 
-    /// The links of every app type, in the order `list` shows the types. Only the catalog's
-    /// own data counts: no desktop entry is read to know what a link is.
-    package func catalogLinks() throws(ChoosyError) -> CatalogLinkMatcher {
-        var types: [AppType] = []
-        for summary in try catalog().summaries() { types.append(try catalog().appType(summary.key)) }
-        return CatalogLinkMatcher(types: types, diagnostics: diagnostics)
+    /// The links of the app types that have links for `host`, in the order `list` shows the
+    /// types. Only the catalog's own data counts: no desktop entry is read to know what a link is.
+    package func catalogLinks(for host: WebHost) throws(ChoosyError) -> CatalogLinkMatcher {
+        let catalog = try catalog()
+        var types: [(AppType, [CatalogLink])] = []
+        for key in catalog.typesWithLinks(matching: host) { types.append((try catalog.appType(key), catalog.links(of: key))) }
+        return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
     }
 
     /// The preferences key of links whose scheme no app type claims (`zqq` → `scheme_zqq`).

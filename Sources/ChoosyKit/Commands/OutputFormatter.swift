@@ -10,8 +10,9 @@ package struct OutputFormatter: Sendable {
 
     // MARK: describe
 
-    package func describe(_ type: AppType) -> String {
-        if json { return describeJSON(type).rendered() + "\n" }
+    /// A type, with its links whose patterns could be read.
+    package func describe(_ type: AppType, links: [CatalogLink]) -> String {
+        if json { return describeJSON(type, links: links).rendered() + "\n" }
         var lines = ["\(style.bold(shown(type.name))) (\(shown(type.key)))", "", style.bold("Actions:")]
         let keyWidth = (type.actions.map { shown($0.key).count } + type.parameters.map { shown($0.key).count }).max() ?? 0
         for action in type.actions {
@@ -33,10 +34,18 @@ package struct OutputFormatter: Sendable {
                 lines.append("  \(pad("", appWidth))  " + style.dim("does: \(supported.joined(separator: ", "))"))
             }
         }
+        if !links.isEmpty {
+            lines += ["", style.bold("Links:")]
+            let actionWidth = links.map { shown($0.action).count }.max() ?? 0
+            for link in links {
+                let only = link.apps.map { style.dim("  [only \($0.map(shown).joined(separator: ", "))]") } ?? ""
+                lines.append("  \(pad(shown(link.action), actionWidth))  \(shown(link.pattern))\(only)")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package func describeJSON(_ type: AppType) -> JSONValue {
+    package func describeJSON(_ type: AppType, links: [CatalogLink]) -> JSONValue {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),
@@ -67,6 +76,7 @@ package struct OutputFormatter: Sendable {
                     })),
                 ])
             })),
+            ("links", .array(links.map(\.json))),
         ])
     }
 

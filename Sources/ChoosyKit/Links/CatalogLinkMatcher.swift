@@ -3,12 +3,7 @@
 package struct CatalogLinkMatcher: Sendable {
     package struct Entry: Sendable {
         package var type: String
-        package var link: CatalogLink
-
-        package init(type: String, link: CatalogLink) {
-            self.type = type
-            self.link = link
-        }
+        package var link: ReadLink
     }
 
     package struct Match: Equatable, Sendable {
@@ -20,24 +15,11 @@ package struct CatalogLinkMatcher: Sendable {
     /// In catalog order: types as the catalog lists them, links as each type lists them.
     package let entries: [Entry]
 
-    package init(_ entries: [Entry]) {
-        self.entries = entries
-    }
-
-    /// Every type's links, leaving out (with a warning) those whose action the type does not
-    /// have, since they could only fail.
-    package init(types: [AppType], diagnostics: DiagnosticSink) {
-        var entries: [Entry] = []
-        for type in types {
-            for link in type.links {
-                guard type.knownAction(link.action) != nil else {
-                    diagnostics.warning("ignoring link '\(link.pattern.source)' of '\(type.key)': the type has no action '\(link.action)'")
-                    continue
-                }
-                entries.append(Entry(type: type.key, link: link))
-            }
+    /// Every valid link of each type for `host` (the others are reported, `AppType.read`).
+    package init(types: [(type: AppType, links: [CatalogLink])], host: WebHost?, diagnostics: DiagnosticSink) {
+        entries = types.flatMap { type, links in
+            type.read(links, forHost: host, diagnostics: diagnostics).map { Entry(type: type.key, link: $0) }
         }
-        self.entries = entries
     }
 
     package func match(_ url: WebURL, original: String) -> Match? {
@@ -47,8 +29,8 @@ package struct CatalogLinkMatcher: Sendable {
             // Only a strictly more specific pattern beats an earlier one.
             if let best, pattern.specificity <= best.specificity { continue }
             guard var parameters = pattern.match(url) else { continue }
-            if let param = entry.link.linkParam { parameters[param] = original }
-            best = (Match(type: entry.type, link: entry.link, parameters: parameters), pattern.specificity)
+            if let param = entry.link.link.linkParam { parameters[param] = original }
+            best = (Match(type: entry.type, link: entry.link.link, parameters: parameters), pattern.specificity)
         }
         return best?.match
     }

@@ -1,4 +1,5 @@
 @testable import ChoosyKit
+import Foundation
 import Testing
 
 @Suite struct LinkPatternTests {
@@ -74,16 +75,50 @@ import Testing
         #expect(try specificity("https://x.com/a{{b}}") == specificity("https://x.com/{{a}}"))
     }
 
-    @Test(arguments: [
+    static let invalidPatterns = [
         "zoom.us/j/{{id}}", "ftp://zoom.us/", "https://", "https://*./a", "https://zo om.us/", "https://zoom.us:443/",
         "https://bücher.example/", "https://x.org//a", "https://x.org/{{a}}{{b}}", "https://x.org/{{a", "https://x.org/a}",
         "https://x.org/{{a!}}", "https://x.org/{{a-b}}", "https://x.org/{{}}", "https://x.org/{{a}}/{{a}}",
         "https://x.org/?q", "https://x.org/?=1", "https://x.org/?q={{a}}x", "https://x.org/?q={{_}}", "https://x.org/?q=&r=1",
         "https://x.org/?q=1&q=2", "https://x.org/#{{a}}", "https://x.org/#/a", "https://x.org/#/{{a}}b", "https://x.org/#/{{a!}}",
         "https://{{host}}/", "https://*.{{a}}.org/",
-    ])
+    ]
+
+    @Test(arguments: invalidPatterns)
     func invalidPatternsAreRefusedWithAReason(pattern: String) {
         #expect(throws: LinkPatternError.self, "\(pattern)") { try LinkPattern(parsing: pattern) }
+    }
+
+    /// The catalog's checker (catalog/check.py) reads patterns by the same rules: it refuses
+    /// exactly what choosy refuses, here and on every pattern of the fuzz corpus.
+    @Test func theCatalogCheckerAgrees() throws {
+        let corpus = Sandbox.packageRoot + "/fuzz/corpus/link-pattern"
+        // Each seed is a pattern, the byte 0xFF, and a link.
+        let samples = try FileManager.default.contentsOfDirectory(atPath: corpus).sorted().compactMap { name in
+            FileManager.default.contents(atPath: corpus + "/" + name).flatMap { data in
+                String(validating: data.split(separator: 0xFF, omittingEmptySubsequences: false)[0], as: UTF8.self)
+            }
+        }
+        let patterns = Self.invalidPatterns + samples
+        #expect(samples.count >= 20)
+        let script = """
+            import json, sys
+            sys.path.insert(0, sys.argv[1])
+            import check
+            for pattern in json.load(sys.stdin):
+                print("valid" if check.link_pattern_problem(pattern)[0] is None else "invalid")
+            """
+        let input = JSONValue.strings(patterns).rendered()
+        let result = try PosixProcessRunner().run(ProcessRequest(
+            argv: ["/usr/bin/env", "python3", "-c", script, Sandbox.packageRoot + "/catalog"],
+            environment: ["PATH": "/usr/bin:/bin"], input: Array(input.utf8)
+        ))
+        let verdicts = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(verdicts.count == patterns.count, "\(String(decoding: result.stderr, as: UTF8.self))")
+        for (pattern, verdict) in zip(patterns, verdicts) {
+            let swift = (try? LinkPattern(parsing: pattern)) == nil ? "invalid" : "valid"
+            #expect(verdict == swift, "\(pattern)")
+        }
     }
 
     @Test func aCatalogFileKeepsItsValidLinksAndNamesTheInvalidOnes() throws {
@@ -92,27 +127,42 @@ import Testing
           {"action": "open_chat", "pattern": "https://t.me/{{username}}", "apps": ["telegram_desktop"]},
           {"action": "open_chat", "pattern": "https://t.me/{{a}}{{b}}"},
           {"pattern": "https://t.me/x"},
+          {"action": "nope", "pattern": "https://t.me/x/{{username}}"},
           {"action": "open_chat", "pattern": "https://t.me/", "link_param": "url"}
         ]}]
         """
         let diagnostics = RecordingDiagnostics()
         let records = try CatalogDecoder.decode(Array(json.utf8), source: "/tmp/chat.json", diagnostics: diagnostics)
-        #expect(records.first?.links?.map(\.pattern.source) == ["https://t.me/{{username}}", "https://t.me/"])
-        #expect(records.first?.links?.first?.apps == ["telegram_desktop"])
-        #expect(records.first?.links?.last?.linkParam == "url")
-        #expect(diagnostics.warnings.count == 2)
+        #expect(diagnostics.warnings == ["/tmp/chat.json: ignoring link 'https://t.me/x' of 'chat': a link needs a \"pattern\" and an \"action\""])
+        // Patterns are read when links are needed.
+        let type = try #require(CatalogMerger.merge(records))
+        let read = type.read(CatalogMerger.links(records), diagnostics: diagnostics)
+        #expect(read.map(\.link.pattern) == ["https://t.me/{{username}}", "https://t.me/"])
+        #expect(read.first?.link.apps == ["telegram_desktop"])
+        #expect(read.last?.link.linkParam == "url")
+        #expect(diagnostics.warnings.count == 3)
         #expect(diagnostics.warnings.allSatisfy { $0.hasPrefix("/tmp/chat.json: ignoring link ") })
-        #expect(diagnostics.warnings.first?.contains("'https://t.me/{{a}}{{b}}'") == true)
+        #expect(diagnostics.warnings[1].contains("'https://t.me/{{a}}{{b}}'"))
+        #expect(diagnostics.warnings[2].hasSuffix("the type has no action 'nope'"))
     }
 
     @Test func aLaterSourceReplacesALinkWithTheSamePattern() throws {
-        let base = try LinkPattern(parsing: "https://t.me/{{username}}")
-        let extra = try LinkPattern(parsing: "https://telegram.me/{{username}}")
-        let merged = CatalogMerger.merge([
-            AppTypeRecord(key: "chat", links: [CatalogLink(action: "open_chat", pattern: base, apps: ["telegram_desktop"])]),
-            AppTypeRecord(key: "chat", links: [CatalogLink(action: "open_chat", pattern: extra), CatalogLink(action: "share", pattern: base)]),
+        let base = "https://t.me/{{username}}"
+        let merged = CatalogMerger.links([
+            AppTypeRecord(key: "chat", links: [CatalogLink(action: "open_chat", pattern: base, apps: ["telegram_desktop"], origin: "a")]),
+            AppTypeRecord(key: "chat", links: [
+                CatalogLink(action: "open_chat", pattern: "https://telegram.me/{{username}}", origin: "b"),
+                CatalogLink(action: "share", pattern: base, origin: "b"),
+            ]),
         ])
-        #expect(merged?.links.map(\.action) == ["share", "open_chat"])
-        #expect(merged?.links.first?.apps == nil)
+        #expect(merged.map(\.action) == ["share", "open_chat"])
+        #expect(merged.first?.apps == nil)
+    }
+
+    @Test func theHostIsReadAlone() {
+        #expect(LinkPattern.hostPattern(of: "HTTPS://*.Zoom.us/j/{{x") == LinkPattern.HostPattern(domain: "zoom.us", includesSubdomains: true))
+        #expect(LinkPattern.hostPattern(of: "https://t.me?x=1") == LinkPattern.HostPattern(domain: "t.me", includesSubdomains: false))
+        #expect(LinkPattern.hostPattern(of: "https://{{host}}/") == nil)
+        #expect(LinkPattern.hostPattern(of: "t.me/x") == nil)
     }
 }
