@@ -57,7 +57,7 @@ extension Choosy {
     /// `choosy rule test URL`: which rule a link falls under and what it would run; launches
     /// nothing and writes nothing.
     package func testRule(_ link: String) throws(ChoosyError) -> RuleTest {
-        guard case .action(let action) = try LinkClassifier(catalogLinks: catalogLinks, diagnostics: diagnostics).classify(link),
+        guard case .action(let action) = try LinkClassifier(catalogLinks: catalogLinks(for:), diagnostics: diagnostics).classify(link),
               let origin = action.link else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
@@ -98,9 +98,9 @@ extension Choosy {
         let browser = try appType("browser")
         var owners: [(type: AppType, apps: [String])] = [(browser, browser.apps.map(\.key))]
         for summary in try catalog().summaries() where summary.key != browser.key {
-            let type = try appType(summary.key)
-            let links = type.links.filter { site.overlaps($0.pattern.host) }
+            let links = try catalog().links(of: summary.key).filter { LinkPattern.hostPattern(of: $0.pattern).map(site.overlaps) ?? false }
             guard !links.isEmpty else { continue }
+            let type = try appType(summary.key)
             let limited = links.contains { $0.apps == nil } ? nil : Set(links.flatMap { $0.apps ?? [] })
             owners.append((type, type.apps.map(\.key).filter { limited?.contains($0) ?? true }))
         }
