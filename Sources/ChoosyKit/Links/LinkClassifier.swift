@@ -3,12 +3,6 @@ package struct LinkAction: Equatable, Sendable {
     package var type: String
     package var action: String
     package var parameters: [String: String]
-
-    package init(type: String, action: String, parameters: [String: String]) {
-        self.type = type
-        self.action = action
-        self.parameters = parameters
-    }
 }
 
 /// Where `choosy handle URL` sends a link (README, "choosy handle").
