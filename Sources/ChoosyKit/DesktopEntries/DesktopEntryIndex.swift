@@ -136,17 +136,19 @@ package final class DesktopEntryIndex: Sendable {
             return entry
         }
         guard depth < DesktopEntryIndex.maxDepth else { return nil }
+        // By byte: `-` is ASCII, and a search by Character cost more than the `stat`s.
         var searchStart = name.startIndex
-        while let dash = name[searchStart...].firstIndex(of: "-") {
+        while let dash = name.utf8[searchStart...].firstIndex(of: UInt8(ascii: "-")) {
             let component = name[..<dash]
+            let afterDash = name.utf8.index(after: dash)
             if component != "." && component != "..", !component.isEmpty {
                 let subdirectory = joinPath(directory, String(component))
                 if fileSystem.info(subdirectory)?.kind == .directory,
-                   let entry = firstEntry(named: name[name.index(after: dash)...], id: id, in: subdirectory, depth: depth + 1) {
+                   let entry = firstEntry(named: name[afterDash...], id: id, in: subdirectory, depth: depth + 1) {
                     return entry
                 }
             }
-            searchStart = name.index(after: dash)
+            searchStart = afterDash
         }
         return nil
     }
