@@ -147,31 +147,32 @@ package struct KeyFile: Equatable, Sendable {
     }
 
     /// A `;`-separated list (`\;` is a literal semicolon), each element unescaped; empty
-    /// elements (the usual trailing `;`) are dropped.
+    /// elements (the usual trailing `;`) are dropped. Split by byte, as `;` and `\` are ASCII.
     package static func list(_ raw: String) -> [String] {
+        let semicolon = UInt8(ascii: ";"), backslash = UInt8(ascii: "\\")
         var elements: [String] = []
-        var current = ""
-        var scalars = raw.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            switch scalar {
-            case ";":
-                if !current.isEmpty { elements.append(unescape(current)) }
-                current = ""
-            case "\\":
-                guard let next = scalars.next() else {
-                    current += "\\"
+        var current: [UInt8] = []
+        func endElement() {
+            if !current.isEmpty { elements.append(unescape(String(decoding: current, as: UTF8.self))) }
+            current.removeAll(keepingCapacity: true)
+        }
+        var bytes = raw.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case semicolon:
+                endElement()
+            case backslash:
+                guard let next = bytes.next() else {
+                    current.append(backslash)
                     break
                 }
-                if next == ";" {
-                    current += ";"
-                } else {
-                    current.unicodeScalars.append(contentsOf: ["\\", next])
-                }
+                if next != semicolon { current.append(backslash) }
+                current.append(next)
             default:
-                current.unicodeScalars.append(scalar)
+                current.append(byte)
             }
         }
-        if !current.isEmpty { elements.append(unescape(current)) }
+        endElement()
         return elements
     }
 }
