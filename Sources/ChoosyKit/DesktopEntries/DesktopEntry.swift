@@ -9,12 +9,6 @@ package struct DesktopEntry: Equatable, Sendable {
     /// Key (with `[locale]` suffix when localized) → raw value.
     package var keys: [String: String]
 
-    package init(id: String, path: String, keys: [String: String]) {
-        self.id = id
-        self.path = path
-        self.keys = keys
-    }
-
     /// A `string` value, unescaped.
     package func value(_ key: String) -> String? {
         keys[key].map(KeyFile.unescape)
