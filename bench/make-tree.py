@@ -20,6 +20,7 @@ update-desktop-database on the applications directories (for gio and xdg-mime's
 mimeinfo.cache).
 """
 
+import json
 import os
 from shlex import quote
 import random
@@ -193,6 +194,15 @@ def main():
     os.makedirs(os.path.join(paths["XDG_CONFIG_HOME"], "choosy", "catalog"))
     with open(os.path.join(paths["XDG_CONFIG_HOME"], "choosy", "catalog", "local.json"), "w") as f:
         f.write(USER_CATALOG)
+
+    # 50 site rules, as a user gathers them (domains, exact hosts, path prefixes, ask), none of
+    # them example.org's: `handle` reads them all and still opens the default browser.
+    rules = []
+    for i in range(50):
+        site = [f"site{i}.example.net", f"=www.site{i}.example.com", f"git{i}.example.org.uk/work-org/team{i}", f"docs{i}.example.io"][i % 4]
+        rules.append({"site": site, "ask": True} if i % 10 == 9 else {"site": site, "app": ["firefox", "chromium"][i % 2]})
+    with open(os.path.join(paths["XDG_CONFIG_HOME"], "choosy", "rules.json"), "w") as f:
+        json.dump({"version": 1, "rules": rules}, f, indent=2)
 
     with open(os.path.join(paths["XDG_CONFIG_HOME"], "mimeapps.list"), "w") as f:
         f.write(

@@ -36,7 +36,8 @@ choosy=$work/choosy
 
 url_args="url Browser browse url=https://example.org --offline"
 open_args="open Browser browse url=https://example.org --offline --dry-run"
-# A link click: handle reads the link as a browser does (its host) before it opens it.
+# A link click: handle reads the link as a browser does (its host) and the 50 site rules of
+# the tree (none is example.org's) before it opens it.
 handle_args="handle https://example.org/some/page --offline --dry-run"
 complete_args=${BENCH_COMPLETE_ARGS:-__complete open Tw}
 expected_argv="firefox https://example.org"

@@ -11,6 +11,8 @@ package struct LinkAction: Equatable, Sendable {
 /// limits who may take it.
 package struct LinkOrigin: Equatable, Sendable {
     package var url: String
+    /// The link as a browser reads it, for its site rule.
+    package var web: WebURL
     /// The only apps that may take the link; nil: any app of the type.
     package var apps: [String]? = nil
 }
@@ -54,9 +56,9 @@ package struct LinkClassifier {
             if let match = try catalogLinks(web.host).match(web, original: url) {
                 diagnostics.explain("the link is \(match.type) \(match.link.action) by the pattern \(match.link.pattern)")
                 return .action(LinkAction(type: match.type, action: match.link.action, parameters: match.parameters,
-                                          link: LinkOrigin(url: url, apps: match.link.apps)))
+                                          link: LinkOrigin(url: url, web: web, apps: match.link.apps)))
             }
-            return .action(LinkAction(type: "browser", action: "browse", parameters: ["url": url], link: LinkOrigin(url: url)))
+            return .action(LinkAction(type: "browser", action: "browse", parameters: ["url": url], link: LinkOrigin(url: url, web: web)))
         case "mailto":
             return .action(MailtoLink.action(parts))
         case "geo":

@@ -7,8 +7,12 @@ struct WebLink {
 
     /// The request's web link, if it has one.
     init?(_ request: OpenRequest, type: AppType, action: Action?) {
+        if let link = request.link {
+            (text, url) = (link.url, link.web)
+            return
+        }
         let browsed = type.key == "browser" && action?.key == "browse" ? request.parameters.last { $0.0 == "url" }?.1 : nil
-        guard let text = request.link?.url ?? browsed, isWebURL(text), let url = try? WebURL(parsing: text) else { return nil }
+        guard let text = browsed, isWebURL(text), let url = try? WebURL(parsing: text) else { return nil }
         self.text = text
         self.url = url
     }

@@ -12,7 +12,7 @@ package struct Site: Hashable, Sendable {
     package init(parsing text: String) throws(SiteError) {
         guard !text.isEmpty else { throw SiteError("a site cannot be empty") }
         exact = text.hasPrefix("=")
-        if let (host, path) = Self.asWritten(text.dropFirst(exact ? 1 : 0)) {
+        if let (host, path) = Self.asWritten(text, exact: exact) {
             self.host = host
             self.path = path
             return
@@ -53,17 +53,40 @@ package struct Site: Hashable, Sendable {
     /// characters other than `.` and `..`. The URL parser would leave such a site as it is.
     /// (An `xn--` label is taken as written: choosy wrote it after IDNA checked it, and one
     /// that IDNA would refuse matches no link, since every link's host passed IDNA.)
-    private static func asWritten(_ text: Substring) -> (WebHost, [String])? {
-        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
-        var parts = text.utf8.split(separator: slash, omittingEmptySubsequences: false).map(Array.init)
-        let host = parts.removeFirst()
-        if parts.last?.isEmpty == true { parts.removeLast() }
-        let labels = host.split(separator: dot, omittingEmptySubsequences: false)
-        guard let lastStart = labels.last?.first, !isDigit(lastStart),
-              labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy { isDigit($0) || isLowercase($0) || $0 == UInt8(ascii: "-") } }),
-              parts.allSatisfy({ !$0.isEmpty && $0 != [dot] && $0 != [dot, dot] && $0.allSatisfy(isUnreserved) })
-        else { return nil }
-        return (.domain(String(decoding: host, as: UTF8.self)), parts.map { String(decoding: $0, as: UTF8.self) })
+    private static func asWritten(_ text: String, exact: Bool) -> (WebHost, [String])? {
+        let bytes = Array(text.utf8)
+        // The host: labels, none empty, the last not starting with a digit.
+        var index = exact ? 1 : 0
+        let hostStart = index
+        var atLabelStart = true
+        var lastLabelStartsWithDigit = false
+        while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                if atLabelStart { return nil }
+                atLabelStart = true
+            } else if isDigit(byte) || isLowercase(byte) || byte == UInt8(ascii: "-") {
+                if atLabelStart { lastLabelStartsWithDigit = isDigit(byte) }
+                atLabelStart = false
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard !atLabelStart, !lastLabelStartsWithDigit else { return nil }
+        // Most sites are a domain alone: the text itself, not a copy.
+        let host = WebHost.domain(index == bytes.count && !exact ? text : String(decoding: bytes[hostStart..<index], as: UTF8.self))
+        // The path: segments, none empty (but a trailing `/`), `.` or `..`.
+        var segments: [String] = []
+        while index < bytes.count {
+            let start = index + 1
+            index = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+            let segment = bytes[start..<index]
+            if segment.isEmpty && index == bytes.count { break }
+            guard !segment.isEmpty, !segment.elementsEqual(".".utf8), !segment.elementsEqual("..".utf8), segment.allSatisfy(isUnreserved) else { return nil }
+            segments.append(String(decoding: segment, as: UTF8.self))
+        }
+        return (host, segments)
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
@@ -71,7 +94,8 @@ package struct Site: Hashable, Sendable {
 
     /// RFC 3986's unreserved characters.
     private static func isUnreserved(_ byte: UInt8) -> Bool {
-        isDigit(byte) || isLowercase(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || "-._~".utf8.contains(byte)
+        isDigit(byte) || isLowercase(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
     }
 
     /// How the site is written back (`rule list`, rules.json): lowercase, punycode, no trailing dot.

@@ -80,8 +80,13 @@ package struct SiteRules: Equatable, Sendable {
 
     /// The most specific rule whose site the link is part of.
     package func match(_ url: WebURL) -> SiteRule? {
+        // A site whose name does not end the link's host name cannot be its site: that byte
+        // test, without allocating, leaves out most rules before the label-wise one.
+        let name = url.host.domainName?.utf8
         var best: SiteRule?
-        for rule in rules where rule.site.matches(url) {
+        for rule in rules {
+            if let name, let site = rule.site.host.domainName?.utf8, !name.reversed().starts(with: site.reversed()) { continue }
+            guard rule.site.matches(url) else { continue }
             if let best, !rule.site.isMoreSpecific(than: best.site) { continue }
             best = rule
         }

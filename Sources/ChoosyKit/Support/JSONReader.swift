@@ -114,6 +114,7 @@ package enum JSONReader {
             // Only a string with escapes is copied.
             var unescaped: [UInt8] = []
             var hasEscapes = false
+            var isASCII = true
             while index < bytes.count {
                 switch bytes[index] {
                 case UInt8(ascii: "\""):
@@ -122,6 +123,9 @@ package enum JSONReader {
                     if hasEscapes {
                         unescaped.append(contentsOf: run)
                         text = String(validating: unescaped, as: UTF8.self)
+                    } else if isASCII {
+                        // ASCII is valid UTF-8: no validation (it cost more than the rest of reading).
+                        text = String(decoding: run, as: UTF8.self)
                     } else {
                         text = String(validating: run, as: UTF8.self)
                     }
@@ -135,6 +139,9 @@ package enum JSONReader {
                     runStart = index
                 case 0x00..<0x20:
                     throw failure("a control character in a string (it must be written as an escape)")
+                case 0x80...:
+                    isASCII = false
+                    index += 1
                 default:
                     index += 1
                 }
