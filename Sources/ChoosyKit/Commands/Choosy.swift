@@ -95,13 +95,8 @@ public final class Choosy {
         return store
     }
 
-    private var loadedRules: SiteRuleStore?
-    package func siteRules() -> SiteRuleStore {
-        if let loadedRules { return loadedRules }
-        let store = SiteRuleStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: clock)
-        loadedRules = store
-        return store
-    }
+    /// rules.json, read when a web link or a `rule` command first asks.
+    package private(set) lazy var siteRules = SiteRuleStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: clock)
 
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
     package func finish() {
@@ -155,7 +150,7 @@ public final class Choosy {
             environment: environment
         )
         return ActionOpener(
-            apps: try installedCatalog(), preferences: preferences(), rules: siteRules(), hooks: hookRunner(), pickers: pickers,
+            apps: try installedCatalog(), preferences: preferences(), rules: siteRules, hooks: hookRunner(), pickers: pickers,
             launcher: launcher(), alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
         )
     }

@@ -10,7 +10,7 @@ extension Choosy {
             // Warnings about a broken catalog file would land in the middle of the prompt.
             diagnostics: RecordingDiagnostics(verbose: false)
         )
-        let rules = siteRules()
+        let rules = siteRules
         return Completer(catalog: catalog) { rules.readableRules()?.rules.map(\.site.text) ?? [] }.candidates(for: words)
     }
 }

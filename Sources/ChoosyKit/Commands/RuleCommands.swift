@@ -28,7 +28,7 @@ extension Choosy {
         }
         let rule = SiteRule(site: site, target: target)
         var replaced = false
-        try siteRules().modify(whenCorrupt: .refuse) { rules in
+        try siteRules.modify(whenCorrupt: .refuse) { rules in
             replaced = rules.rule(for: site) != nil
             rules.add(rule)
         }
@@ -37,14 +37,14 @@ extension Choosy {
 
     /// `choosy rule list`, in the order the rules were added.
     package func listRules() throws(ChoosyError) -> [SiteRule] {
-        try siteRules().rules(whenCorrupt: .refuse).rules
+        try siteRules.rules(whenCorrupt: .refuse).rules
     }
 
     /// `choosy rule remove SITE`: the rule removed; a site without one is exit 3.
     package func removeRule(_ siteText: String) throws(ChoosyError) -> SiteRule {
         let site = try parsedSite(siteText)
         var removed: SiteRule?
-        try siteRules().modify(whenCorrupt: .refuse) { rules throws(ChoosyError) in
+        try siteRules.modify(whenCorrupt: .refuse) { rules throws(ChoosyError) in
             removed = rules.rule(for: site)
             // Nothing to remove: the file is left as it is.
             guard rules.remove(site) else {
@@ -69,7 +69,7 @@ extension Choosy {
         guard let web = WebLink(request, type: type, action: type.knownAction(action.action)) else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
-        guard let rule = try siteRules().rules(whenCorrupt: .refuse).match(web.url) else {
+        guard let rule = try siteRules.rules(whenCorrupt: .refuse).match(web.url) else {
             return RuleTest(rule: nil, outcome: "no rule: the usual decision applies", result: nil)
         }
         let opener = try actionOpener()
