@@ -92,7 +92,7 @@ package enum CommandGrammar {
             arguments: [.one("URL", .url)],
             shared: openOptions,
             misuse: "handle needs one URL",
-            help: "Opens a plain link through its app type: http(s) in the browser, mailto: in the email app, geo: in maps, twitter.com/x.com links in the Twitter app, choosy: links through route."
+            help: "Opens a plain link through its app type: http(s) in the browser, mailto: in the email app, geo: in maps, twitter.com/x.com links in the Twitter app, choosy: links through route. For an http(s) link, its site rule (choosy help rule) decides first."
         ),
         Command(
             "route", "answer an x-callback-url",

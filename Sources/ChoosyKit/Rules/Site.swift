@@ -43,6 +43,8 @@ package struct Site: Hashable, Sendable {
         if let name = url.host.domainName, name.split(separator: ".", omittingEmptySubsequences: false).contains("") {
             throw SiteError("its host has an empty label")
         }
+        // Written back, a leading `=` would mean "this host only".
+        if url.host.serialized.hasPrefix("=") { throw SiteError("its host starts with '='") }
         host = url.host.domainName.map(WebHost.domain) ?? url.host
         path = segments
     }

@@ -45,6 +45,8 @@ import Testing
         ("github.com..", "its host has an empty label"),
         (".a", "its host has an empty label"),
         ("a..b", "its host has an empty label"),
+        ("%3Dexample.org", "its host starts with '='"),
+        ("==example.org", "its host starts with '='"),
     ])
     func whatIsNoSiteIsRefusedWithTheReason(text: String, reason: String) {
         #expect(throws: SiteError(reason)) { try site(text) }
