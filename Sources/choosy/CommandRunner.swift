@@ -50,7 +50,8 @@ struct CommandRunner {
         case .list(let type):
             writeStandardOutput(formatter.list(try choosy.list(type), single: type != nil))
         case .describe(let type):
-            writeStandardOutput(formatter.describe(try choosy.appType(type)))
+            let appType = try choosy.appType(type)
+            writeStandardOutput(formatter.describe(appType, installed: try choosy.installedApps(of: appType)))
         case .update(let types):
             let reports = try choosy.update(types)
             writeStandardOutput(formatter.update(reports))

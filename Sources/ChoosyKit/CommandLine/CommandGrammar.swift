@@ -27,6 +27,7 @@ package enum CommandGrammar {
         .flag("--dry-run", "launch nothing, write nothing; print the command line") { $0.open.dryRun = true },
         json,
         .value("--configure", "CMD", .text, "run CMD (like a prepare hook) before launching") { $0.open.configure = $1 },
+        .flag("--private", "open a private window (apps that cannot are refused)") { $0.open.privateWindow = true },
     ])
 
     /// The commands a user types, in the order help lists them.

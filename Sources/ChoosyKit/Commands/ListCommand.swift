@@ -3,11 +3,27 @@ package struct TypeListing: Sendable {
     package struct Entry: Sendable {
         package var app: App
         package var installed: InstalledApp?
+        /// The default is this app, or one of its profiles.
         package var isDefault: Bool
+        /// The profiles of the installed app (read for `list TYPE` only).
+        package var profiles: [BrowserProfile] = []
+
+        /// Whether it can open a private window: by its entry's action too when installed.
+        package var opensPrivateWindows: Bool {
+            installed?.opensPrivateWindows ?? (app.privateArguments != nil)
+        }
+
+        /// The choices it is offered as, one per profile, when it has two or more.
+        package var profileChoices: [InstalledApp] {
+            guard profiles.count >= 2, let installed else { return [] }
+            return profiles.map(installed.opening)
+        }
     }
 
     package var type: AppType
     package var apps: [Entry]
+    /// The remembered default's key (`firefox@Work` for a profile).
+    package var defaultKey: String?
 
     package var json: JSONValue {
         .object([
@@ -20,6 +36,8 @@ package struct TypeListing: Sendable {
                     ("installed", .bool(entry.installed != nil)),
                     ("desktop_id", .optional(entry.installed?.entry?.id)),
                     ("default", .bool(entry.isDefault)),
+                    ("profiles", .strings(entry.profiles.map(\.name))),
+                    ("private", .bool(entry.opensPrivateWindows)),
                 ])
             })),
         ])
@@ -27,7 +45,8 @@ package struct TypeListing: Sendable {
 }
 
 extension Choosy {
-    /// `choosy list [TYPE]`: every type (or one) with its apps, installed or not.
+    /// `choosy list [TYPE]`: every type (or one) with its apps, installed or not; for one
+    /// type, with the profiles of its installed browsers.
     package func list(_ typeInput: String?) throws(ChoosyError) -> [TypeListing] {
         let types: [AppType]
         if let typeInput {
@@ -40,13 +59,18 @@ extension Choosy {
             types = all
         }
         let remembered = try preferences().all()
+        let directory = try installedCatalog()
         var listings: [TypeListing] = []
         for type in types {
             let installed = try installedApps(of: type)
-            let defaultApp = remembered[type.key]?.defaultApp
+            let defaultKey = remembered[type.key]?.defaultApp
+            let defaultApp = defaultKey.map { ChoiceKey.split($0).app }
             listings.append(TypeListing(type: type, apps: type.apps.map { app in
-                TypeListing.Entry(app: app, installed: installed.first { $0.app.key == app.key }, isDefault: app.key == defaultApp)
-            }))
+                let found = installed.first { $0.app.key == app.key }
+                var entry = TypeListing.Entry(app: app, installed: found, isDefault: app.key == defaultApp)
+                if typeInput != nil, let found, app.profiles != nil { entry.profiles = directory.profiles(of: found) }
+                return entry
+            }, defaultKey: defaultKey))
         }
         return listings
     }

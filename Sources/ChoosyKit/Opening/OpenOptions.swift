@@ -13,6 +13,8 @@ package struct OpenOptions: Equatable, Sendable {
     package var dryRun = false
     /// `--configure CMD`: run before the prepare hook, with the same contract.
     package var configure: String?
+    /// `--private`: open a private window (README, "Profiles and private windows").
+    package var privateWindow = false
 
     package init() {}
 }
