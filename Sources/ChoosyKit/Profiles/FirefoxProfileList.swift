@@ -33,7 +33,8 @@ package enum FirefoxProfileList {
             while key.last == 0x20 || key.last == 0x09 { key = key.dropLast() }
             guard key.elementsEqual("Name".utf8) else { continue }
             // A NUL can reach no argv element; a name that is not UTF-8 could not be typed.
-            let value = line[line.index(after: equals)...]
+            var value = line[line.index(after: equals)...].drop { $0 == 0x20 || $0 == 0x09 }
+            while value.last == 0x20 || value.last == 0x09 { value = value.dropLast() }
             guard !value.contains(0), let text = String(validating: value, as: UTF8.self) else { continue }
             name = text
         }
