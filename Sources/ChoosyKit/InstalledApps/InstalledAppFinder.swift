@@ -142,13 +142,14 @@ package struct InstalledAppFinder {
             defaults[scheme] = .some(id)
             return id
         }
-        guard let index = apps.firstIndex(where: { installed in
+        func isDefault(_ installed: InstalledApp) -> Bool {
             guard let entry = installed.entry, !installed.app.scheme.isEmpty else { return false }
             return defaultID(installed.app.scheme) == entry.id
-        }), index > 0 else { return apps }
-        diagnostics.explain("\(apps[index].app.key) is the system's default for \(apps[index].app.scheme): links; offered first")
-        var ordered = apps
-        ordered.insert(ordered.remove(at: index), at: 0)
-        return ordered
+        }
+        // Every choice of the default app comes first: each of its profiles is one.
+        let first = apps.filter(isDefault)
+        guard let leader = first.first, apps.prefix(while: isDefault).count < first.count else { return apps }
+        diagnostics.explain("\(leader.app.key) is the system's default for \(leader.app.scheme): links; offered first")
+        return first + apps.filter { !isDefault($0) }
     }
 }
