@@ -51,7 +51,7 @@ struct CommandRunner {
             writeStandardOutput(formatter.list(try choosy.list(type), single: type != nil))
         case .describe(let type):
             let appType = try choosy.appType(type)
-            writeStandardOutput(formatter.describe(appType, installed: try choosy.installedApps(of: appType)))
+            writeStandardOutput(formatter.describe(appType, entries: choosy.installedEntries(of: appType)))
         case .update(let types):
             let reports = try choosy.update(types)
             writeStandardOutput(formatter.update(reports))

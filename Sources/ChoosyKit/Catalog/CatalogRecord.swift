@@ -122,7 +122,7 @@ package enum CatalogDecoder {
     private static func profiles(_ value: JSONValue) -> AppProfiles? {
         guard let format = value["format"]?.stringValue.flatMap(AppProfiles.Format.init(rawValue:)),
               let arguments = value["args"].flatMap(arguments),
-              arguments.contains(where: { $0.contains(AppProfiles.placeholder) }),
+              arguments.contains(where: { holds($0, AppProfiles.placeholder) }),
               case .object(let members)? = value["paths"]
         else { return nil }
         var paths: [String: String] = [:]

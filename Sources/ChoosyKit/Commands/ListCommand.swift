@@ -45,6 +45,16 @@ package struct TypeListing: Sendable {
 }
 
 extension Choosy {
+    /// The desktop entry of each installed native app of `type`, by app key, for `describe`
+    /// (which shows their actions). Web apps have none, so no other type is looked at.
+    package func installedEntries(of type: AppType) -> [String: DesktopEntry] {
+        var entries: [String: DesktopEntry] = [:]
+        for app in type.apps {
+            if let entry = probe().installedEntry(for: app) { entries[app.key] = entry }
+        }
+        return entries
+    }
+
     /// `choosy list [TYPE]`: every type (or one) with its apps, installed or not; for one
     /// type, with the profiles of its installed browsers.
     package func list(_ typeInput: String?) throws(ChoosyError) -> [TypeListing] {

@@ -10,9 +10,9 @@ package struct OutputFormatter: Sendable {
 
     // MARK: describe
 
-    /// `installed`: the type's installed apps, whose desktop entries' actions are shown.
-    package func describe(_ type: AppType, installed: [InstalledApp]) -> String {
-        if json { return describeJSON(type, installed: installed).rendered() + "\n" }
+    /// `entries`: the desktop entries of the type's installed apps by app key, whose actions are shown.
+    package func describe(_ type: AppType, entries: [String: DesktopEntry]) -> String {
+        if json { return describeJSON(type, entries: entries).rendered() + "\n" }
         var lines = ["\(style.bold(shown(type.name))) (\(shown(type.key)))", "", style.bold("Actions:")]
         let keyWidth = (type.actions.map { shown($0.key).count } + type.parameters.map { shown($0.key).count }).max() ?? 0
         for action in type.actions {
@@ -40,7 +40,7 @@ package struct OutputFormatter: Sendable {
             if let arguments = app.privateArguments {
                 lines.append(indent + style.dim("private window: \(shown(shellQuoted(arguments)))"))
             }
-            if let entry = installed.first(where: { $0.app.key == app.key })?.entry, !entry.actions.isEmpty {
+            if let entry = entries[app.key], !entry.actions.isEmpty {
                 let privateKey = entry.privateWindowAction?.key
                 let actions = entry.actions.map { action in
                     shown(action.key) + (action.name.map { " (\(shown($0)))" } ?? "") + (action.key == privateKey ? " [private window]" : "")
@@ -51,7 +51,7 @@ package struct OutputFormatter: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package func describeJSON(_ type: AppType, installed: [InstalledApp]) -> JSONValue {
+    package func describeJSON(_ type: AppType, entries: [String: DesktopEntry]) -> JSONValue {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),
@@ -84,15 +84,15 @@ package struct OutputFormatter: Sendable {
                         .object([("format", .string(profiles.format.rawValue)), ("args", .strings(profiles.arguments))])
                     } ?? .null),
                     ("private", app.privateArguments.map(JSONValue.strings) ?? .null),
-                    ("desktop_actions", .array(desktopActions(of: app, installed: installed))),
+                    ("desktop_actions", .array(desktopActions(of: entries[app.key]))),
                 ])
             })),
         ])
     }
 
-    /// The actions of the app's installed desktop entry (none when it is not installed).
-    private func desktopActions(of app: App, installed: [InstalledApp]) -> [JSONValue] {
-        guard let entry = installed.first(where: { $0.app.key == app.key })?.entry else { return [] }
+    /// The actions of an app's installed desktop entry (none when it is not installed).
+    private func desktopActions(of entry: DesktopEntry?) -> [JSONValue] {
+        guard let entry else { return [] }
         let privateKey = entry.privateWindowAction?.key
         return entry.actions.map { action in
             .object([("key", .string(action.key)), ("name", .optional(action.name)), ("private", .bool(action.key == privateKey))])

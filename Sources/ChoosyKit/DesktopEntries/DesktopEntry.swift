@@ -68,7 +68,7 @@ package struct DesktopEntry: Equatable, Sendable {
             guard action.exec != nil else { return false }
             return [action.key, action.name ?? ""].contains { text in
                 let lowered = text.lowercased()
-                return lowered.contains("private") || lowered.contains("incognito")
+                return holds(lowered, "private") || holds(lowered, "incognito")
             }
         }
     }

@@ -15,7 +15,7 @@ package struct BrowserProfile: Equatable, Sendable {
     /// The app's profile arguments for this profile: each `{{profile}}` replaced by the
     /// selector, which stays inside its one argument whatever it holds.
     package func arguments(_ profiles: AppProfiles) -> [String] {
-        profiles.arguments.map { $0.replacing(AppProfiles.placeholder, with: selector) }
+        profiles.arguments.map { replacingEvery(AppProfiles.placeholder, in: $0, with: selector) }
     }
 
     /// True when a browser would read the profile as an option: the selector starts with `-`
