@@ -17,10 +17,9 @@ package enum FirefoxProfileList {
             if inProfile, let name, !name.isEmpty, !names.contains(name) { names.append(name) }
             name = nil
         }
-        for rawLine in bytes.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A }) {
-            var line = rawLine[...]
-            if line.last == 0x0D { line = line.dropLast() }
-            line = line.drop { $0 == 0x20 || $0 == 0x09 }
+        // A CR ends a line too (as in Firefox's own reader): no name can hold a line break.
+        for rawLine in bytes.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+            var line = rawLine.drop { $0 == 0x20 || $0 == 0x09 }
             guard let first = line.first, first != UInt8(ascii: "#"), first != UInt8(ascii: ";") else { continue }
             if first == UInt8(ascii: "[") {
                 finishGroup()

@@ -33,6 +33,8 @@ import Testing
         #expect(FirefoxProfileList.profiles(in: Array("[Profile0]\nName=".utf8) + [0xFF] + Array("\n[Profile1]\nName=B".utf8)).map(\.name) == ["B"])
         #expect(FirefoxProfileList.profiles(in: [0xFF, 0xFE, 0x00, 0x5B]).isEmpty)
         #expect(names("") == [] && names("[Profile0]\nName=\n") == [])
+        // A lone CR ends a line (found by fuzzing: it was kept inside the name).
+        #expect(names("[Profile0]\nName=\r-Evil=1\rName=Kept\r[Profile1]\rName=Mac") == ["Kept", "Mac"])
         // The last Name of a group counts, as for Firefox's own parser.
         #expect(names("[Profile0]\nName=Old\nName=New\n# Name=Comment\n; Name=Comment") == ["New"])
     }
