@@ -40,6 +40,105 @@ REQUIRED_TYPES = {
                  "profile_screenname", "user_id", "callback_url"}),
 }
 
+# The web links the bundled catalog must turn into actions (README, "Links in the catalog"):
+# for each family, a type, an action and a host its patterns must cover.
+REQUIRED_LINKS = [
+    ("twitter", "show_profile", "x.com"), ("twitter", "status", "x.com"), ("twitter", "post", "x.com"),
+    ("twitter", "show_profile", "twitter.com"), ("twitter", "status", "twitter.com"), ("twitter", "post", "twitter.com"),
+    ("video_call", "join_meeting", "zoom.us"), ("video_call", "join_meeting", "meet.jit.si"),
+    ("chat", "open_chat", "t.me"), ("matrix", "open_room", "matrix.to"), ("matrix", "open_user", "matrix.to"),
+    ("maps", "show_location", "www.google.com"), ("maps", "search", "www.google.com"),
+    ("maps", "show_location", "www.openstreetmap.org"), ("maps", "search", "www.openstreetmap.org"),
+    ("video", "play", "www.youtube.com"),
+]
+
+LINK_HOST_RE = re.compile(r"^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
+LINK_KEY_RE = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+def link_pattern_problem(pattern):
+    """Why `pattern` is not a link pattern (README, "Links in the catalog"), with the
+    placeholder keys it uses; the same rules as choosy's own reader (LinkPattern.swift)."""
+    keys = []
+
+    def placeholder(text):
+        if not text.startswith("{{") or "}}" not in text:
+            raise ValueError("a '{{' in %r is never closed" % text)
+        name, rest = text[2:].split("}}", 1)
+        required = name.endswith("!")
+        if required:
+            name = name[:-1]
+        if not LINK_KEY_RE.match(name):
+            raise ValueError("placeholder {{%s}} is not {{key}} with a key of letters, digits and '_'" % name)
+        if name != "_":
+            if name in keys:
+                raise ValueError("placeholder {{%s}} appears twice" % name)
+            keys.append(name)
+        return (None if name == "_" else name), required, rest
+
+    try:
+        scheme, sep, rest = pattern.partition("://")
+        if not sep or scheme.lower() not in ("https", "http"):
+            raise ValueError("it does not start with https://")
+        rest, _, fragment = rest.partition("#") if "#" in rest else (rest, "", None)
+        rest, _, query = rest.partition("?") if "?" in rest else (rest, "", None)
+        host, slash, path = rest.partition("/")
+        if not LINK_HOST_RE.match(host):
+            raise ValueError("its host %r is not a domain name" % host)
+        segments = path.split("/") if slash else []
+        if segments and segments[-1] == "":
+            segments.pop()
+        for segment in segments:
+            if segment == "":
+                raise ValueError("it has an empty path segment ('//')")
+            last_was_placeholder = False
+            while segment:
+                if segment.startswith("{{"):
+                    _, required, segment = placeholder(segment)
+                    if required:
+                        raise ValueError("'!' marks required query items only")
+                    if last_was_placeholder:
+                        raise ValueError("two placeholders touch (a literal must separate them)")
+                    last_was_placeholder = True
+                else:
+                    literal = segment.split("{{", 1)[0]
+                    if "{" in literal or "}" in literal:
+                        raise ValueError("a brace in %r opens or closes no placeholder" % segment)
+                    segment = segment[len(literal):]
+                    last_was_placeholder = False
+        if query is not None:
+            names = set()
+            for item in [i for i in query.split("&") if i]:
+                name, eq, value = item.partition("=")
+                if not eq or not name or "{" in name or name in names:
+                    raise ValueError("query item %r is not name=value with a new name" % item)
+                names.add(name)
+                if value.startswith("{{"):
+                    key, required, after = placeholder(value)
+                    if after or (key is None and not required):
+                        raise ValueError("query item %r must be name={{key}}, name={{key!}}, name={{_!}} or name=text" % item)
+                elif not value or "{" in value or "}" in value:
+                    raise ValueError("query item %r must be name={{key}}, name={{key!}}, name={{_!}} or name=text" % item)
+        if fragment is not None:
+            if not fragment.startswith("/") or "{{" not in fragment:
+                raise ValueError("its fragment must be #/ followed by optional text and one {{key}}")
+            prefix = fragment[1:].split("{{", 1)[0]
+            _, required, after = placeholder(fragment[1 + len(prefix):])
+            if after or required or "{" in prefix or "}" in prefix:
+                raise ValueError("its fragment must be #/ followed by optional text and one {{key}}")
+    except ValueError as e:
+        return str(e), keys
+    return None, keys
+
+
+def host_is_covered(pattern, host):
+    pattern_host = pattern.split("://", 1)[1].split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+    if pattern_host.startswith("*."):
+        domain = pattern_host[2:]
+        return host == domain or host.endswith("." + domain)
+    return host == pattern_host
+
+
 # Keys used by the upstream iOS data (shared/fixtures/choosy-data) for other apps;
 # reusing them here would merge a Linux app into an unrelated iOS entry.
 UPSTREAM_APP_KEYS = {
@@ -66,6 +165,7 @@ class Checker:
         self.type_count = 0
         self.types = {}  # key -> (action keys, parameter keys)
         self.app_count = 0
+        self.links = []  # (type key, action, pattern)
 
     def err(self, where, msg):
         self.problems.append("%s: %s" % (where, msg))
@@ -92,6 +192,9 @@ class Checker:
                 self.err(where, "required action %r is not declared" % k)
             for k in sorted(need_params - have_params):
                 self.err(where, "required parameter %r is not declared" % k)
+        for tkey, action, host in REQUIRED_LINKS:
+            if not any(t == tkey and a == action and host_is_covered(p, host) for t, a, p in self.links):
+                self.err(self.data_dir, "no link pattern of %r makes %s links %r" % (tkey, host, action))
         if self.type_count < MIN_TYPES:
             self.err(self.data_dir, "only %d app types, need at least %d" % (self.type_count, MIN_TYPES))
         if self.app_count < MIN_APPS:
@@ -149,6 +252,56 @@ class Checker:
             return
         for i, a in enumerate(apps):
             self.check_app(where, key, i, a, params, actions)
+        self.check_links(where, key, t, params, actions, apps)
+
+    def check_links(self, where, type_key, t, params, actions, apps):
+        """`links`: web links that mean one of the type's actions."""
+        links = t.get("links")
+        if links is None:
+            return
+        if not isinstance(links, list) or not links:
+            self.err(where, "'links' must be a non-empty array")
+            return
+        app_keys = {a.get("key") for a in apps if isinstance(a, dict)}
+        seen = set()
+        for i, link in enumerate(links):
+            w = "%s: links[%d]" % (where, i)
+            if not isinstance(link, dict):
+                self.err(w, "must be an object")
+                continue
+            unknown = set(link) - {"action", "pattern", "link_param", "apps"}
+            if unknown:
+                self.err(w, "unknown fields %s" % sorted(unknown))
+            pattern = link.get("pattern")
+            if not nonempty_str(pattern):
+                self.err(w, "needs a pattern")
+                continue
+            w = "%s %r" % (w, pattern)
+            if pattern in seen:
+                self.err(w, "the same pattern appears twice")
+            seen.add(pattern)
+            problem, keys = link_pattern_problem(pattern)
+            if problem:
+                self.err(w, "invalid pattern: " + problem)
+            for name in keys:
+                if name not in params:
+                    self.err(w, "placeholder {{%s}} is not a declared parameter of the type" % name)
+            action = link.get("action")
+            if action not in actions:
+                self.err(w, "action %r is not declared by the type" % (action,))
+            link_param = link.get("link_param")
+            if link_param is not None and link_param not in params:
+                self.err(w, "link_param %r is not a declared parameter of the type" % (link_param,))
+            only = link.get("apps")
+            if only is not None:
+                if not isinstance(only, list) or not only or not all(isinstance(k, str) for k in only):
+                    self.err(w, "'apps' must be a non-empty array of app keys")
+                else:
+                    for k in only:
+                        if k not in app_keys:
+                            self.err(w, "'apps' names %r, which is no app of the type" % k)
+            if not problem:
+                self.links.append((type_key, action, pattern))
 
     def check_type_schemes(self, where, t, params):
         """`schemes` and type-level `url_format`: what any handler of those schemes can do

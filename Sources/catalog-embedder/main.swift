@@ -1,8 +1,11 @@
 import Foundation
 
 // Usage: catalog-embedder OUTPUT.swift FILE.json...
-// Writes a Swift source holding each file's text as a raw string literal, plus the key and
-// name of each app type, so that choosy can resolve a type name without decoding every file.
+// Writes a Swift source holding each file's JSON in two raw string literals, the file without
+// its types' `links` and the links alone (a file of key and links per type), without the
+// whitespace between tokens; plus the key, the name and the hosts of the links of each app
+// type. So choosy resolves a type name, and tells which types a web link could belong to,
+// without decoding every file, and only `handle` and `describe` read links.
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("catalog-embedder: \(message)\n".utf8))
@@ -21,26 +24,52 @@ var source = """
     """
 
 for path in arguments.dropFirst() {
-    guard let data = FileManager.default.contents(atPath: path),
-          let text = String(data: data, encoding: .utf8)
-    else { fail("cannot read \(path)") }
+    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
     guard let types = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
         fail("\(path) is not a JSON array of app types")
     }
     let entries = types.map { type -> String in
         let key = type["key"] as? String ?? ""
         let name = type["name"] as? String ?? key
-        return "(key: \(literal(key)), name: \(literal(name)))"
+        let links = type["links"] as? [[String: Any]] ?? []
+        var hosts: [String] = []
+        for host in links.compactMap({ ($0["pattern"] as? String).map(linkHost) }) where !hosts.contains(host) { hosts.append(host) }
+        return "(key: \(literal(key)), name: \(literal(name)), linkHosts: [\(hosts.map(literal).joined(separator: ", "))])"
     }
-    // A raw string whose delimiter is longer than any run of '#' in the text cannot end early.
-    let longestRun = text.split(whereSeparator: { $0 != "#" }).map(\.count).max() ?? 0
-    let hashes = String(repeating: "#", count: longestRun + 1)
+    let withoutLinks = types.map { $0.filter { $0.key != "links" } }
+    let links = types.compactMap { type -> [String: Any]? in
+        guard let links = type["links"] else { return nil }
+        return ["key": type["key"] ?? "", "links": links]
+    }
     source += "        EmbeddedFile(\n"
     source += "            types: [\(entries.joined(separator: ", "))],\n"
-    source += "            json: \(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes)\n"
+    source += "            json: \(rawLiteral(compactJSON(withoutLinks))),\n"
+    source += "            links: \(rawLiteral(compactJSON(links)))\n"
     source += "        ),\n"
 }
 source += "    ]\n}\n"
+
+/// The host part of a link pattern as written (`*.zoom.us`), lowercased.
+func linkHost(_ pattern: String) -> String {
+    let afterScheme = pattern.range(of: "://").map { pattern[$0.upperBound...] } ?? Substring(pattern)
+    return String(afterScheme.prefix { !"/?#".contains($0) }).lowercased()
+}
+
+/// JSON text without whitespace between tokens, names sorted so that builds are reproducible.
+func compactJSON(_ value: Any) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        fail("cannot write JSON")
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A raw string literal of `text`: its delimiter is longer than any run of '#' in the text, so
+/// it cannot end early.
+func rawLiteral(_ text: String) -> String {
+    let longestRun = text.split(whereSeparator: { $0 != "#" }).map(\.count).max() ?? 0
+    let hashes = String(repeating: "#", count: longestRun + 1)
+    return "\(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes)"
+}
 
 func literal(_ string: String) -> String {
     var escaped = "\""

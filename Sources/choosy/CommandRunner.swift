@@ -50,8 +50,8 @@ struct CommandRunner {
         case .list(let type):
             writeStandardOutput(formatter.list(try choosy.list(type), single: type != nil))
         case .describe(let type):
-            let appType = try choosy.appType(type)
-            writeStandardOutput(formatter.describe(appType, entries: choosy.installedEntries(of: appType)))
+            let (described, links) = try choosy.describe(type)
+            writeStandardOutput(formatter.describe(described, links: links, entries: choosy.installedEntries(of: described)))
         case .update(let types):
             let reports = try choosy.update(types)
             writeStandardOutput(formatter.update(reports))

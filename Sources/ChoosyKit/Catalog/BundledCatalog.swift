@@ -1,18 +1,27 @@
 /// The project's `catalog/` tree, compiled into the binary by the EmbedCatalog plugin.
 package enum BundledCatalog {
     struct EmbeddedFile: Sendable {
-        var types: [(key: String, name: String)]
+        /// Each type's key, name, and the hosts of its links as the patterns write them (`*.zoom.us`).
+        var types: [(key: String, name: String, linkHosts: [String])]
+        /// The file without the types' links: what every command that reads the type needs.
         var json: String
+        /// The types' links alone, as a catalog file of key and links: only links need them.
+        var links: String
     }
 
     /// Key and name of every bundled app type, without decoding any file.
     package static var typeSummaries: [(key: String, name: String)] {
-        files.flatMap(\.types)
+        files.flatMap { $0.types.map { ($0.key, $0.name) } }
     }
 
     /// The JSON text of the file that holds `key`, if bundled.
     package static func json(for key: String) -> String? {
         files.first { file in file.types.contains { $0.key == key } }?.json
+    }
+
+    /// The links of the file that holds `key`, as a catalog file of key and links, if bundled.
+    package static func linksJSON(for key: String) -> String? {
+        files.first { file in file.types.contains { $0.key == key } }?.links
     }
 
     /// The JSON text of every bundled file.

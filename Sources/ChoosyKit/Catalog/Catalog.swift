@@ -38,7 +38,11 @@ package final class Catalog {
     private let clock: Clock
     private let diagnostics: DiagnosticSink
     private var userRecordsLoaded: [AppTypeRecord]?
+    private var cachedSummariesLoaded: [(key: String, name: String, linkHosts: [String]?)]?
     private var merged: [String: AppType] = [:]
+    /// The records of each downloaded type read so far (nil: no download).
+    private var cachedRecords: [String: [AppTypeRecord]?] = [:]
+    private var mergedLinks: [String: [CatalogLink]] = [:]
     /// An unreachable server costs at most one warning line per command.
     private var warnedAboutNetwork = false
 
@@ -57,14 +61,40 @@ package final class Catalog {
         return loaded
     }
 
+    private var cachedSummaries: [(key: String, name: String, linkHosts: [String]?)] {
+        if let loaded = cachedSummariesLoaded { return loaded }
+        let loaded = cache.typeSummaries()
+        cachedSummariesLoaded = loaded
+        return loaded
+    }
+
     /// Key and name of every type any local source knows, sorted by name.
     package func summaries() -> [Summary] {
         var names: [String: String] = [:]
         for (key, name) in BundledCatalog.typeSummaries { names[key] = name }
-        for (key, name) in cache.typeNames() { names[key] = name }
+        for (key, name, _) in cachedSummaries { names[key] = name }
         for record in userRecords { names[record.key] = record.name ?? names[record.key] ?? record.key }
         return names.map { Summary(key: $0.key, name: $0.value) }
             .sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    /// The keys of the types, in `summaries` order, that have a link whose host `host` could
+    /// be, by the hosts each source lists without decoding its file (a cache file written
+    /// before links counts as any host).
+    package func typesWithLinks(matching host: WebHost) -> [String] {
+        func matches(_ hosts: [String]) -> Bool {
+            hosts.contains { LinkPattern.HostPattern($0)?.matches(host) ?? true }
+        }
+        var candidates: Set<String> = []
+        for file in BundledCatalog.files {
+            for type in file.types where matches(type.linkHosts) { candidates.insert(type.key) }
+        }
+        for (key, _, hosts) in cachedSummaries where hosts.map(matches) ?? true { candidates.insert(key) }
+        for record in userRecords where matches((record.links ?? []).map(\.pattern).map { LinkPattern.hostPattern(of: $0)?.text ?? "" }) {
+            candidates.insert(record.key)
+        }
+        guard !candidates.isEmpty else { return [] }
+        return summaries().map(\.key).filter(candidates.contains)
     }
 
     /// The key for what the user typed: a key or a name in any case (`Twitter`, `twitter`,
@@ -108,6 +138,7 @@ package final class Catalog {
             }
         }
         let cached = cache.entry(for: key, diagnostics: diagnostics)
+        cachedRecords[key] = .some(cached?.records)
         // The server's last answer: the data it sent, or a 404 (then the other sources stand).
         let notFoundAt = cache.time(of: .notFound, for: key)
         let answeredAt = [cached?.metadata.fetchedAt, notFoundAt].compactMap { $0 }.max()
@@ -131,6 +162,19 @@ package final class Catalog {
         }
         merged[key] = type
         return type
+    }
+
+    /// The type's links from every source, merged (README, "Links in the catalog"); read only
+    /// when a link is handled or links are shown.
+    package func links(of key: String) -> [CatalogLink] {
+        if let links = mergedLinks[key] { return links }
+        let bundled = BundledCatalog.linksJSON(for: key).map { json in
+            (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
+        } ?? []
+        let cached = cachedRecords[key] ?? cache.entry(for: key, diagnostics: diagnostics)?.records
+        let links = CatalogMerger.links((bundled + (cached ?? []) + userRecords).filter { $0.key == key })
+        mergedLinks[key] = links
+        return links
     }
 
     /// Downloads the given types now, ignoring the TTL (`choosy update`). With no keys: every

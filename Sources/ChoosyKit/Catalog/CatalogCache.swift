@@ -9,6 +9,18 @@ package struct CatalogCache: Sendable {
         package var etag: String?
         package var lastModified: String?
         package var name: String?
+        /// The hosts of the type's links as the patterns write them (`*.zoom.us`), so that a
+        /// web link reads only the types it could belong to; nil in files written before links.
+        package var linkHosts: [String]?
+
+        package init(fetchedAt: Double, url: String, etag: String? = nil, lastModified: String? = nil, name: String? = nil, linkHosts: [String]? = nil) {
+            self.fetchedAt = fetchedAt
+            self.url = url
+            self.etag = etag
+            self.lastModified = lastModified
+            self.name = name
+            self.linkHosts = linkHosts
+        }
     }
 
     package struct Entry: Sendable {
@@ -80,8 +92,8 @@ package struct CatalogCache: Sendable {
         }
     }
 
-    /// Key and name of every cached type, from the metadata lines only.
-    package func typeNames() -> [(key: String, name: String)] {
+    /// Key, name and link hosts of every cached type, from the metadata lines only.
+    package func typeSummaries() -> [(key: String, name: String, linkHosts: [String]?)] {
         guard let names = fileSystem.list(directory) else { return [] }
         return names.sorted().compactMap { file in
             guard file.hasSuffix(".cache") else { return nil }
@@ -91,7 +103,7 @@ package struct CatalogCache: Sendable {
                   let newline = bytes.firstIndex(of: 0x0A),
                   let metadata = try? Metadata(line: bytes[..<newline])
             else { return nil }
-            return (key, metadata.name ?? key)
+            return (key, metadata.name ?? key, metadata.linkHosts)
         }
     }
 
@@ -127,7 +139,8 @@ extension CatalogCache.Metadata {
             url: try fields.required("url", .string),
             etag: try fields.optional("etag", .string),
             lastModified: try fields.optional("last_modified", .string),
-            name: try fields.optional("name", .string)
+            name: try fields.optional("name", .string),
+            linkHosts: try fields.optional("link_hosts", .array(of: .string))
         )
     }
 
@@ -137,6 +150,7 @@ extension CatalogCache.Metadata {
         for (name, value) in [("etag", etag), ("last_modified", lastModified), ("name", name)] {
             if let value { members.append((name, .string(value))) }
         }
+        if let linkHosts { members.append(("link_hosts", .strings(linkHosts))) }
         return JSONValue.object(members).rendered()
     }
 }

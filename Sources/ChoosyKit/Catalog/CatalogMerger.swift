@@ -43,6 +43,16 @@ package enum CatalogMerger {
         )
     }
 
+    /// The links of one app type from several sources, in order: a later source's link with
+    /// the same pattern replaces the earlier one, and new patterns are added.
+    package static func links(_ records: [AppTypeRecord]) -> [CatalogLink] {
+        var links = OrderedMerge<CatalogLink>()
+        for record in records {
+            record.links?.forEach { links.add($0.pattern, $0) { _, new in new } }
+        }
+        return links.values
+    }
+
     private static func merge(_ old: ParameterRecord, _ new: ParameterRecord) -> ParameterRecord {
         ParameterRecord(key: old.key, name: new.name ?? old.name, description: new.description ?? old.description)
     }

@@ -8,6 +8,8 @@ package struct AppTypeRecord: Equatable, Sendable {
     package var apps: [AppRecord]?
     /// Standard URL schemes the type's actions can be written in (Linux addition).
     package var schemes: [String]?
+    /// Web links that mean one of the type's actions (Linux addition).
+    package var links: [CatalogLink]?
 }
 
 package struct ParameterRecord: Equatable, Sendable {
@@ -50,6 +52,8 @@ package struct CatalogFormatError: Error, CustomStringConvertible, Sendable {
 package enum CatalogDecoder {
     /// Rejected keys are quoted in the warning up to this many characters each.
     static let shownKeyLength = 40
+    /// Invalid links get a line each, up to this many per file.
+    static let shownProblems = 5
 
     package static func decode(_ bytes: [UInt8], source: String, diagnostics: DiagnosticSink) throws(CatalogFormatError) -> [AppTypeRecord] {
         let types: [JSONValue]
@@ -63,6 +67,7 @@ package enum CatalogDecoder {
         }
         var records: [AppTypeRecord] = []
         var rejected: [String] = []
+        var invalidLinks: [String] = []
         for type in types {
             guard let key = type["key"]?.stringValue else {
                 rejected.append("(no key)")
@@ -73,18 +78,24 @@ package enum CatalogDecoder {
                 rejected.append("'\(shown)'")
                 continue
             }
-            records.append(record(key: key, type))
+            records.append(record(key: key, type, source: source, invalidLinks: &invalidLinks))
         }
         if !rejected.isEmpty {
             let count = rejected.count == 1 ? "an app type" : "\(rejected.count) app types"
             diagnostics.warning("\(source): ignoring \(count) with an invalid key: \(rejected.joined(separator: ", ")) (keys match ^[a-z0-9_]+$)")
+        }
+        for problem in invalidLinks.prefix(shownProblems) {
+            diagnostics.warning("\(source): ignoring link \(problem)")
+        }
+        if invalidLinks.count > shownProblems {
+            diagnostics.warning("\(source): ignoring \(invalidLinks.count - shownProblems) more invalid links")
         }
         return records
     }
 
     /// One app type, leniently: a field of the wrong kind is missing, and so is an array
     /// element of the wrong kind or (for parameters, actions and apps) one without a key.
-    private static func record(key: String, _ type: JSONValue) -> AppTypeRecord {
+    private static func record(key: String, _ type: JSONValue, source: String, invalidLinks: inout [String]) -> AppTypeRecord {
         AppTypeRecord(
             key: key,
             name: type["name"]?.stringValue,
@@ -113,7 +124,8 @@ package enum CatalogDecoder {
                     privateArguments: app["private"].flatMap(arguments)
                 )
             },
-            schemes: type["schemes"]?.elements?.compactMap { $0.stringValue.flatMap(normalizedScheme) }
+            schemes: type["schemes"]?.elements?.compactMap { $0.stringValue.flatMap(normalizedScheme) },
+            links: type["links"]?.elements?.compactMap { link(key: key, $0, source: source, invalid: &invalidLinks) }
         )
     }
 
@@ -138,6 +150,19 @@ package enum CatalogDecoder {
         guard let elements = value.elements, !elements.isEmpty else { return nil }
         let strings = elements.compactMap(\.stringValue).filter { !$0.isEmpty }
         return strings.count == elements.count ? strings : nil
+    }
+
+    /// One entry of `links`, or nil with the reason noted; its pattern is read when links are
+    /// needed (`AppType.readLinks`).
+    private static func link(key: String, _ value: JSONValue, source: String, invalid: inout [String]) -> CatalogLink? {
+        guard let pattern = value["pattern"]?.stringValue, let action = value["action"]?.stringValue, !action.isEmpty else {
+            let shown = value["pattern"]?.stringValue.map { "'\($0.prefix(80))'" } ?? "(no pattern)"
+            invalid.append("\(shown) of '\(key)': a link needs a \"pattern\" and an \"action\"")
+            return nil
+        }
+        let linkParam = value["link_param"]?.stringValue
+        return CatalogLink(action: action, pattern: pattern, linkParam: linkParam?.isEmpty == true ? nil : linkParam,
+                           apps: value["apps"]?.elements?.compactMap(\.stringValue), origin: source)
     }
 
     /// A scheme as RFC 3986 spells one, lowercased; anything else is dropped (it could never

@@ -26,3 +26,12 @@ extension Choosy {
         try catalog().refreshIfStale(keys.filter(isValidTypeKey))
     }
 }
+
+extension Choosy {
+    /// `choosy describe TYPE`: the type, and its links whose patterns can be read (the others
+    /// are reported).
+    package func describe(_ input: String) throws(ChoosyError) -> (AppType, [CatalogLink]) {
+        let type = try appType(input)
+        return (type, type.read(try catalog().links(of: type.key), diagnostics: diagnostics).map(\.link))
+    }
+}

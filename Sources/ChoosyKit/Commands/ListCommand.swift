@@ -24,6 +24,8 @@ package struct TypeListing: Sendable {
     package var apps: [Entry]
     /// The remembered default's key (`firefox@Work` for a profile).
     package var defaultKey: String?
+    /// The type's links whose patterns could be read.
+    package var links: [CatalogLink]
 
     package var json: JSONValue {
         .object([
@@ -40,6 +42,7 @@ package struct TypeListing: Sendable {
                     ("private", .bool(entry.opensPrivateWindows)),
                 ])
             })),
+            ("links", .array(links.map(\.json))),
         ])
     }
 }
@@ -80,7 +83,7 @@ extension Choosy {
                 var entry = TypeListing.Entry(app: app, installed: found, isDefault: app.key == defaultApp)
                 if typeInput != nil, let found, app.profiles != nil { entry.profiles = directory.profiles(of: found) }
                 return entry
-            }, defaultKey: defaultKey))
+            }, defaultKey: defaultKey, links: type.read(try catalog().links(of: type.key), diagnostics: diagnostics).map(\.link)))
         }
         return listings
     }

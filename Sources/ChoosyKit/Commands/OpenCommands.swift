@@ -14,13 +14,13 @@ extension Choosy {
     /// When a choice is needed and no picker can be shown, the link opens as it would have
     /// without choosy, with the system's own handler, just once.
     package func handle(_ link: String, options: OpenOptions) throws(ChoosyError) -> HandleResult {
-        let target = try LinkClassifier.classify(link)
+        let target = try LinkClassifier(catalogLinks: catalogLinks(for:), diagnostics: diagnostics).classify(link)
         do {
             switch target {
             case .action(let action):
                 diagnostics.explain("\(link) is \(action.type) \(action.action)")
                 let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-                return .opened(try open(OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options)))
+                return .opened(try open(OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: action.link)))
             case .route(let url):
                 return .routed(try route(url, options: options))
             case .scheme(let scheme):
@@ -32,6 +32,15 @@ extension Choosy {
             if case .action(let action) = target { typeKey = action.type }
             return .opened(try systemHandlerFallback().open(link, scheme: scheme, type: typeKey, candidates: unpicked, options: options))
         }
+    }
+
+    /// The links of the app types that have links for `host`, in the order `list` shows the
+    /// types. Only the catalog's own data counts: no desktop entry is read to know what a link is.
+    package func catalogLinks(for host: WebHost) throws(ChoosyError) -> CatalogLinkMatcher {
+        let catalog = try catalog()
+        var types: [(AppType, [CatalogLink])] = []
+        for key in catalog.typesWithLinks(matching: host) { types.append((try catalog.appType(key), catalog.links(of: key))) }
+        return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
     }
 
     /// The preferences key of links whose scheme no app type claims (`zqq` → `scheme_zqq`).

@@ -10,9 +10,10 @@ package struct OutputFormatter: Sendable {
 
     // MARK: describe
 
-    /// `entries`: the desktop entries of the type's installed apps by app key, whose actions are shown.
-    package func describe(_ type: AppType, entries: [String: DesktopEntry]) -> String {
-        if json { return describeJSON(type, entries: entries).rendered() + "\n" }
+    /// A type, with its links whose patterns could be read, and the desktop entries of its
+    /// installed apps by app key, whose actions are shown.
+    package func describe(_ type: AppType, links: [CatalogLink], entries: [String: DesktopEntry]) -> String {
+        if json { return describeJSON(type, links: links, entries: entries).rendered() + "\n" }
         var lines = ["\(style.bold(shown(type.name))) (\(shown(type.key)))", "", style.bold("Actions:")]
         let keyWidth = (type.actions.map { shown($0.key).count } + type.parameters.map { shown($0.key).count }).max() ?? 0
         for action in type.actions {
@@ -48,10 +49,18 @@ package struct OutputFormatter: Sendable {
                 lines.append(indent + style.dim("\(shown(entry.id)) actions: \(actions.joined(separator: ", "))"))
             }
         }
+        if !links.isEmpty {
+            lines += ["", style.bold("Links:")]
+            let actionWidth = links.map { shown($0.action).count }.max() ?? 0
+            for link in links {
+                let only = link.apps.map { style.dim("  [only \($0.map(shown).joined(separator: ", "))]") } ?? ""
+                lines.append("  \(pad(shown(link.action), actionWidth))  \(shown(link.pattern))\(only)")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package func describeJSON(_ type: AppType, entries: [String: DesktopEntry]) -> JSONValue {
+    package func describeJSON(_ type: AppType, links: [CatalogLink], entries: [String: DesktopEntry]) -> JSONValue {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),
@@ -87,6 +96,7 @@ package struct OutputFormatter: Sendable {
                     ("desktop_actions", .array(desktopActions(of: entries[app.key]))),
                 ])
             })),
+            ("links", .array(links.map(\.json))),
         ])
     }
 

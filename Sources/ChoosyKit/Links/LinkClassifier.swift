@@ -3,11 +3,27 @@ package struct LinkAction: Equatable, Sendable {
     package var type: String
     package var action: String
     package var parameters: [String: String]
+    /// What the link was, for the apps that take it whole.
+    package var link: LinkOrigin?
 
-    package init(type: String, action: String, parameters: [String: String]) {
+    package init(type: String, action: String, parameters: [String: String], link: LinkOrigin? = nil) {
         self.type = type
         self.action = action
         self.parameters = parameters
+        self.link = link
+    }
+}
+
+/// A web link turned into an action: a browser or web app gets it unchanged, and `apps`
+/// limits who may take it.
+package struct LinkOrigin: Equatable, Sendable {
+    package var url: String
+    /// The only apps that may take the link; nil: any app of the type.
+    package var apps: [String]?
+
+    package init(url: String, apps: [String]? = nil) {
+        self.url = url
+        self.apps = apps
     }
 }
 
@@ -22,8 +38,17 @@ package enum LinkTarget: Equatable, Sendable {
 }
 
 /// Turns a plain URL into the action it stands for.
-package enum LinkClassifier {
-    package static func classify(_ link: String) throws(ChoosyError) -> LinkTarget {
+package struct LinkClassifier {
+    /// The catalog's links that could match a web link's host, read only for a web link.
+    private let catalogLinks: (WebHost) throws(ChoosyError) -> CatalogLinkMatcher
+    private let diagnostics: DiagnosticSink
+
+    package init(catalogLinks: @escaping (WebHost) throws(ChoosyError) -> CatalogLinkMatcher, diagnostics: DiagnosticSink) {
+        self.catalogLinks = catalogLinks
+        self.diagnostics = diagnostics
+    }
+
+    package func classify(_ link: String) throws(ChoosyError) -> LinkTarget {
         let url = trimmed(link)
         guard let parts = URLParts(url) else {
             throw ChoosyError.usage("'\(link)' is not a URL (it has no scheme)")
@@ -38,8 +63,12 @@ package enum LinkClassifier {
             } catch {
                 throw ChoosyError.usage("'\(link.prefix(80))' is not a link a browser can open: \(error.reason)")
             }
-            return .action(TwitterLink.action(web)
-                ?? LinkAction(type: "browser", action: "browse", parameters: ["url": url]))
+            if let match = try catalogLinks(web.host).match(web, original: url) {
+                diagnostics.explain("the link is \(match.type) \(match.link.action) by the pattern \(match.link.pattern)")
+                return .action(LinkAction(type: match.type, action: match.link.action, parameters: match.parameters,
+                                          link: LinkOrigin(url: url, apps: match.link.apps)))
+            }
+            return .action(LinkAction(type: "browser", action: "browse", parameters: ["url": url], link: LinkOrigin(url: url)))
         case "mailto":
             return .action(MailtoLink.action(parts))
         case "geo":
@@ -53,7 +82,7 @@ package enum LinkClassifier {
     }
 
     /// Links pasted from documents often carry surrounding spaces or a trailing newline.
-    private static func trimmed(_ link: String) -> String {
+    private func trimmed(_ link: String) -> String {
         let scalars = link.unicodeScalars
         let isBlank = { (scalar: Unicode.Scalar) in scalar.value <= 0x20 || scalar.properties.isWhitespace }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),

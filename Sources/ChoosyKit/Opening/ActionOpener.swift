@@ -38,7 +38,16 @@ final class ActionOpener {
         let type = try apps.appType(request.type)
         let action = try resolveAction(request.action, in: type)
         var parameters = try collect(request.parameters, for: type)
-        let installed = try apps.installedApps(of: type)
+        var installed = try apps.installedApps(of: type)
+        if let link = request.link, type.key != "browser" {
+            if let only = link.apps { installed = installed.filter { only.contains($0.app.key) } }
+            // A web app of the type is the browser by another name: with no native app that
+            // can do what the link means, the browser gets it as it is.
+            guard let action, installed.contains(where: { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil }) else {
+                diagnostics.explain("no installed app of \(type.name) takes this link; opening it in the browser")
+                return try openInBrowser(link.url, request: request)
+            }
+        }
         let chosen = try choose(type: type, action: action, installed: installed, request: request)
 
         if let action {
@@ -51,6 +60,13 @@ final class ActionOpener {
             diagnostics.explain("--configure needs an action; not run")
         }
 
+        if chosen.isWebApp, let link = request.link {
+            diagnostics.explain("\(chosen.app.key) is a web app: opening the link as it is in the browser")
+            var result = try openInBrowser(link.url, request: request)
+            result.via = OpenResult.Via(type: result.type, app: result.app)
+            (result.type, result.action, result.app) = (type.key, action?.key, chosen.app.key)
+            return result
+        }
         let url = try buildURL(for: chosen, action: action?.key, parameters: parameters, type: type)
         var result = OpenResult(type: type.key, action: action?.key, app: chosen.key, url: url, argv: [], desktopID: chosen.entry?.id)
         guard request.purpose == .launch else { return result }

@@ -14,12 +14,15 @@ package struct OpenRequest: Sendable {
     package var parameters: [(String, String)]
     package var options: OpenOptions
     package var purpose: Purpose
+    /// The web link this request stands for (`handle`), set when choosy read it as an action.
+    package var link: LinkOrigin?
 
-    package init(type: String, action: String?, parameters: [(String, String)], options: OpenOptions = OpenOptions(), purpose: Purpose = .launch) {
+    package init(type: String, action: String?, parameters: [(String, String)], options: OpenOptions = OpenOptions(), purpose: Purpose = .launch, link: LinkOrigin? = nil) {
         self.type = type
         self.action = action
         self.parameters = parameters
         self.options = options
         self.purpose = purpose
+        self.link = link
     }
 }

@@ -1,15 +1,31 @@
 import ChoosyKit
 import Testing
 
+/// The bundled catalog's links, as `handle` reads them.
+let bundledLinks = CatalogLinkMatcher(
+    types: BundledCatalog.typeSummaries.sorted { $0.name.lowercased() < $1.name.lowercased() }.compactMap { summary in
+        func records(_ json: String?) -> [AppTypeRecord] {
+            (try? CatalogDecoder.decode(Array((json ?? "[]").utf8), source: "bundled", diagnostics: RecordingDiagnostics())) ?? []
+        }
+        return CatalogMerger.merge(records(BundledCatalog.json(for: summary.key)))
+            .map { ($0, CatalogMerger.links(records(BundledCatalog.linksJSON(for: summary.key)))) }
+    },
+    host: nil, diagnostics: RecordingDiagnostics()
+)
+
 @Suite struct LinkClassifierTests {
+    private let classifier = LinkClassifier(catalogLinks: { _ in bundledLinks }, diagnostics: RecordingDiagnostics())
+
     private func action(_ url: String) throws -> LinkAction? {
-        if case .action(let action) = try LinkClassifier.classify(url) { return action }
+        if case .action(let action) = try classifier.classify(url) { return action }
         return nil
     }
 
     private func expect(_ url: String, _ type: String, _ action: String, _ parameters: [String: String],
                         sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(try self.action(url) == LinkAction(type: type, action: action, parameters: parameters), sourceLocation: sourceLocation)
+        let found = try self.action(url)
+        #expect(found.map { [$0.type, $0.action] } == [type, action], "\(url)", sourceLocation: sourceLocation)
+        #expect(found?.parameters == parameters, "\(url)", sourceLocation: sourceLocation)
     }
 
     @Test func webLinksGoToTheBrowser() throws {
@@ -32,7 +48,7 @@ import Testing
 
     @Test func aLinkABrowserCannotOpenIsRefused() {
         for link in ["https://exa mple.org/", "https://[::1/", "http://", "https://a<b.example/"] {
-            #expect(performing: { try LinkClassifier.classify(link) }, throws: { error in
+            #expect(performing: { try classifier.classify(link) }, throws: { error in
                 (error as? ChoosyError)?.status == .usage && (error as? ChoosyError)?.message.contains("is not a link a browser can open") == true
             })
         }
@@ -63,7 +79,7 @@ import Testing
         try expect("geo:52.52,13.4?q=cafe", "maps", "search",
                    ["latitude": "52.52", "longitude": "13.4", "latitude_longitude": "52.52,13.4", "query": "cafe"])
         for invalid in ["geo:91,0", "geo:abc,def", "geo:1", "geo:1,2;crs=other", "geo:1e5,2"] {
-            #expect(try LinkClassifier.classify(invalid) == .scheme("geo"), "\(invalid)")
+            #expect(try classifier.classify(invalid) == .scheme("geo"), "\(invalid)")
         }
     }
 
@@ -92,28 +108,69 @@ import Testing
     }
 
     @Test(arguments: [
-        "https://x.com/home", "https://x.com/search?q=swift", "https://x.com/i/flow/login", "https://x.com/settings/account",
-        "https://x.com/explore", "https://x.com/notifications", "https://x.com/messages", "https://x.com/",
-        "https://x.com/jack/likes", "https://x.com/intent/retweet", "https://x.com/intent/like?tweet_id=abc",
-        "https://x.com/name_that_is_far_too_long", "https://x.com/jack/status/abc", "https://notx.com/jack",
-        "https://x.com.evil.example/jack", "https://x.com/intent/follow",
+        "https://x.com/home", "https://www.x.com/search", "https://x.com/i/flow/login", "https://x.com/settings/account",
+        "https://x.com/explore", "https://twitter.com/notifications", "https://x.com/messages", "https://x.com/",
+        "https://x.com/jack/likes", "https://x.com/intent/retweet", "https://notx.com/jack",
+        "https://x.com.evil.example/jack", "https://x.com/intent/follow", "https://x.com/search?q=",
     ])
     func otherTwitterPagesStayInTheBrowser(url: String) throws {
-        #expect(try action(url) == LinkAction(type: "browser", action: "browse", parameters: ["url": url]))
+        try expect(url, "browser", "browse", ["url": url])
+    }
+
+    @Test func twitterSearch() throws {
+        try expect("https://x.com/search?q=swift+lang&src=typed_query", "twitter", "search", ["text": "swift lang"])
+    }
+
+    /// Real links of each site the bundled catalog knows, and what they become.
+    @Test(arguments: [
+        ("https://us02web.zoom.us/j/85012345678?pwd=aBc123.1&uname=Ada", "video_call", "join_meeting", ["meeting_id": "85012345678", "password": "aBc123.1"]),
+        ("https://zoom.us/wc/join/85012345678", "video_call", "join_meeting", ["meeting_id": "85012345678"]),
+        ("https://meet.jit.si/WeeklyChoosySync", "video_call", "join_meeting", ["meeting_id": "WeeklyChoosySync"]),
+        ("https://t.me/durov", "chat", "open_chat", ["username": "durov"]),
+        ("https://telegram.me/durov/", "chat", "open_chat", ["username": "durov"]),
+        ("https://matrix.to/#/%23choosy:matrix.org", "matrix", "open_room", ["room_alias": "choosy:matrix.org"]),
+        ("https://matrix.to/#/@alice:example.org?via=example.org", "matrix", "open_user", ["user": "alice:example.org"]),
+        ("https://www.google.com/maps/@52.5200066,13.404954,14z", "maps", "show_location", ["latitude": "52.5200066", "longitude": "13.404954"]),
+        ("https://www.google.com/maps/search/?api=1&query=Brandenburger+Tor", "maps", "search", ["query": "Brandenburger Tor"]),
+        ("https://www.google.com/maps/place/Eiffel%20Tower/@48.8583701,2.2944813,17z/data=!3m1!4b1", "maps", "search", ["query": "Eiffel Tower"]),
+        ("https://www.google.com/maps/dir/?api=1&origin=Berlin&destination=Paris", "maps", "get_directions", ["start_address": "Berlin", "end_address": "Paris"]),
+        ("https://maps.google.com/?q=Alexanderplatz", "maps", "search", ["query": "Alexanderplatz"]),
+        ("https://www.openstreetmap.org/?mlat=48.8584&mlon=2.2945#map=17/48.8584/2.2945", "maps", "show_location", ["latitude": "48.8584", "longitude": "2.2945"]),
+        ("https://www.openstreetmap.org/search?query=Eiffel%20Tower", "maps", "search", ["query": "Eiffel Tower"]),
+        ("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s", "video", "play", ["url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s"]),
+        ("https://m.youtube.com/shorts/abc123", "video", "play", ["url": "https://m.youtube.com/shorts/abc123"]),
+        ("https://youtu.be/dQw4w9WgXcQ?t=42", "video", "play", ["url": "https://youtu.be/dQw4w9WgXcQ?t=42"]),
+    ])
+    func linksOfTheBundledSites(link: String, type: String, action: String, parameters: [String: String]) throws {
+        try expect(link, type, action, parameters)
+        #expect(try self.action(link)?.link?.url == link)
+    }
+
+    @Test func linksThatMeanNothingToOtherAppsNameTheirApps() throws {
+        #expect(try action("https://zoom.us/j/1")?.link?.apps == ["zoom"])
+        #expect(try action("https://meet.jit.si/room")?.link?.apps == ["jitsi_meet_desktop"])
+        #expect(try action("https://t.me/durov")?.link?.apps == ["telegram_desktop"])
+        #expect(try action("https://matrix.to/#/@alice:example.org")?.link?.apps == nil)
+    }
+
+    @Test(arguments: ["https://t.me/+AbCdEf123", "https://t.me/joinchat/AbCdEf", "https://zoom.us/", "https://www.youtube.com/",
+                      "https://www.youtube.com/watch", "https://www.google.com/maps", "https://matrix.to/", "https://www.openstreetmap.org/"])
+    func pagesOfThoseSitesStayInTheBrowser(link: String) throws {
+        try expect(link, "browser", "browse", ["url": link])
     }
 
     @Test func choosyLinksAreRouted() throws {
-        #expect(try LinkClassifier.classify("choosy://x-callback-url/open?type=twitter") == .route("choosy://x-callback-url/open?type=twitter"))
-        #expect(try LinkClassifier.classify("CHOOSY:x") == .route("CHOOSY:x"))
+        #expect(try classifier.classify("choosy://x-callback-url/open?type=twitter") == .route("choosy://x-callback-url/open?type=twitter"))
+        #expect(try classifier.classify("CHOOSY:x") == .route("CHOOSY:x"))
     }
 
     @Test func otherSchemesAreLeftToTheCatalog() throws {
-        #expect(try LinkClassifier.classify("Tweetbot:///timeline") == .scheme("tweetbot"))
-        #expect(try LinkClassifier.classify("magnet:?xt=urn:btih:abc") == .scheme("magnet"))
+        #expect(try classifier.classify("Tweetbot:///timeline") == .scheme("tweetbot"))
+        #expect(try classifier.classify("magnet:?xt=urn:btih:abc") == .scheme("magnet"))
     }
 
     @Test func textThatIsNoURLIsAUsageError() {
-        #expect(throws: ChoosyError.usage("'example.org' is not a URL (it has no scheme)")) { try LinkClassifier.classify("example.org") }
-        #expect(throws: ChoosyError.self) { try LinkClassifier.classify("") }
+        #expect(throws: ChoosyError.usage("'example.org' is not a URL (it has no scheme)")) { try classifier.classify("example.org") }
+        #expect(throws: ChoosyError.self) { try classifier.classify("") }
     }
 }

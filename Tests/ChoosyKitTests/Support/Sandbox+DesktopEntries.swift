@@ -7,6 +7,25 @@ extension Sandbox {
         "[Desktop Entry]\nType=Application\nName=\(name)\nExec=\(exec)\n" + extra
     }
 
+    /// Installs a desktop entry of a Debian package unchanged (`Tests/Fixtures/debian-desktop-entries`)
+    /// in the system's applications directory, except that each `Exec` and `TryExec` program becomes a recorder
+    /// of the same name, so its runs are seen; returns the recorder names.
+    @discardableResult
+    func installDebianEntry(package: String, id: String) -> [String] {
+        let path = Sandbox.packageRoot + "/Tests/Fixtures/debian-desktop-entries/\(package)/\(id)"
+        var programs: [String] = []
+        let lines = String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let entry = lines.map { line -> String in
+            guard let key = ["Exec=", "TryExec="].first(where: { line.hasPrefix($0) }),
+                  let program = line.dropFirst(key.count).split(separator: " ").first else { return String(line) }
+            let name = String(program.split(separator: "/").last!)
+            if key == "Exec=" && !programs.contains(name) { programs.append(name) }
+            return key + recorder(name) + line.dropFirst(key.count + program.count)
+        }
+        desktopEntry(id, entry.joined(separator: "\n"), directory: dataDir + "/applications")
+        return programs
+    }
+
     /// Writes raw bytes (junk files, invalid UTF-8) to a path under the sandbox.
     @discardableResult
     func writeBytes(_ path: String, _ bytes: [UInt8]) -> String {

@@ -1,0 +1,168 @@
+@testable import ChoosyKit
+import Foundation
+import Testing
+
+@Suite struct LinkPatternTests {
+    private func match(_ pattern: String, _ link: String) throws -> [String: String]? {
+        try LinkPattern(parsing: pattern).match(WebURL(parsing: link))
+    }
+
+    @Test func hostsAreExactOrADomainWithItsSubdomains() throws {
+        #expect(try match("https://zoom.us/j/{{id}}", "https://zoom.us/j/1") == ["id": "1"])
+        #expect(try match("https://zoom.us/j/{{id}}", "https://us02web.zoom.us/j/1") == nil)
+        #expect(try match("https://*.zoom.us/j/{{id}}", "https://us02web.zoom.us/j/1") == ["id": "1"])
+        #expect(try match("https://*.zoom.us/j/{{id}}", "http://ZOOM.us./j/1") == ["id": "1"])
+        for other in ["https://evilzoom.us/j/1", "https://zoom.us.evil.example/j/1", "https://zoom.us@evil.example/j/1",
+                      "https://evil.example/j/1?h=zoom.us", "https://[::1]/j/1", "https://127.0.0.1/j/1"] {
+            #expect(try match("https://*.zoom.us/j/{{id}}", other) == nil, "\(other)")
+        }
+    }
+
+    @Test func segmentsMatchWholeAndInOrder() throws {
+        let pattern = "https://t.me/{{username}}"
+        #expect(try match(pattern, "https://t.me/durov") == ["username": "durov"])
+        #expect(try match(pattern, "https://t.me/durov/") == ["username": "durov"])
+        #expect(try match(pattern, "https://t.me/durov/42") == nil)
+        #expect(try match(pattern, "https://t.me/") == nil)
+        #expect(try match("https://t.me/", "https://t.me") == [:])
+        #expect(try match("https://t.me/s/{{name}}/", "https://t.me/s/x") == ["name": "x"])
+        #expect(try match("https://t.me/s/{{name}}", "https://t.me/S/x") == nil)
+    }
+
+    @Test func placeholdersSplitASegmentAtTheNextLiteral() throws {
+        let pattern = "https://www.google.com/maps/@{{latitude}},{{longitude}},{{_}}"
+        #expect(try match(pattern, "https://www.google.com/maps/@48.85,2.29,17z") == ["latitude": "48.85", "longitude": "2.29"])
+        #expect(try match(pattern, "https://www.google.com/maps/@48.85,2.29,17z,3a") == ["latitude": "48.85", "longitude": "2.29"])
+        #expect(try match(pattern, "https://www.google.com/maps/@48.85,2.29") == nil)
+        #expect(try match(pattern, "https://www.google.com/maps/@,2.29,17z") == nil)
+        #expect(try match("https://x.org/v{{n}}.tar", "https://x.org/v1.2.tar") == ["n": "1.2"])
+        #expect(try match("https://x.org/v{{n}}.tar", "https://x.org/v.tar") == nil)
+    }
+
+    @Test func valuesArePercentDecoded() throws {
+        #expect(try match("https://x.org/{{a}}?q={{b}}", "https://x.org/caf%C3%A9%20bar?q=a+b%26c") == ["a": "café bar", "b": "a b&c"])
+        #expect(try match("https://x.org/{{a}}", "https://x.org/%zz") == ["a": "%zz"])
+    }
+
+    @Test func queryItemsAreTakenRequiredOrLiteral() throws {
+        let pattern = "https://*.zoom.us/j/{{meeting_id}}?pwd={{password}}"
+        #expect(try match(pattern, "https://zoom.us/j/123?pwd=x&uname=y") == ["meeting_id": "123", "password": "x"])
+        #expect(try match(pattern, "https://zoom.us/j/123") == ["meeting_id": "123"])
+        #expect(try match(pattern, "https://zoom.us/j/123?pwd=") == ["meeting_id": "123"])
+        let required = "https://www.youtube.com/watch?v={{video!}}"
+        #expect(try match(required, "https://www.youtube.com/watch?t=3&v=abc") == ["video": "abc"])
+        #expect(try match(required, "https://www.youtube.com/watch?v=") == nil)
+        #expect(try match(required, "https://www.youtube.com/watch") == nil)
+        #expect(try match("https://maps.example/?api=1&q={{q!}}", "https://maps.example/?q=x&api=1") == ["q": "x"])
+        #expect(try match("https://maps.example/?api=1&q={{q!}}", "https://maps.example/?q=x&api=2") == nil)
+        #expect(try match("https://x.org/w?v={{_!}}", "https://x.org/w?v=1") == [:])
+    }
+
+    @Test func theFragmentIsDecodedFirst() throws {
+        let room = "https://matrix.to/#/#{{room_alias}}"
+        #expect(try match(room, "https://matrix.to/#/%23room:example.org") == ["room_alias": "room:example.org"])
+        #expect(try match(room, "https://matrix.to/#/#room:example.org?via=example.org") == ["room_alias": "room:example.org"])
+        #expect(try match(room, "https://matrix.to/#/@alice:example.org") == nil)
+        #expect(try match(room, "https://matrix.to/") == nil)
+        #expect(try match(room, "https://matrix.to/#/#") == nil)
+    }
+
+    @Test func specificityOrdersExactHostThenLiteralSegmentsThenLiteralItems() throws {
+        func specificity(_ pattern: String) throws -> LinkPattern.Specificity { try LinkPattern(parsing: pattern).specificity }
+        #expect(try specificity("https://*.x.com/a/b/c") < specificity("https://x.com/{{a}}"))
+        #expect(try specificity("https://x.com/{{a}}/{{b}}") < specificity("https://x.com/a/{{b}}"))
+        #expect(try specificity("https://x.com/a?b={{b!}}&c={{c}}") < specificity("https://x.com/a?b=1"))
+        #expect(try specificity("https://x.com/a{{b}}") == specificity("https://x.com/{{a}}"))
+    }
+
+    static let invalidPatterns = [
+        "zoom.us/j/{{id}}", "ftp://zoom.us/", "https://", "https://*./a", "https://zo om.us/", "https://zoom.us:443/",
+        "https://bücher.example/", "https://x.org//a", "https://x.org/{{a}}{{b}}", "https://x.org/{{a", "https://x.org/a}",
+        "https://x.org/{{a!}}", "https://x.org/{{a-b}}", "https://x.org/{{}}", "https://x.org/{{a}}/{{a}}",
+        "https://x.org/?q", "https://x.org/?=1", "https://x.org/?q={{a}}x", "https://x.org/?q={{_}}", "https://x.org/?q=&r=1",
+        "https://x.org/?q=1&q=2", "https://x.org/#{{a}}", "https://x.org/#/a", "https://x.org/#/{{a}}b", "https://x.org/#/{{a!}}",
+        "https://{{host}}/", "https://*.{{a}}.org/",
+    ]
+
+    @Test(arguments: invalidPatterns)
+    func invalidPatternsAreRefusedWithAReason(pattern: String) {
+        #expect(throws: LinkPatternError.self, "\(pattern)") { try LinkPattern(parsing: pattern) }
+    }
+
+    /// The catalog's checker (catalog/check.py) reads patterns by the same rules: it refuses
+    /// exactly what choosy refuses, here and on every pattern of the fuzz corpus.
+    @Test func theCatalogCheckerAgrees() throws {
+        let corpus = Sandbox.packageRoot + "/fuzz/corpus/link-pattern"
+        // Each seed is a pattern, the byte 0xFF, and a link.
+        let samples = try FileManager.default.contentsOfDirectory(atPath: corpus).sorted().compactMap { name in
+            FileManager.default.contents(atPath: corpus + "/" + name).flatMap { data in
+                String(validating: data.split(separator: 0xFF, omittingEmptySubsequences: false)[0], as: UTF8.self)
+            }
+        }
+        let patterns = Self.invalidPatterns + samples
+        #expect(samples.count >= 20)
+        let script = """
+            import json, sys
+            sys.path.insert(0, sys.argv[1])
+            import check
+            for pattern in json.load(sys.stdin):
+                print("valid" if check.link_pattern_problem(pattern)[0] is None else "invalid")
+            """
+        let input = JSONValue.strings(patterns).rendered()
+        let result = try PosixProcessRunner().run(ProcessRequest(
+            argv: ["/usr/bin/env", "python3", "-c", script, Sandbox.packageRoot + "/catalog"],
+            environment: ["PATH": "/usr/bin:/bin"], input: Array(input.utf8)
+        ))
+        let verdicts = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(verdicts.count == patterns.count, "\(String(decoding: result.stderr, as: UTF8.self))")
+        for (pattern, verdict) in zip(patterns, verdicts) {
+            let swift = (try? LinkPattern(parsing: pattern)) == nil ? "invalid" : "valid"
+            #expect(verdict == swift, "\(pattern)")
+        }
+    }
+
+    @Test func aCatalogFileKeepsItsValidLinksAndNamesTheInvalidOnes() throws {
+        let json = """
+        [{"key": "chat", "actions": [{"key": "open_chat"}], "links": [
+          {"action": "open_chat", "pattern": "https://t.me/{{username}}", "apps": ["telegram_desktop"]},
+          {"action": "open_chat", "pattern": "https://t.me/{{a}}{{b}}"},
+          {"pattern": "https://t.me/x"},
+          {"action": "nope", "pattern": "https://t.me/x/{{username}}"},
+          {"action": "open_chat", "pattern": "https://t.me/", "link_param": "url"}
+        ]}]
+        """
+        let diagnostics = RecordingDiagnostics()
+        let records = try CatalogDecoder.decode(Array(json.utf8), source: "/tmp/chat.json", diagnostics: diagnostics)
+        #expect(diagnostics.warnings == ["/tmp/chat.json: ignoring link 'https://t.me/x' of 'chat': a link needs a \"pattern\" and an \"action\""])
+        // Patterns are read when links are needed.
+        let type = try #require(CatalogMerger.merge(records))
+        let read = type.read(CatalogMerger.links(records), diagnostics: diagnostics)
+        #expect(read.map(\.link.pattern) == ["https://t.me/{{username}}", "https://t.me/"])
+        #expect(read.first?.link.apps == ["telegram_desktop"])
+        #expect(read.last?.link.linkParam == "url")
+        #expect(diagnostics.warnings.count == 3)
+        #expect(diagnostics.warnings.allSatisfy { $0.hasPrefix("/tmp/chat.json: ignoring link ") })
+        #expect(diagnostics.warnings[1].contains("'https://t.me/{{a}}{{b}}'"))
+        #expect(diagnostics.warnings[2].hasSuffix("the type has no action 'nope'"))
+    }
+
+    @Test func aLaterSourceReplacesALinkWithTheSamePattern() throws {
+        let base = "https://t.me/{{username}}"
+        let merged = CatalogMerger.links([
+            AppTypeRecord(key: "chat", links: [CatalogLink(action: "open_chat", pattern: base, apps: ["telegram_desktop"], origin: "a")]),
+            AppTypeRecord(key: "chat", links: [
+                CatalogLink(action: "open_chat", pattern: "https://telegram.me/{{username}}", origin: "b"),
+                CatalogLink(action: "share", pattern: base, origin: "b"),
+            ]),
+        ])
+        #expect(merged.map(\.action) == ["share", "open_chat"])
+        #expect(merged.first?.apps == nil)
+    }
+
+    @Test func theHostIsReadAlone() {
+        #expect(LinkPattern.hostPattern(of: "HTTPS://*.Zoom.us/j/{{x") == LinkPattern.HostPattern(domain: "zoom.us", includesSubdomains: true))
+        #expect(LinkPattern.hostPattern(of: "https://t.me?x=1") == LinkPattern.HostPattern(domain: "t.me", includesSubdomains: false))
+        #expect(LinkPattern.hostPattern(of: "https://{{host}}/") == nil)
+        #expect(LinkPattern.hostPattern(of: "t.me/x") == nil)
+    }
+}

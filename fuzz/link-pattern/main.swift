@@ -1,0 +1,46 @@
+@testable import ChoosyKit
+
+// Catalog links come from downloaded and user files, and decide which app gets a link. The
+// pattern reader must survive any text; a pattern it accepts reads the same again, and its
+// match of a link is deterministic, takes only the pattern's own placeholders, holds only for
+// a host the pattern names (or a subdomain, for `*.`), and needs the same number of path
+// segments; a matching link still matches when its query items are reordered.
+//
+// Input fields: the pattern, then a link.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzLinkPattern(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = FuzzInput(data, size)
+    let source = input.field(0)
+    guard let pattern = try? LinkPattern(parsing: source) else { return 0 }
+    invariant((try? LinkPattern(parsing: source)) == pattern, "reading \(source.debugDescription) is not deterministic")
+    let keys = Set(placeholderKeys(source))
+    guard let link = try? WebURL(parsing: input.field(1)), let parameters = pattern.match(link) else { return 0 }
+
+    invariant(pattern.match(link) == parameters, "matching \(source.debugDescription) is not deterministic")
+    for key in parameters.keys {
+        invariant(keys.contains(key), "\(source.debugDescription) gave \(key.debugDescription), which it has no placeholder for")
+    }
+    let host = pattern.host
+    invariant(link.host.domainName.map { host.includesSubdomains ? link.host.isWithin(.domain(host.domain)) : $0 == host.domain } == true,
+              "\(source.debugDescription) matched the host \(link.host.serialized)")
+    let segments = link.pathSegments.last == "" ? link.pathSegments.dropLast() : link.pathSegments[...]
+    invariant(segments.count == pattern.segments.count, "\(source.debugDescription) matched \(segments.count) segments")
+    if let query = link.query {
+        let reversed = query.split(separator: "&", omittingEmptySubsequences: false).reversed().joined(separator: "&")
+        let shuffled = try? WebURL(parsing: "https://\(link.host.serialized)/\(link.pathSegments.joined(separator: "/"))?\(reversed)"
+            + (link.fragment.map { "#" + $0 } ?? ""))
+        // A repeated name counts once (the first), so reordering may change which value is taken.
+        if let shuffled, Set(URLParts.queryItems(of: query).map(\.name)).count == URLParts.queryItems(of: query).count {
+            invariant(pattern.match(shuffled) != nil, "\(source.debugDescription) stopped matching when the query was reordered")
+        }
+    }
+    return 0
+}
+
+/// The keys between `{{` and `}}` in a pattern, without a trailing `!`.
+private func placeholderKeys(_ source: String) -> [String] {
+    source.split(separator: "{{").dropFirst().compactMap { part in
+        part.firstRange(of: "}}").map { String(part[..<$0.lowerBound].replacing("!", with: "")) }
+    }
+}
