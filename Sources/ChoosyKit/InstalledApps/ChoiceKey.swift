@@ -5,9 +5,12 @@ package enum ChoiceKey {
         profile.map { "\(app)@\($0)" } ?? app
     }
 
-    /// `firefox@Work` → (`firefox`, `Work`); `firefox` → (`firefox`, nil).
+    /// `firefox@Work` → (`firefox`, `Work`); `firefox` → (`firefox`, nil). Split at the `@`
+    /// byte, not at a Character: a name that starts with a combining mark would join the `@`
+    /// into one Character (found by fuzzing).
     package static func split(_ key: String) -> (app: String, profile: String?) {
-        guard let at = key.firstIndex(of: "@") else { return (key, nil) }
-        return (String(key[..<at]), String(key[key.index(after: at)...]))
+        let bytes = key.utf8
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return (key, nil) }
+        return (String(decoding: bytes[..<at], as: UTF8.self), String(decoding: bytes[bytes.index(after: at)...], as: UTF8.self))
     }
 }

@@ -121,3 +121,14 @@ import Testing
         #expect(diagnostics.warnings.isEmpty, "never more than -v says")
     }
 }
+
+@Suite struct ChoiceKeyTests {
+    @Test func aKeyReadsBackAsItsAppAndProfile() {
+        #expect(ChoiceKey.split("firefox") == ("firefox", nil))
+        #expect(ChoiceKey.split("firefox@Work @ Home") == ("firefox", "Work @ Home"))
+        #expect(ChoiceKey.split("firefox@") == ("firefox", ""))
+        // A name starting with a combining mark joins the `@` into one Character (found by fuzzing).
+        let name = "\u{059A}=0"
+        #expect(ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: name)) == ("firefox", name))
+    }
+}
