@@ -111,17 +111,17 @@ def main():
         return "—" if value is None else f"{value:.2f}×"
 
     lines = []
-    lines.append("| N entries | choosy url | choosy open --dry-run | choosy __complete | gio mime | xdg-mime query default "
-                 "| url ÷ gio | url ÷ xdg-mime | __complete ÷ url |")
-    lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    lines.append("| N entries | choosy url | choosy open --dry-run | choosy handle --dry-run | choosy __complete | gio mime "
+                 "| xdg-mime query default | url ÷ gio | url ÷ xdg-mime | handle ÷ gio | __complete ÷ url |")
+    lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in sizes:
         m = runs[n]
-        url, complete = m.get("choosy url"), m.get("choosy __complete")
+        url, complete, handle = m.get("choosy url"), m.get("choosy __complete"), m.get("choosy handle --dry-run")
         lines.append(
-            f"| {n:,} | {ms(url)} | {ms(m.get('choosy open --dry-run'))} | "
+            f"| {n:,} | {ms(url)} | {ms(m.get('choosy open --dry-run'))} | {ms(handle)} | "
             f"{ms(complete) if complete is not None else found[n].get('complete', '?')} | "
             f"{ms(m.get('gio mime'))} | {ms(m.get('xdg-mime query default'))} | {fmt(ratio(url, m.get('gio mime')))} | "
-            f"{fmt(ratio(url, m.get('xdg-mime query default')))} | {fmt(ratio(complete, url))} |"
+            f"{fmt(ratio(url, m.get('xdg-mime query default')))} | {fmt(ratio(handle, m.get('gio mime')))} | {fmt(ratio(complete, url))} |"
         )
     table = "\n".join(lines)
     cold_url, cold_gio = cold.get("choosy url, cold"), cold.get("gio mime")
@@ -133,8 +133,8 @@ def main():
 
     small, large = sizes[0], sizes[-1]
     scale_small, scale_large = scaling.get(f"choosy url, N={small}"), scaling.get(f"choosy url, N={large}")
-    def instructions(n):
-        value = found[n].get("instr_url")
+    def instructions(n, what="url"):
+        value = found[n].get(f"instr_{what}")
         return int(value) if value else None
     scaling_lines = [f"| N entries | wall, median ms | ÷ N={small} | CPU (user+sys), median ms | ÷ N={small} "
                      f"| instructions (callgrind) | ÷ N={small} |",
@@ -146,11 +146,19 @@ def main():
         scaling_lines.append(f"| {n:,} | {ms(value)} | {fmt(ratio(value, scale_small))} | {ms(cpu)} | {fmt(ratio(cpu, cpu_small))} | "
                              f"{'—' if count is None else f'{count:,}'} | {fmt(ratio(count, instructions(small)))} |")
 
-    rss_keys = [key for key in ("rss_url", "rss_open", "rss_complete") if key in found[large]]
+    commands = [("url", "url"), ("open", "open --dry-run"), ("handle", "handle --dry-run"), ("complete", "__complete")]
+    instruction_lines = ["| N entries | " + " | ".join(f"choosy {label}" for _, label in commands) + " |",
+                         "|---:|" + "---:|" * len(commands)]
+    for n in sizes:
+        counts = [instructions(n, what) for what, _ in commands]
+        instruction_lines.append(f"| {n:,} | " + " | ".join("—" if c is None else f"{c:,}" for c in counts) + " |")
+
+    rss_keys = [key for key in ("rss_url", "rss_open", "rss_handle", "rss_complete") if key in found[large]]
     rss_max = max(int(found[n][key]) for n in sizes for key in rss_keys if key in found[n]) / 1024
-    other_lines = ["| N | peak RSS url / open / __complete (MB) | gio mime (MB) | files opened by url (ok; .desktop) "
-                   "| by open --dry-run | by __complete | processes started (url / open / __complete) | libcurl (url / open / __complete) |",
-                   "|---:|---|---:|---|---|---|---|---|"]
+    other_lines = ["| N | peak RSS url / open / handle / __complete (MB) | gio mime (MB) | files opened by url (ok; .desktop) "
+                   "| by open --dry-run | by handle --dry-run | by __complete | processes started (url / open / handle / __complete) "
+                   "| libcurl (url / open / handle / __complete) |",
+                   "|---:|---|---:|---|---|---|---|---|---|"]
     for n in sizes:
         f = found[n]
         def mb(key):
@@ -159,9 +167,10 @@ def main():
             key = f"opens_{what}"
             return f"{f[key]} ({f[f'opens_ok_{what}']}; {f[f'opens_desktop_{what}']})" if key in f else "—"
         other_lines.append(
-            f"| {n:,} | {mb('rss_url')} / {mb('rss_open')} / {mb('rss_complete')} | {mb('rss_gio')} | {opens('url')} | "
-            f"{opens('open')} | {opens('complete')} | {f.get('procs_url', '—')} / {f.get('procs_open', '—')} / "
-            f"{f.get('procs_complete', '—')} | {f.get('curl_url', '—')} / {f.get('curl_open', '—')} / {f.get('curl_complete', '—')} |"
+            f"| {n:,} | {mb('rss_url')} / {mb('rss_open')} / {mb('rss_handle')} / {mb('rss_complete')} | {mb('rss_gio')} | "
+            f"{opens('url')} | {opens('open')} | {opens('handle')} | {opens('complete')} | "
+            f"{' / '.join(f.get(f'procs_{what}', '—') for what, _ in commands)} | "
+            f"{' / '.join(f.get(f'curl_{what}', '—') for what, _ in commands)} |"
         )
 
     m = runs[large]
@@ -198,7 +207,9 @@ default; choosy's default browser is firefox; a user catalog file adds Lagrange 
 scheme only (no `desktop_ids`), so that every choosy command below looks a scheme up in choosy's desktop index, whose
 cache is warm. Commands:
 `choosy url Browser browse url=https://example.org --offline`,
-`choosy open Browser browse url=https://example.org --offline --dry-run`, `choosy __complete open Tw` (timed when it exits 0 and names Twitter),
+`choosy open Browser browse url=https://example.org --offline --dry-run`,
+`choosy handle https://example.org/some/page --offline --dry-run` (a link click: the link's host is read as a browser reads it),
+`choosy __complete open Tw` (timed when it exits 0 and names Twitter),
 `gio mime x-scheme-handler/https`, `xdg-mime query default x-scheme-handler/https`.
 
 ## Medians (ms) and ratios
@@ -220,6 +231,13 @@ random order, so that load from other processes falls on all sizes alike; `bench
 spawn to exit, CPU time from `wait4`. Instructions: one run under callgrind.
 
 {chr(10).join(scaling_lines)}
+
+## Instructions
+
+Each command once under callgrind (`valgrind --tool=callgrind`, on a copy of the binary without debug information),
+with the tree's variables over those of the run: the count is repeatable where times are not, so later changes compare against it.
+
+{chr(10).join(instruction_lines)}
 
 ## Resources
 

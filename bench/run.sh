@@ -28,17 +28,23 @@ for tool in hyperfine gio xdg-mime update-desktop-database strace python3 /usr/b
     command -v "$tool" >/dev/null 2>&1 || { echo "bench: $tool is missing (make bench installs it)" >&2; exit 1; }
 done
 [ -x "$choosy" ] || { echo "bench: no choosy binary at $choosy (run make build)" >&2; exit 1; }
-choosy=$(cd "$(dirname "$choosy")" && pwd)/$(basename "$choosy")  # the commands run in each tree
+# The commands run in each tree, on a copy: what users run is installed (copied), and a binary
+# straight from the linker starts measurably slower than a copy of it.
+mkdir -p "$work"
+[ "$choosy" -ef "$work/choosy" ] || cp "$choosy" "$work/choosy"
+choosy=$work/choosy
 
 url_args="url Browser browse url=https://example.org --offline"
 open_args="open Browser browse url=https://example.org --offline --dry-run"
+# A link click: handle reads the link as a browser does (its host) before it opens it.
+handle_args="handle https://example.org/some/page --offline --dry-run"
 complete_args=${BENCH_COMPLETE_ARGS:-__complete open Tw}
 expected_argv="firefox https://example.org"
+expected_handle_argv="firefox https://example.org/some/page"
 
 fail() { echo "bench: $*" >&2; exit 1; }
 
 # 1. The trees. update-desktop-database writes mimeinfo.cache (what gio and xdg-mime read).
-mkdir -p "$work"
 rm -f "$work/choosy-nodebug"
 for n in $sizes; do
     tree=$work/tree-$n
@@ -75,6 +81,9 @@ for n in $sizes; do
         # shellcheck disable=SC2086
         answer=$("$choosy" $open_args) || fail "N=$n: choosy open --dry-run failed"
         [ "$answer" = "$expected_argv" ] || fail "N=$n: choosy open --dry-run printed '$answer'"
+        # shellcheck disable=SC2086
+        answer=$("$choosy" $handle_args) || fail "N=$n: choosy handle --dry-run failed"
+        [ "$answer" = "$expected_handle_argv" ] || fail "N=$n: choosy handle --dry-run printed '$answer'"
         gio mime x-scheme-handler/https | grep -q "x-scheme-handler/https.*: firefox.desktop" \
             || fail "N=$n: gio mime does not name firefox.desktop: $(gio mime x-scheme-handler/https 2>&1 | head -1)"
         answer=$(xdg-mime query default x-scheme-handler/https)
@@ -102,6 +111,8 @@ for n in $sizes; do
         fact rss_url "$(peak_rss "$choosy" $url_args)"
         # shellcheck disable=SC2086
         fact rss_open "$(peak_rss "$choosy" $open_args)"
+        # shellcheck disable=SC2086
+        fact rss_handle "$(peak_rss "$choosy" $handle_args)"
         fact rss_gio "$(peak_rss gio mime x-scheme-handler/https)"
         # shellcheck disable=SC2086
         [ "$complete" = ok ] && fact rss_complete "$(peak_rss "$choosy" $complete_args)"
@@ -109,11 +120,15 @@ for n in $sizes; do
         # toolchain's DWARF 5, so it runs a copy without debug information.
         if command -v valgrind >/dev/null 2>&1 && command -v objcopy >/dev/null 2>&1; then
             [ -x "$work/choosy-nodebug" ] || objcopy --strip-debug "$choosy" "$work/choosy-nodebug"
-            # shellcheck disable=SC2086
-            fact instr_url "$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/choosy-nodebug" $url_args 2>&1 >/dev/null \
-                | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
+            for what in url open complete handle; do
+                [ "$what" = complete ] && [ "$complete" != ok ] && continue
+                eval "args=\$${what}_args"
+                # shellcheck disable=SC2086,SC2154
+                fact "instr_$what" "$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/choosy-nodebug" $args 2>&1 >/dev/null \
+                    | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
+            done
         fi
-        for what in url open complete; do
+        for what in url open complete handle; do
             [ "$what" = complete ] && [ "$complete" != ok ] && continue
             eval "args=\$${what}_args"
             # shellcheck disable=SC2086,SC2154
@@ -151,7 +166,8 @@ while [ "$round" -le "$rounds" ]; do
             # shellcheck disable=SC1091
             . "$work/tree-$n/env"
             cd "$work/tree-$n"
-            set -- -n "choosy url" "$choosy $url_args" -n "choosy open --dry-run" "$choosy $open_args"
+            set -- -n "choosy url" "$choosy $url_args" -n "choosy open --dry-run" "$choosy $open_args" \
+                -n "choosy handle --dry-run" "$choosy $handle_args"
             grep -q '^complete=ok$' "$work/facts-$n" && set -- "$@" -n "choosy __complete" "$choosy $complete_args"
             hyperfine -N --style basic --warmup "$warmup" --runs "$runs" --export-json "$work/hyperfine-$n-$round.json" \
                 "$@" -n "gio mime" "gio mime x-scheme-handler/https" \

@@ -23,6 +23,9 @@ struct CommandRunner {
             break
         }
         let choosy = makeChoosy()
+        // Kept to the end of the process, which exits right after this returns: releasing all
+        // it read, object by object, is work nobody sees (a few percent of a command).
+        _ = Unmanaged.passRetained(choosy)
         defer { choosy.finish() }
         // A config file that cannot be read stops every command (exit 7), not only those
         // that happen to need one of its settings.

@@ -104,11 +104,5 @@ package struct XCallbackError: Error, Equatable, Sendable, CustomStringConvertib
     /// What could be read of the request, for its `x-error`.
     package var request: XCallbackRequest?
 
-    package init(code: Code, message: String, request: XCallbackRequest? = nil) {
-        self.code = code
-        self.message = message
-        self.request = request
-    }
-
     package var description: String { message }
 }

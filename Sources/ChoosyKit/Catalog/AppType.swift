@@ -3,21 +3,12 @@
 package struct AppType: Equatable, Sendable {
     package var key: String
     package var name: String
-    package var parameters: [Parameter]
-    package var actions: [Action]
-    package var apps: [App]
+    package var parameters: [Parameter] = []
+    package var actions: [Action] = []
+    package var apps: [App] = []
     /// Standard URL schemes the type's actions can be written in (`mailto` for email): any
     /// handler of one of them is an app of the type, catalogued or not.
-    package var schemes: [String]
-
-    package init(key: String, name: String, parameters: [Parameter] = [], actions: [Action] = [], apps: [App] = [], schemes: [String] = []) {
-        self.key = key
-        self.name = name
-        self.parameters = parameters
-        self.actions = actions
-        self.apps = apps
-        self.schemes = schemes
-    }
+    package var schemes: [String] = []
 
     package func action(_ key: String) -> Action? { actions.first { $0.key == key } }
     package func app(_ key: String) -> App? { apps.first { $0.key == key } }
@@ -27,13 +18,7 @@ package struct AppType: Equatable, Sendable {
 package struct Parameter: Equatable, Sendable {
     package var key: String
     package var name: String
-    package var description: String
-
-    package init(key: String, name: String, description: String = "") {
-        self.key = key
-        self.name = name
-        self.description = description
-    }
+    package var description: String = ""
 }
 
 package struct Action: Equatable, Sendable {
@@ -41,12 +26,6 @@ package struct Action: Equatable, Sendable {
     package var name: String
     /// The action for any app that handles one of the type's `schemes`.
     package var urlFormat: String?
-
-    package init(key: String, name: String, urlFormat: String? = nil) {
-        self.key = key
-        self.name = name
-        self.urlFormat = urlFormat
-    }
 }
 
 package struct App: Equatable, Sendable {
@@ -56,29 +35,15 @@ package struct App: Equatable, Sendable {
     /// (`https://x.com`) for web apps.
     package var urlScheme: String
     /// Desktop file IDs that are this app, in preference order (Linux addition).
-    package var desktopIDs: [String]
+    package var desktopIDs: [String] = []
     /// Where the app documents its URL scheme (Linux addition, for maintainers).
     package var docs: String?
-    package var actions: [AppAction]
+    package var actions: [AppAction] = []
     /// Where a browser keeps its profiles (Linux addition).
     package var profiles: AppProfiles?
     /// The arguments that open a private window (Linux addition); nil: the entry's own
     /// private-window action, if it has one.
     package var privateArguments: [String]?
-
-    package init(
-        key: String, name: String, urlScheme: String, desktopIDs: [String] = [], docs: String? = nil, actions: [AppAction] = [],
-        profiles: AppProfiles? = nil, privateArguments: [String]? = nil
-    ) {
-        self.key = key
-        self.name = name
-        self.urlScheme = urlScheme
-        self.desktopIDs = desktopIDs
-        self.docs = docs
-        self.actions = actions
-        self.profiles = profiles
-        self.privateArguments = privateArguments
-    }
 
     package func urlFormat(for action: String) -> String? {
         actions.last { $0.key == action }?.urlFormat
@@ -115,22 +80,11 @@ package struct AppProfiles: Equatable, Sendable {
     package var arguments: [String]
 
     package static let placeholder = "{{profile}}"
-
-    package init(format: Format, paths: [String: String], arguments: [String]) {
-        self.format = format
-        self.paths = paths
-        self.arguments = arguments
-    }
 }
 
 package struct AppAction: Equatable, Sendable {
     package var key: String
     package var urlFormat: String
-
-    package init(key: String, urlFormat: String) {
-        self.key = key
-        self.urlFormat = urlFormat
-    }
 }
 
 /// App type keys are used in file names and URLs, so only this shape is ever accepted.

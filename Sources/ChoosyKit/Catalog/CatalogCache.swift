@@ -6,21 +6,12 @@ package struct CatalogCache: Sendable {
     package struct Metadata: Equatable, Sendable {
         package var fetchedAt: Double
         package var url: String
-        package var etag: String?
-        package var lastModified: String?
-        package var name: String?
+        package var etag: String? = nil
+        package var lastModified: String? = nil
+        package var name: String? = nil
         /// The hosts of the type's links as the patterns write them (`*.zoom.us`), so that a
         /// web link reads only the types it could belong to; nil in files written before links.
-        package var linkHosts: [String]?
-
-        package init(fetchedAt: Double, url: String, etag: String? = nil, lastModified: String? = nil, name: String? = nil, linkHosts: [String]? = nil) {
-            self.fetchedAt = fetchedAt
-            self.url = url
-            self.etag = etag
-            self.lastModified = lastModified
-            self.name = name
-            self.linkHosts = linkHosts
-        }
+        package var linkHosts: [String]? = nil
     }
 
     package struct Entry: Sendable {

@@ -6,19 +6,11 @@ package struct CatalogLink: Equatable, Sendable {
     /// The pattern as written.
     package var pattern: String
     /// The parameter that receives the whole original link (`url` for YouTube videos).
-    package var linkParam: String?
+    package var linkParam: String? = nil
     /// The only apps that may take the link; nil: any app of the type.
-    package var apps: [String]?
+    package var apps: [String]? = nil
     /// The file (or URL) that said so, for warnings.
     package var origin: String
-
-    package init(action: String, pattern: String, linkParam: String? = nil, apps: [String]? = nil, origin: String) {
-        self.action = action
-        self.pattern = pattern
-        self.linkParam = linkParam
-        self.apps = apps
-        self.origin = origin
-    }
 }
 
 extension CatalogLink {

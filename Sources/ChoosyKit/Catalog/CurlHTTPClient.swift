@@ -153,7 +153,7 @@ private final class Transfer {
 }
 
 /// The libcurl functions choosy uses, resolved once with dlopen/dlsym.
-private final class CurlLibrary: @unchecked Sendable {
+private struct CurlLibrary: @unchecked Sendable {
     private typealias InitFunction = @convention(c) () -> UnsafeMutableRawPointer?
     private typealias HandleFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
     private typealias PerformFunction = @convention(c) (UnsafeMutableRawPointer?) -> CURLcode
@@ -169,54 +169,26 @@ private final class CurlLibrary: @unchecked Sendable {
     private let strErrorFunction: StrErrorFunction
     private let listAppendFunction: ListAppendFunction
     private let listFreeFunction: ListFreeFunction
+    /// Variadic in C, so called through the shims in CCurl.
     private let setopt: UnsafeMutableRawPointer
     private let getinfo: UnsafeMutableRawPointer
 
-    private static let loaded: Result<CurlLibrary, HTTPError> = {
-        let names = ["libcurl.so.4", "libcurl.so"]
-        guard let library = names.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
-            return .failure(HTTPError("libcurl is not installed (apt-get install libcurl4)"))
-        }
-        func symbol(_ name: String) -> UnsafeMutableRawPointer? { dlsym(library, name) }
-        guard let easyInit = symbol("curl_easy_init"), let cleanup = symbol("curl_easy_cleanup"),
-              let reset = symbol("curl_easy_reset"), let perform = symbol("curl_easy_perform"),
-              let strError = symbol("curl_easy_strerror"), let append = symbol("curl_slist_append"),
-              let free = symbol("curl_slist_free_all"), let setopt = symbol("curl_easy_setopt"),
-              let getinfo = symbol("curl_easy_getinfo"), let globalInit = symbol("curl_global_init")
-        else { return .failure(HTTPError("the installed libcurl lacks a needed function")) }
-        _ = unsafeBitCast(globalInit, to: GlobalInitFunction.self)(Int(CURL_GLOBAL_DEFAULT))
-        return .success(CurlLibrary(
-            easyInit: unsafeBitCast(easyInit, to: InitFunction.self),
-            cleanup: unsafeBitCast(cleanup, to: HandleFunction.self),
-            reset: unsafeBitCast(reset, to: HandleFunction.self),
-            perform: unsafeBitCast(perform, to: PerformFunction.self),
-            strError: unsafeBitCast(strError, to: StrErrorFunction.self),
-            append: unsafeBitCast(append, to: ListAppendFunction.self),
-            free: unsafeBitCast(free, to: ListFreeFunction.self),
-            setopt: setopt,
-            getinfo: getinfo
-        ))
-    }()
+    private static let loaded = Result { () throws(SharedLibraryError) in
+        let library = try SharedLibrary("libcurl", sonames: ["libcurl.so.4", "libcurl.so"], package: "libcurl4", neededFor: "to download the catalog")
+        let globalInit: GlobalInitFunction = try library.function("curl_global_init")
+        let curl = CurlLibrary(
+            easyInitFunction: try library.function("curl_easy_init"), easyCleanupFunction: try library.function("curl_easy_cleanup"),
+            easyResetFunction: try library.function("curl_easy_reset"), performFunction: try library.function("curl_easy_perform"),
+            strErrorFunction: try library.function("curl_easy_strerror"), listAppendFunction: try library.function("curl_slist_append"),
+            listFreeFunction: try library.function("curl_slist_free_all"), setopt: try library.function("curl_easy_setopt"),
+            getinfo: try library.function("curl_easy_getinfo")
+        )
+        _ = globalInit(Int(CURL_GLOBAL_DEFAULT))
+        return curl
+    }.mapError { HTTPError($0.description) }
 
     static func shared() throws(HTTPError) -> CurlLibrary {
         try loaded.get()
-    }
-
-    private init(
-        easyInit: @escaping InitFunction, cleanup: @escaping HandleFunction, reset: @escaping HandleFunction,
-        perform: @escaping PerformFunction, strError: @escaping StrErrorFunction,
-        append: @escaping ListAppendFunction, free: @escaping ListFreeFunction,
-        setopt: UnsafeMutableRawPointer, getinfo: UnsafeMutableRawPointer
-    ) {
-        easyInitFunction = easyInit
-        easyCleanupFunction = cleanup
-        easyResetFunction = reset
-        performFunction = perform
-        strErrorFunction = strError
-        listAppendFunction = append
-        listFreeFunction = free
-        self.setopt = setopt
-        self.getinfo = getinfo
     }
 
     func easyInit() -> UnsafeMutableRawPointer? { easyInitFunction() }

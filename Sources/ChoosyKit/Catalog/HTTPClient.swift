@@ -9,27 +9,13 @@ package struct HTTPRequest: Sendable {
     package var ifModifiedSince: String?
     /// Shown in the progress line of slow downloads ("twitter").
     package var label: String
-
-    package init(url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil, label: String) {
-        self.url = url
-        self.ifNoneMatch = ifNoneMatch
-        self.ifModifiedSince = ifModifiedSince
-        self.label = label
-    }
 }
 
 package struct HTTPResponse: Sendable {
     package var status: Int
     package var etag: String?
     package var lastModified: String?
-    package var body: [UInt8]
-
-    package init(status: Int, etag: String? = nil, lastModified: String? = nil, body: [UInt8] = []) {
-        self.status = status
-        self.etag = etag
-        self.lastModified = lastModified
-        self.body = body
-    }
+    package var body: [UInt8] = []
 }
 
 package struct HTTPError: Error, CustomStringConvertible, Sendable {

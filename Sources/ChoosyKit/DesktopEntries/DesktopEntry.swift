@@ -9,14 +9,7 @@ package struct DesktopEntry: Equatable, Sendable {
     /// Key (with `[locale]` suffix when localized) → raw value.
     package var keys: [String: String]
     /// The `[Desktop Action …]` groups that `Actions` lists, in its order.
-    package var actions: [DesktopAction]
-
-    package init(id: String, path: String, keys: [String: String], actions: [DesktopAction] = []) {
-        self.id = id
-        self.path = path
-        self.keys = keys
-        self.actions = actions
-    }
+    package var actions: [DesktopAction] = []
 
     /// A `string` value, unescaped.
     package func value(_ key: String) -> String? {
@@ -87,11 +80,6 @@ package struct DesktopAction: Equatable, Sendable {
     package var key: String
     /// Key → raw value, as in `DesktopEntry.keys`.
     package var keys: [String: String]
-
-    package init(key: String, keys: [String: String]) {
-        self.key = key
-        self.keys = keys
-    }
 
     package var name: String? { keys["Name"].map(KeyFile.unescape) }
     package var exec: String? { keys["Exec"].map(KeyFile.unescape) }

@@ -89,10 +89,11 @@ package final class DesktopEntryIndex: Sendable {
 
     /// Whether the entry is choosy's own (its ID, or an `Exec` that runs this choosy).
     package func isChoosy(_ entry: DesktopEntry) -> Bool {
-        guard let exec = entry.exec, let commandLine = try? ExecCommandLine(parsing: exec) else {
-            return entry.id == "choosy.desktop"
-        }
-        return entry.id == "choosy.desktop" || runsExcludedExecutable(commandLine.program)
+        isChoosy(entry, commandLine: entry.exec.flatMap { try? ExecCommandLine(parsing: $0) })
+    }
+
+    private func isChoosy(_ entry: DesktopEntry, commandLine: ExecCommandLine?) -> Bool {
+        entry.id == "choosy.desktop" || commandLine.map { runsExcludedExecutable($0.program) } == true
     }
 
     /// Why the entry cannot be launched, or nil when it is usable: `Type=Application`, an
@@ -109,15 +110,16 @@ package final class DesktopEntryIndex: Sendable {
     private func findUnusableReason(_ entry: DesktopEntry) -> String? {
         guard entry.type == "Application" else { return "Type is not Application" }
         guard let exec = entry.exec else { return "it has no Exec" }
+        let commandLine: ExecCommandLine
         do {
-            _ = try ExecCommandLine(parsing: exec)
+            commandLine = try ExecCommandLine(parsing: exec)
         } catch {
             return "invalid Exec: \(error)"
         }
         if let tryExec = entry.tryExec, !tryExec.isEmpty, !isInstalledExecutable(tryExec) {
             return "TryExec '\(tryExec)' is not an installed executable"
         }
-        if isChoosy(entry) { return "it is choosy itself" }
+        if isChoosy(entry, commandLine: commandLine) { return "it is choosy itself" }
         return nil
     }
 
@@ -136,17 +138,19 @@ package final class DesktopEntryIndex: Sendable {
             return entry
         }
         guard depth < DesktopEntryIndex.maxDepth else { return nil }
+        // By byte: `-` is ASCII, and a search by Character cost more than the `stat`s.
         var searchStart = name.startIndex
-        while let dash = name[searchStart...].firstIndex(of: "-") {
+        while let dash = name.utf8[searchStart...].firstIndex(of: UInt8(ascii: "-")) {
             let component = name[..<dash]
+            let afterDash = name.utf8.index(after: dash)
             if component != "." && component != "..", !component.isEmpty {
                 let subdirectory = joinPath(directory, String(component))
                 if fileSystem.info(subdirectory)?.kind == .directory,
-                   let entry = firstEntry(named: name[name.index(after: dash)...], id: id, in: subdirectory, depth: depth + 1) {
+                   let entry = firstEntry(named: name[afterDash...], id: id, in: subdirectory, depth: depth + 1) {
                     return entry
                 }
             }
-            searchStart = name.index(after: dash)
+            searchStart = afterDash
         }
         return nil
     }

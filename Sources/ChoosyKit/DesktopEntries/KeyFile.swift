@@ -1,3 +1,5 @@
+import Glibc
+
 /// The `.ini`-like format shared by desktop entries and `mimeapps.list` (Desktop Entry spec,
 /// "Basic format of the file"): groups of `Key=Value` lines, with raw (still escaped) values.
 /// Parsing is all-or-nothing: a file that is not text in this format is rejected whole, so
@@ -16,46 +18,97 @@ package struct KeyFile: Equatable, Sendable {
     /// over-long lines, keys before the first group, or lines that are neither a comment, a
     /// group header nor `Key=Value`.
     package init?(parsing bytes: [UInt8]) {
-        guard bytes.count <= KeyFile.sizeLimit, let text = String(validating: bytes, as: UTF8.self) else { return nil }
-        // C1 control codes (U+0080–U+009F) are binary too, though valid UTF-8.
-        guard !text.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) else { return nil }
-        var groups: [String: [String: String]] = [:]
-        var current: String?
-        for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
-            guard rawLine.count <= KeyFile.lineLimit else { return nil }
-            var line = rawLine[...]
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            // Tab is the only control character a key file may hold; anything else is binary.
-            guard !line.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
-            line = line.drop { $0 == 0x20 || $0 == 0x09 }
-            guard let first = line.first, first != UInt8(ascii: "#") else { continue }
-            if first == UInt8(ascii: "[") {
-                while line.last == 0x20 || line.last == 0x09 { line = line.dropLast() }
-                let name = line.dropFirst().dropLast()
-                guard line.last == UInt8(ascii: "]"), !name.isEmpty,
-                      !name.contains(UInt8(ascii: "[")), !name.contains(UInt8(ascii: "]"))
-                else { return nil }
-                let group = String(Substring(name))
-                current = group
-                if groups[group] == nil { groups[group] = [:] }
-                continue
-            }
-            guard let group = current, let equals = line.firstIndex(of: UInt8(ascii: "=")) else { return nil }
-            var keyBytes = line[..<equals]
-            while keyBytes.last == 0x20 || keyBytes.last == 0x09 { keyBytes = keyBytes.dropLast() }
-            guard let key = KeyFile.normalizedKey(String(Substring(keyBytes))) else { return nil }
-            let value = line[line.index(after: equals)...].drop { $0 == 0x20 || $0 == 0x09 }
-            groups[group, default: [:]][key] = String(Substring(value))
-        }
+        guard bytes.count <= KeyFile.sizeLimit, String(validating: bytes, as: UTF8.self) != nil,
+              let groups = bytes.withUnsafeBufferPointer(KeyFile.groups(in:))
+        else { return nil }
         self.groups = groups
     }
 
+    private static let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+    private static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
+
+    /// The groups of `bytes`, which are valid UTF-8, or nil as for `init(parsing:)`. Read by
+    /// byte, as every byte the format gives a meaning to is ASCII: a real desktop entry with its
+    /// translations is long, and reading it by Character cost more than the rest of a command.
+    private static func groups(in bytes: UnsafeBufferPointer<UInt8>) -> [String: [String: String]]? {
+        var groups: [String: [String: String]] = [:]
+        var current: (name: String, keys: [String: String])?
+        var lineStart = 0
+        while lineStart < bytes.count {
+            let lineEnd = firstIndex(of: newline, in: bytes, lineStart..<bytes.count) ?? bytes.count
+            defer { lineStart = lineEnd + 1 }
+            guard lineEnd > lineStart else { continue }
+            guard lineEnd - lineStart <= KeyFile.lineLimit else { return nil }
+            var end = lineEnd
+            if bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            // Tab is the only control character a key file may hold; anything else is binary,
+            // and so are C1 control codes (U+0080–U+009F, UTF-8 `C2 80`–`C2 9F`), though valid UTF-8.
+            for index in lineStart..<end {
+                let byte = bytes[index]
+                if (byte < 0x20 && byte != tab) || byte == 0x7F { return nil }
+                if byte == 0xC2, index + 1 < lineEnd, (0x80...0x9F).contains(bytes[index + 1]) { return nil }
+            }
+            var start = lineStart
+            while start < end && isBlank(bytes[start]) { start += 1 }
+            guard start < end, bytes[start] != UInt8(ascii: "#") else { continue }
+            if bytes[start] == openBracket {
+                while isBlank(bytes[end - 1]) { end -= 1 }
+                // `[`, a name of at least one byte, `]`.
+                guard bytes[end - 1] == closeBracket, end - start > 2 else { return nil }
+                let name = (start + 1)..<(end - 1)
+                guard !name.contains(where: { bytes[$0] == openBracket || bytes[$0] == closeBracket }) else { return nil }
+                if let current { groups[current.name] = current.keys }
+                let group = text(bytes, name)
+                current = (group, groups.removeValue(forKey: group) ?? [:])
+                continue
+            }
+            guard current != nil, let equals = firstIndex(of: UInt8(ascii: "="), in: bytes, start..<end) else { return nil }
+            var keyEnd = equals
+            while keyEnd > start && isBlank(bytes[keyEnd - 1]) { keyEnd -= 1 }
+            guard let key = normalizedKey(bytes, start..<keyEnd) else { return nil }
+            var valueStart = equals + 1
+            while valueStart < end && isBlank(bytes[valueStart]) { valueStart += 1 }
+            current!.keys[key] = text(bytes, valueStart..<end)
+        }
+        if let current { groups[current.name] = current.keys }
+        return groups
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == space || byte == tab }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// memchr: lines are found once per byte of every file read.
+    private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty, let base = bytes.baseAddress,
+              let found = memchr(base + range.lowerBound, Int32(byte), range.count)
+        else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+
     /// `Key` or `Key[locale]` with the locale's `.ENCODING` dropped; nil when malformed.
-    private static func normalizedKey(_ key: String) -> String? {
+    private static func normalizedKey(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         // Keys are ASCII in practice (the spec allows `A-Za-z0-9-` and a `[locale]`), and in
-        // ASCII text every byte is one Character: the same rules on bytes, without the grapheme
-        // searches below, which cost more than all the rest of parsing a file.
-        if key.utf8.allSatisfy({ $0 < 0x80 }) { return normalizedASCIIKey(key) }
+        // ASCII text every byte is one Character: the same rules on bytes.
+        guard range.allSatisfy({ bytes[$0] < 0x80 }) else { return normalizedKey(text(bytes, range)) }
+        guard !range.isEmpty, !range.contains(where: { bytes[$0] == space }) else { return nil }
+        guard let openIndex = range.first(where: { bytes[$0] == openBracket }) else {
+            return range.contains { bytes[$0] == closeBracket } ? nil : text(bytes, range)
+        }
+        // A base, `[`, a locale of at least one byte, and `]` last.
+        let last = range.upperBound - 1
+        guard openIndex > range.lowerBound, bytes[last] == closeBracket, openIndex + 2 <= last else { return nil }
+        let locale = (openIndex + 1)..<last
+        guard !locale.contains(where: { bytes[$0] == openBracket || bytes[$0] == closeBracket }) else { return nil }
+        guard let dot = locale.first(where: { bytes[$0] == UInt8(ascii: ".") }) else { return text(bytes, range) }
+        let modifier = (dot..<last).first { bytes[$0] == UInt8(ascii: "@") } ?? last
+        return text(bytes, range.lowerBound..<dot) + text(bytes, modifier..<last) + "]"
+    }
+
+    /// `normalizedKey` for a key that is not ASCII, by Character.
+    private static func normalizedKey(_ key: String) -> String? {
         guard !key.isEmpty, !key.contains(" ") else { return nil }
         guard let open = key.firstIndex(of: "[") else {
             return key.contains("]") ? nil : key
@@ -66,23 +119,6 @@ package struct KeyFile: Equatable, Sendable {
         guard let dot = locale.firstIndex(of: ".") else { return key }
         let modifier = locale[dot...].firstIndex(of: "@").map { locale[$0...] } ?? ""
         return "\(base)[\(locale[..<dot])\(modifier)]"
-    }
-
-    /// `normalizedKey` for an ASCII key, on its bytes.
-    private static func normalizedASCIIKey(_ key: String) -> String? {
-        let bytes = Array(key.utf8)
-        let space = UInt8(ascii: " "), open = UInt8(ascii: "["), close = UInt8(ascii: "]")
-        guard !bytes.isEmpty, !bytes.contains(space) else { return nil }
-        guard let openIndex = bytes.firstIndex(of: open) else {
-            return bytes.contains(close) ? nil : key
-        }
-        // A base, `[`, a locale of at least one byte, and `]` last.
-        guard openIndex > 0, bytes.last == close, openIndex + 2 < bytes.count else { return nil }
-        let locale = bytes[(openIndex + 1)..<(bytes.count - 1)]
-        guard !locale.contains(open), !locale.contains(close) else { return nil }
-        guard let dot = locale.firstIndex(of: UInt8(ascii: ".")) else { return key }
-        let modifier = locale[dot...].firstIndex(of: UInt8(ascii: "@")).map { locale[$0...] } ?? []
-        return String(decoding: bytes[..<openIndex] + [open] + locale[..<dot] + modifier + [close], as: UTF8.self)
     }
 
     /// A `string` / `localestring` value with its escapes undone: `\s \n \t \r \\`. Other
@@ -111,31 +147,32 @@ package struct KeyFile: Equatable, Sendable {
     }
 
     /// A `;`-separated list (`\;` is a literal semicolon), each element unescaped; empty
-    /// elements (the usual trailing `;`) are dropped.
+    /// elements (the usual trailing `;`) are dropped. Split by byte, as `;` and `\` are ASCII.
     package static func list(_ raw: String) -> [String] {
+        let semicolon = UInt8(ascii: ";"), backslash = UInt8(ascii: "\\")
         var elements: [String] = []
-        var current = ""
-        var scalars = raw.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            switch scalar {
-            case ";":
-                if !current.isEmpty { elements.append(unescape(current)) }
-                current = ""
-            case "\\":
-                guard let next = scalars.next() else {
-                    current += "\\"
+        var current: [UInt8] = []
+        func endElement() {
+            if !current.isEmpty { elements.append(unescape(String(decoding: current, as: UTF8.self))) }
+            current.removeAll(keepingCapacity: true)
+        }
+        var bytes = raw.utf8.makeIterator()
+        while let byte = bytes.next() {
+            switch byte {
+            case semicolon:
+                endElement()
+            case backslash:
+                guard let next = bytes.next() else {
+                    current.append(backslash)
                     break
                 }
-                if next == ";" {
-                    current += ";"
-                } else {
-                    current.unicodeScalars.append(contentsOf: ["\\", next])
-                }
+                if next != semicolon { current.append(backslash) }
+                current.append(next)
             default:
-                current.unicodeScalars.append(scalar)
+                current.append(byte)
             }
         }
-        if !current.isEmpty { elements.append(unescape(current)) }
+        endElement()
         return elements
     }
 }

@@ -100,17 +100,12 @@ struct SchemeCache: Sendable {
     /// File names may hold tabs and newlines; they must not break the line format.
     private static func escape(_ field: String) -> String {
         var result = ""
-        for scalar in field.unicodeScalars {
-            switch scalar {
-            case "%": result += "%25"
-            case "\t": result += "%09"
-            case "\n": result += "%0A"
-            case "\r": result += "%0D"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
+        appendEscaped(field, to: &result) { scalar in SchemeCache.escapes[scalar] }
         return result
     }
+
+    /// `%` and the bytes that end a field or a line, percent-encoded.
+    private static let escapes: [Unicode.Scalar: String] = ["%": "%25", "\t": "%09", "\n": "%0A", "\r": "%0D"]
 
     /// The escapes `escape` writes are the only ones allowed: `%25`, `%09`, `%0A`, `%0D`.
     private static func isValidlyEscaped(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {

@@ -9,13 +9,6 @@ package struct InstalledApp: Sendable {
     /// The profile it opens; nil for the app as it starts by itself (its own default profile).
     package var profile: BrowserProfile?
 
-    package init(app: App, entry: DesktopEntry?, displayName: String, profile: BrowserProfile? = nil) {
-        self.app = app
-        self.entry = entry
-        self.displayName = displayName
-        self.profile = profile
-    }
-
     package var isWebApp: Bool { entry == nil }
 
     /// What `--app`, defaults and pickers know it by: the app key, with `@<profile>` for a profile.

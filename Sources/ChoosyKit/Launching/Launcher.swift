@@ -1,14 +1,9 @@
 /// How an entry is started beyond its plain `Exec` (README, "Profiles and private windows").
 package struct LaunchForm: Equatable, Sendable {
     /// A profile's and a private window's arguments, in that order, put where the URL goes.
-    package var arguments: [String]
+    package var arguments: [String] = []
     /// The entry's action to run instead of its main `Exec` (a private window).
     package var action: DesktopAction?
-
-    package init(arguments: [String] = [], action: DesktopAction? = nil) {
-        self.arguments = arguments
-        self.action = action
-    }
 }
 
 /// Starts a desktop entry with a URL (README, "Details: launching"): the `Exec` expanded into an argv, run directly

@@ -4,14 +4,7 @@ package struct LinkAction: Equatable, Sendable {
     package var action: String
     package var parameters: [String: String]
     /// What the link was, for the apps that take it whole.
-    package var link: LinkOrigin?
-
-    package init(type: String, action: String, parameters: [String: String], link: LinkOrigin? = nil) {
-        self.type = type
-        self.action = action
-        self.parameters = parameters
-        self.link = link
-    }
+    package var link: LinkOrigin? = nil
 }
 
 /// A web link turned into an action: a browser or web app gets it unchanged, and `apps`
@@ -19,12 +12,7 @@ package struct LinkAction: Equatable, Sendable {
 package struct LinkOrigin: Equatable, Sendable {
     package var url: String
     /// The only apps that may take the link; nil: any app of the type.
-    package var apps: [String]?
-
-    package init(url: String, apps: [String]? = nil) {
-        self.url = url
-        self.apps = apps
-    }
+    package var apps: [String]? = nil
 }
 
 /// Where `choosy handle URL` sends a link (README, "choosy handle").

@@ -7,11 +7,6 @@ package struct BrowserProfile: Equatable, Sendable {
     /// directory (`Profile 1`).
     package var selector: String
 
-    package init(name: String, selector: String) {
-        self.name = name
-        self.selector = selector
-    }
-
     /// The app's profile arguments for this profile: each `{{profile}}` replaced by the
     /// selector, which stays inside its one argument whatever it holds.
     package func arguments(_ profiles: AppProfiles) -> [String] {

@@ -12,17 +12,19 @@ package struct Environment: Sendable {
 
     /// The environment this process was started with.
     package static func current() -> Environment {
+        var count = 0
+        while environ[count] != nil { count += 1 }
         var variables: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let string = String(cString: entry)
-            if let equals = string.firstIndex(of: "=") {
-                let name = String(string[..<equals])
-                if variables[name] == nil {
-                    variables[name] = String(string[string.index(after: equals)...])
-                }
+        variables.reserveCapacity(count)
+        for index in 0..<count {
+            let entry = environ[index]!
+            // Split at the first `=` byte: a search by Character would cost more per variable
+            // than the rest of start-up.
+            guard let equals = strchr(entry, Int32(UInt8(ascii: "="))) else { continue }
+            let name = String(decoding: UnsafeRawBufferPointer(start: entry, count: equals - entry), as: UTF8.self)
+            if variables[name] == nil {
+                variables[name] = String(cString: equals + 1)
             }
-            pointer += 1
         }
         return Environment(variables)
     }

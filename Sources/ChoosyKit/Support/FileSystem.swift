@@ -11,14 +11,6 @@ package struct FileInfo: Equatable, Sendable {
     package var size: Int64
     /// Modification time in nanoseconds since the epoch; directory mtimes invalidate indexes.
     package var modified: Int64
-
-    package init(kind: Kind, permissions: UInt32, owner: UInt32, size: Int64, modified: Int64) {
-        self.kind = kind
-        self.permissions = permissions
-        self.owner = owner
-        self.size = size
-        self.modified = modified
-    }
 }
 
 package struct FileSystemError: Error, CustomStringConvertible, Sendable {

@@ -46,6 +46,18 @@ package func didYouMean(_ input: String, among candidates: [String]) -> String {
     suggestion(for: input, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
 }
 
+/// Appends `text` to `output` with each scalar that `escape` has a replacement for replaced by
+/// it: the one loop behind every escaping format choosy writes (JSON strings, cache fields).
+package func appendEscaped(_ text: String, to output: inout String, by escape: (Unicode.Scalar) -> String?) {
+    for scalar in text.unicodeScalars {
+        if let replacement = escape(scalar) {
+            output += replacement
+        } else {
+            output.unicodeScalars.append(scalar)
+        }
+    }
+}
+
 /// Whether `text` holds `part`, compared byte for byte. `String.contains(_: String)` goes
 /// through _StringProcessing, whose first use costs more than a whole `choosy url`.
 package func holds(_ text: String, _ part: String) -> Bool {

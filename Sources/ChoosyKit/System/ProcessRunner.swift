@@ -41,16 +41,9 @@ package struct ProcessRequest: Sendable {
 package struct ProcessResult: Sendable {
     /// The exit code, or 128 + the signal number when the child was killed.
     package var status: Int32
-    package var stdout: [UInt8]
-    package var stderr: [UInt8]
-    package var timedOut: Bool
-
-    package init(status: Int32, stdout: [UInt8] = [], stderr: [UInt8] = [], timedOut: Bool = false) {
-        self.status = status
-        self.stdout = stdout
-        self.stderr = stderr
-        self.timedOut = timedOut
-    }
+    package var stdout: [UInt8] = []
+    package var stderr: [UInt8] = []
+    package var timedOut = false
 }
 
 package struct SpawnError: Error, CustomStringConvertible, Sendable {

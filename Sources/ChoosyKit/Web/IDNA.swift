@@ -23,16 +23,10 @@ enum IDNA {
         let strError: StrErrorFunction
     }
 
-    private static let library: Result<Library, WebError> = {
-        guard let library = SharedLibrary(soname: "libidn2.so.0") else {
-            return .failure(WebError("libidn2 is not installed (apt-get install libidn2-0), and it is needed for a host that is not plain ASCII"))
-        }
-        guard let toASCII = library.function("idn2_to_ascii_8z", as: ToASCIIFunction.self),
-              let free = library.function("idn2_free", as: FreeFunction.self),
-              let strError = library.function("idn2_strerror", as: StrErrorFunction.self)
-        else { return .failure(WebError("the installed libidn2 lacks idn2_to_ascii_8z, idn2_free or idn2_strerror")) }
-        return .success(Library(toASCII: toASCII, free: free, strError: strError))
-    }()
+    private static let library = Result { () throws(SharedLibraryError) in
+        let library = try SharedLibrary("libidn2", sonames: ["libidn2.so.0"], package: "libidn2-0", neededFor: "for a host that is not plain ASCII")
+        return Library(toASCII: try library.function("idn2_to_ascii_8z"), free: try library.function("idn2_free"), strError: try library.function("idn2_strerror"))
+    }.mapError { WebError($0.description) }
 
     /// The ASCII form of `domain` (punycode `xn--` labels), or why UTS #46 refuses it.
     /// `domain` must hold no NUL: libidn2 reads a C string.

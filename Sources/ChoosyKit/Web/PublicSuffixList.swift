@@ -25,19 +25,19 @@ package struct PublicSuffixList: Sendable {
     }
 
     private static let loaded: Result<Library, WebError> = {
-        guard let library = SharedLibrary(soname: "libpsl.so.5") else {
-            return .failure(WebError("libpsl is not installed (apt-get install libpsl5), and it is needed for the Public Suffix List"))
+        do throws(SharedLibraryError) {
+            let library = try SharedLibrary("libpsl", sonames: ["libpsl.so.5"], package: "libpsl5", neededFor: "for the Public Suffix List")
+            let latest: LatestFunction = try library.function("psl_latest")
+            let builtin: BuiltinFunction = try library.function("psl_builtin")
+            // Kept for the life of the process, so never freed.
+            guard let context = latest(nil) ?? builtin() else { return .failure(WebError("libpsl has no Public Suffix List data")) }
+            return .success(Library(
+                context: context, isPublicSuffix: try library.function("psl_is_public_suffix2"),
+                registrableDomain: try library.function("psl_registrable_domain")
+            ))
+        } catch {
+            return .failure(WebError(error.description))
         }
-        guard let latest = library.function("psl_latest", as: LatestFunction.self),
-              let builtin = library.function("psl_builtin", as: BuiltinFunction.self),
-              let isPublicSuffix = library.function("psl_is_public_suffix2", as: IsPublicSuffixFunction.self),
-              let registrableDomain = library.function("psl_registrable_domain", as: RegistrableDomainFunction.self)
-        else { return .failure(WebError("the installed libpsl lacks psl_latest, psl_builtin, psl_is_public_suffix2 or psl_registrable_domain")) }
-        // Kept for the life of the process, so never freed.
-        guard let context = latest(nil) ?? builtin() else {
-            return .failure(WebError("libpsl has no Public Suffix List data"))
-        }
-        return .success(Library(context: context, isPublicSuffix: isPublicSuffix, registrableDomain: registrableDomain))
     }()
 
     private let library: Library

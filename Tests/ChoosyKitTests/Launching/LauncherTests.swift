@@ -1,4 +1,4 @@
-import ChoosyKit
+@testable import ChoosyKit
 import Foundation
 import Testing
 

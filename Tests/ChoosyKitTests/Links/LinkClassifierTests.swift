@@ -1,4 +1,4 @@
-import ChoosyKit
+@testable import ChoosyKit
 import Testing
 
 /// The bundled catalog's links, as `handle` reads them.
