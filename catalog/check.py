@@ -23,6 +23,10 @@ SCHEME_NAME_RE = re.compile(r"^[a-z][a-z0-9+.-]*$")
 WEB_SCHEME_RE = re.compile(r"^https?://[^/?#\s]+(/[^\s]*)?$")
 DOCS_RE = re.compile(r"^https://[^/\s]+(/\S*)?$")
 DESKTOP_ID_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*\.desktop$")
+SNAP_ID_RE = re.compile(r"^([a-z0-9][a-z0-9-]*)_[A-Za-z0-9][A-Za-z0-9.-]*\.desktop$")
+FLATPAK_ID_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*){2,})\.desktop$")
+PROFILE_FORMATS = ("firefox", "chromium")
+PROFILE_PLACEHOLDER = "{{profile}}"
 
 # Types the catalog must provide, with the action and parameter keys that choosy's
 # built-in handling (README, "choosy handle") and the upstream data rely on.
@@ -399,6 +403,12 @@ class Checker:
         elif ids is not None:
             self.err(w, "web apps open through the browser and carry no desktop_ids")
 
+        if "profiles" in a or "private" in a:
+            if type_key != "browser":
+                self.err(w, "'profiles' and 'private' belong to browsers only")
+            self.check_profiles(w, a.get("profiles"), ids if isinstance(ids, list) else [])
+            self.check_private(w, a.get("private"))
+
         docs = a.get("docs")
         if not isinstance(docs, str) or not DOCS_RE.match(docs):
             self.err(w, "needs a 'docs' https:// URL, got %r" % (docs,))
@@ -422,6 +432,62 @@ class Checker:
                 self.err(aw, "action %r listed twice" % (ak,))
             seen_actions.add(ak)
             self.check_format(aw, act.get("url_format"), params, web and type_key != "browser")
+
+    def check_profiles(self, w, profiles, ids):
+        """`profiles` (README "Profiles and private windows"): a format, where each desktop ID's
+        variant keeps its profile list, and the arguments that select a profile."""
+        if profiles is None:
+            return
+        if not isinstance(profiles, dict):
+            self.err(w, "'profiles' must be an object")
+            return
+        if profiles.get("format") not in PROFILE_FORMATS:
+            self.err(w, "profiles format must be one of %r, got %r" % (PROFILE_FORMATS, profiles.get("format")))
+        args = profiles.get("args")
+        if not self.is_argument_list(args):
+            self.err(w, "profiles args must be a non-empty array of non-empty strings")
+        else:
+            if not any(PROFILE_PLACEHOLDER in arg for arg in args):
+                self.err(w, "profiles args must use %s" % PROFILE_PLACEHOLDER)
+            for arg in args:
+                if PLACEHOLDER_RE.sub("", arg.replace(PROFILE_PLACEHOLDER, "")) != arg.replace(PROFILE_PLACEHOLDER, ""):
+                    self.err(w, "profiles arg %r has a placeholder other than %s" % (arg, PROFILE_PLACEHOLDER))
+        paths = profiles.get("paths")
+        if not isinstance(paths, dict) or not paths:
+            self.err(w, "profiles paths must be a non-empty object of desktop ID -> path")
+            return
+        for desktop_id, path in paths.items():
+            pw = "%s: profiles path of %r" % (w, desktop_id)
+            if desktop_id not in ids:
+                self.err(pw, "is not one of the app's desktop_ids")
+            if not isinstance(path, str) or not path.startswith(("~/", "$XDG_CONFIG_HOME/")):
+                self.err(pw, "must start with ~/ or $XDG_CONFIG_HOME/, got %r" % (path,))
+                continue
+            snap = SNAP_ID_RE.match(desktop_id)
+            flatpak = FLATPAK_ID_RE.match(desktop_id)
+            if snap:
+                homes = tuple("~/snap/%s/%s/" % (snap.group(1), part) for part in ("common", "current"))
+                if not path.startswith(homes):
+                    self.err(pw, "a Snap keeps its files under %s or %s, got %r" % (homes[0], homes[1], path))
+            elif flatpak:
+                home = "~/.var/app/%s/" % flatpak.group(1)
+                if not path.startswith(home):
+                    self.err(pw, "a Flatpak keeps its files under %s, got %r" % (home, path))
+            elif path.startswith(("~/.var/app/", "~/snap/")):
+                self.err(pw, "a distro package's files are not under a Flatpak's or Snap's home: %r" % path)
+
+    def check_private(self, w, args):
+        """`private`: the options that open a private window."""
+        if args is None:
+            return
+        if not self.is_argument_list(args):
+            self.err(w, "'private' must be a non-empty array of non-empty strings")
+        elif not all(arg.startswith("-") and not PLACEHOLDER_RE.search(arg) for arg in args):
+            self.err(w, "'private' holds command-line options, without placeholders, got %r" % (args,))
+
+    @staticmethod
+    def is_argument_list(value):
+        return isinstance(value, list) and value and all(nonempty_str(v) for v in value)
 
     def check_format(self, w, fmt, params, web):
         if not nonempty_str(fmt):

@@ -81,6 +81,8 @@ PACKAGES = {
 # Catalog apps with desktop IDs that no Debian package provides, and where they come from.
 NOT_IN_DEBIAN = {
     "librewolf": "LibreWolf's own repository and Flathub",
+    "waterfox": "Waterfox's own builds and Flathub",
+    "floorp": "Floorp's own repository and Flathub",
     "google_chrome": "Google's own .deb and Flathub",
     "brave_browser": "Brave's own .deb, Flathub and the Snap Store",
     "vivaldi": "Vivaldi's own .deb, Flathub and the Snap Store",

@@ -54,7 +54,7 @@ struct CommandRunner {
             writeStandardOutput(formatter.list(try choosy.list(type), single: type != nil))
         case .describe(let type):
             let (described, links) = try choosy.describe(type)
-            writeStandardOutput(formatter.describe(described, links: links))
+            writeStandardOutput(formatter.describe(described, links: links, entries: choosy.installedEntries(of: described)))
         case .update(let types):
             let reports = try choosy.update(types)
             writeStandardOutput(formatter.update(reports))

@@ -39,6 +39,11 @@ package struct App: Equatable, Sendable {
     /// Where the app documents its URL scheme (Linux addition, for maintainers).
     package var docs: String?
     package var actions: [AppAction] = []
+    /// Where a browser keeps its profiles (Linux addition).
+    package var profiles: AppProfiles?
+    /// The arguments that open a private window (Linux addition); nil: the entry's own
+    /// private-window action, if it has one.
+    package var privateArguments: [String]?
 
     package func urlFormat(for action: String) -> String? {
         actions.last { $0.key == action }?.urlFormat
@@ -56,6 +61,25 @@ package struct App: Equatable, Sendable {
         let lowered = urlScheme.lowercased()
         return (lowered.hasPrefix("http:") || lowered.hasPrefix("https:")) && desktopIDs.isEmpty
     }
+}
+
+/// Where a browser keeps its list of profiles and how one is picked on its command line
+/// (README, "Profiles and private windows").
+package struct AppProfiles: Equatable, Sendable {
+    package enum Format: String, Sendable {
+        /// `profiles.ini`: `[Profile…]` groups with a `Name`.
+        case firefox
+        /// `Local State` JSON: profile directories with names in `profile.info_cache`.
+        case chromium
+    }
+
+    package var format: Format
+    /// Desktop ID → the profile list of that variant, with `~` and `$XDG_CONFIG_HOME` as written.
+    package var paths: [String: String]
+    /// The arguments that select a profile, `{{profile}}` standing for it.
+    package var arguments: [String]
+
+    package static let placeholder = "{{profile}}"
 }
 
 package struct AppAction: Equatable, Sendable {

@@ -34,7 +34,9 @@ package enum CatalogMerger {
                     docs: app.docs,
                     actions: appActions.values.compactMap { action in
                         action.urlFormat.map { AppAction(key: action.key, urlFormat: $0) }
-                    }
+                    },
+                    profiles: app.profiles,
+                    privateArguments: app.privateArguments
                 )
             },
             schemes: schemes ?? []
@@ -72,7 +74,9 @@ package enum CatalogMerger {
             appURLScheme: new.appURLScheme ?? old.appURLScheme,
             desktopIDs: new.desktopIDs ?? old.desktopIDs,
             docs: new.docs ?? old.docs,
-            actions: actions
+            actions: actions,
+            profiles: new.profiles ?? old.profiles,
+            privateArguments: new.privateArguments ?? old.privateArguments
         )
     }
 }

@@ -32,6 +32,8 @@ package struct AppRecord: Equatable, Sendable {
     package var desktopIDs: [String]?
     package var docs: String?
     package var actions: [AppActionRecord]?
+    package var profiles: AppProfiles?
+    package var privateArguments: [String]?
 }
 
 package struct AppActionRecord: Equatable, Sendable {
@@ -117,12 +119,37 @@ package enum CatalogDecoder {
                     docs: app["docs"]?.stringValue,
                     actions: app["actions"]?.elements?.compactMap { action in
                         action["key"]?.stringValue.map { AppActionRecord(key: $0, urlFormat: action["url_format"]?.stringValue) }
-                    }
+                    },
+                    profiles: app["profiles"].flatMap(profiles),
+                    privateArguments: app["private"].flatMap(arguments)
                 )
             },
             schemes: type["schemes"]?.elements?.compactMap { $0.stringValue.flatMap(normalizedScheme) },
             links: type["links"]?.elements?.compactMap { link(key: key, $0, source: source, invalid: &invalidLinks) }
         )
+    }
+
+    /// `profiles`, when it names a known format and its `args` use `{{profile}}`: without
+    /// them a profile could not be chosen. Paths that are not strings are dropped.
+    private static func profiles(_ value: JSONValue) -> AppProfiles? {
+        guard let format = value["format"]?.stringValue.flatMap(AppProfiles.Format.init(rawValue:)),
+              let arguments = value["args"].flatMap(arguments),
+              arguments.contains(where: { holds($0, AppProfiles.placeholder) }),
+              case .object(let members)? = value["paths"]
+        else { return nil }
+        var paths: [String: String] = [:]
+        for (id, path) in members {
+            if let path = path.stringValue, !path.isEmpty { paths[id] = path }
+        }
+        return AppProfiles(format: format, paths: paths, arguments: arguments)
+    }
+
+    /// A non-empty array of non-empty strings, else nil (any other element makes it unusable:
+    /// an argument left out would change what the rest mean).
+    private static func arguments(_ value: JSONValue) -> [String]? {
+        guard let elements = value.elements, !elements.isEmpty else { return nil }
+        let strings = elements.compactMap(\.stringValue).filter { !$0.isEmpty }
+        return strings.count == elements.count ? strings : nil
     }
 
     /// One entry of `links`, or nil with the reason noted; its pattern is read when links are

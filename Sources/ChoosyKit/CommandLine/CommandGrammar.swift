@@ -27,6 +27,7 @@ package enum CommandGrammar {
         .flag("--dry-run", "launch nothing, write nothing; print the command line") { $0.open.dryRun = true },
         json,
         .value("--configure", "CMD", .text, "run CMD (like a prepare hook) before launching") { $0.open.configure = $1 },
+        .flag("--private", "open a private window (apps that cannot are refused)") { $0.open.privateWindow = true },
     ])
 
     /// The commands a user types, in the order help lists them.
@@ -66,14 +67,14 @@ package enum CommandGrammar {
             "default", "show or set a default app",
             arguments: [.one("TYPE", .appType), .optional("APP", .appKey)],
             misuse: "default needs an app type and optionally an app key",
-            help: "Prints the default app key of TYPE (nothing when there is none), or makes APP the default."
+            help: "Prints the default app key of TYPE (nothing when there is none), or makes APP the default; APP may be one of a browser's profiles (firefox@Work)."
         ),
         Command(
             "list", "app types, or the apps of a type",
             arguments: [.optional("TYPE", .appType)],
             options: [json],
             misuse: "list takes at most one app type",
-            help: "Lists the app types, or the apps of TYPE with whether each is installed and by which desktop entry."
+            help: "Lists the app types, or the apps of TYPE with whether each is installed, by which desktop entry, and a browser's profiles."
         ),
         Command(
             "describe", "actions, parameters, which app does what",

@@ -127,7 +127,11 @@ public final class Choosy {
     package func installedCatalog() throws(ChoosyError) -> InstalledCatalog {
         if let loadedInstalledCatalog { return loadedInstalledCatalog }
         let installer = linkHandlerInstaller()
-        let found = InstalledCatalog(catalog: try catalog(), probe: probe(), diagnostics: diagnostics) { installer.previousHandler(for: $0) }
+        let found = InstalledCatalog(
+            catalog: try catalog(), probe: probe(),
+            profileFinder: BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics),
+            diagnostics: diagnostics
+        ) { installer.previousHandler(for: $0) }
         loadedInstalledCatalog = found
         return found
     }

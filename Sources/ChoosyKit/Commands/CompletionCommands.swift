@@ -1,7 +1,8 @@
 extension Choosy {
     /// `choosy __complete WORD…`. It runs on every Tab, so it reads local catalog data only (the
     /// bundled catalog, the download cache and the user's files): it never downloads, never
-    /// starts a background refresh, never probes desktop entries, and says nothing on stderr.
+    /// starts a background refresh, probes desktop entries only to complete a profile
+    /// (`firefox@<Tab>`), and says nothing on stderr.
     package func complete(_ words: [String]) -> [CompletionCandidate] {
         let catalog = Catalog(
             cache: CatalogCache(environment: environment, fileSystem: fileSystem),
@@ -10,7 +11,13 @@ extension Choosy {
             // Warnings about a broken catalog file would land in the middle of the prompt.
             diagnostics: RecordingDiagnostics(verbose: false)
         )
+        // Only for `app@<Tab>`: the app's installed variant is found, and its profile list read.
+        let quiet = RecordingDiagnostics(verbose: false)
+        let finder = BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: quiet)
         let rules = siteRules
-        return Completer(catalog: catalog) { rules.readableRules()?.rules.map(\.site.text) ?? [] }.candidates(for: words)
+        return Completer(catalog: catalog, profiles: { [unowned self] app in
+            guard let entry = self.probe().installedEntry(for: app) else { return [] }
+            return finder.profiles(of: app, desktopID: entry.id)
+        }, ruleSites: { rules.readableRules()?.rules.map(\.site.text) ?? [] }).candidates(for: words)
     }
 }

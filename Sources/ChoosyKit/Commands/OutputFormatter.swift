@@ -10,9 +10,10 @@ package struct OutputFormatter: Sendable {
 
     // MARK: describe
 
-    /// A type, with its links whose patterns could be read.
-    package func describe(_ type: AppType, links: [CatalogLink]) -> String {
-        if json { return describeJSON(type, links: links).rendered() + "\n" }
+    /// A type, with its links whose patterns could be read, and the desktop entries of its
+    /// installed apps by app key, whose actions are shown.
+    package func describe(_ type: AppType, links: [CatalogLink], entries: [String: DesktopEntry]) -> String {
+        if json { return describeJSON(type, links: links, entries: entries).rendered() + "\n" }
         var lines = ["\(style.bold(shown(type.name))) (\(shown(type.key)))", "", style.bold("Actions:")]
         let keyWidth = (type.actions.map { shown($0.key).count } + type.parameters.map { shown($0.key).count }).max() ?? 0
         for action in type.actions {
@@ -30,8 +31,22 @@ package struct OutputFormatter: Sendable {
             let kind = app.isWebApp ? "web app, opens in the browser" : shown(app.urlScheme)
             lines.append("  \(pad(shown(app.key), appWidth))  \(shown(app.name)) (\(kind))")
             let supported = app.actions.map { shown($0.key) }
+            let indent = "  \(pad("", appWidth))  "
             if !supported.isEmpty {
-                lines.append("  \(pad("", appWidth))  " + style.dim("does: \(supported.joined(separator: ", "))"))
+                lines.append(indent + style.dim("does: \(supported.joined(separator: ", "))"))
+            }
+            if let profiles = app.profiles {
+                lines.append(indent + style.dim("profiles: \(profiles.format.rawValue)-style, \(shown(shellQuoted(profiles.arguments)))"))
+            }
+            if let arguments = app.privateArguments {
+                lines.append(indent + style.dim("private window: \(shown(shellQuoted(arguments)))"))
+            }
+            if let entry = entries[app.key], !entry.actions.isEmpty {
+                let privateKey = entry.privateWindowAction?.key
+                let actions = entry.actions.map { action in
+                    shown(action.key) + (action.name.map { " (\(shown($0)))" } ?? "") + (action.key == privateKey ? " [private window]" : "")
+                }
+                lines.append(indent + style.dim("\(shown(entry.id)) actions: \(actions.joined(separator: ", "))"))
             }
         }
         if !links.isEmpty {
@@ -45,7 +60,7 @@ package struct OutputFormatter: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package func describeJSON(_ type: AppType, links: [CatalogLink]) -> JSONValue {
+    package func describeJSON(_ type: AppType, links: [CatalogLink], entries: [String: DesktopEntry]) -> JSONValue {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),
@@ -74,10 +89,24 @@ package struct OutputFormatter: Sendable {
                     ("actions", .array(app.actions.map { action in
                         .object([("key", .string(action.key)), ("url_format", .string(action.urlFormat))])
                     })),
+                    ("profiles", app.profiles.map { profiles in
+                        .object([("format", .string(profiles.format.rawValue)), ("args", .strings(profiles.arguments))])
+                    } ?? .null),
+                    ("private", app.privateArguments.map(JSONValue.strings) ?? .null),
+                    ("desktop_actions", .array(desktopActions(of: entries[app.key]))),
                 ])
             })),
             ("links", .array(links.map(\.json))),
         ])
+    }
+
+    /// The actions of an app's installed desktop entry (none when it is not installed).
+    private func desktopActions(of entry: DesktopEntry?) -> [JSONValue] {
+        guard let entry else { return [] }
+        let privateKey = entry.privateWindowAction?.key
+        return entry.actions.map { action in
+            .object([("key", .string(action.key)), ("name", .optional(action.name)), ("private", .bool(action.key == privateKey))])
+        }
     }
 
     // MARK: list
@@ -88,17 +117,19 @@ package struct OutputFormatter: Sendable {
             let width = listings.map { shown($0.type.key).count }.max() ?? 0
             return listings.map { listing in
                 let installed = listing.apps.filter { $0.installed != nil }.count
-                let defaultApp = listing.apps.first { $0.isDefault }.map { style.dim(", default \(shown($0.app.key))") } ?? ""
+                let defaultApp = listing.defaultKey.map { style.dim(", default \(shown($0))") } ?? ""
                 return "\(pad(shown(listing.type.key), width))  \(shown(listing.type.name)) " + style.dim("(\(installed) of \(listing.apps.count) installed") + defaultApp + style.dim(")")
             }.joined(separator: "\n") + "\n"
         }
         var lines: [String] = []
         for listing in listings {
             lines.append("\(style.bold(shown(listing.type.name))) (\(shown(listing.type.key)))")
-            let keyWidth = listing.apps.map { shown($0.app.key).count }.max() ?? 0
-            let nameWidth = listing.apps.map { shown($0.installed?.displayName ?? $0.app.name).count }.max() ?? 0
+            let choices = listing.apps.flatMap(\.profileChoices)
+            let keyWidth = (listing.apps.map { shown($0.app.key).count } + choices.map { shown($0.key).count }).max() ?? 0
+            let nameWidth = (listing.apps.map { shown($0.installed?.displayName ?? $0.app.name).count } + choices.map { shown($0.displayName).count }).max() ?? 0
             for entry in listing.apps {
-                let marker = entry.isDefault ? style.green("*") : " "
+                let isDefault = listing.defaultKey == entry.app.key
+                let marker = isDefault ? style.green("*") : " "
                 let name = pad(shown(entry.installed?.displayName ?? entry.app.name), nameWidth)
                 let status: String
                 if let installed = entry.installed {
@@ -106,7 +137,13 @@ package struct OutputFormatter: Sendable {
                 } else {
                     status = style.dim(entry.app.isWebApp ? "web app, needs a browser" : "not installed")
                 }
-                lines.append("\(marker) \(pad(shown(entry.app.key), keyWidth))  \(name)  \(status)\(entry.isDefault ? style.green("  (default)") : "")")
+                lines.append("\(marker) \(pad(shown(entry.app.key), keyWidth))  \(name)  \(status)\(isDefault ? style.green("  (default)") : "")")
+                // Each profile is a choice of its own, listed under its app.
+                for choice in entry.profileChoices {
+                    let isDefault = listing.defaultKey == choice.key
+                    let marker = isDefault ? style.green("*") : " "
+                    lines.append("\(marker) \(pad(shown(choice.key), keyWidth))  \(pad(shown(choice.displayName), nameWidth))  " + style.dim("profile") + (isDefault ? style.green("  (default)") : ""))
+                }
             }
         }
         return lines.joined(separator: "\n") + "\n"

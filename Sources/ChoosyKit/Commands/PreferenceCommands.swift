@@ -20,18 +20,16 @@ extension Choosy {
         try preferences().preference(for: catalog().resolve(typeInput)).defaultApp
     }
 
-    /// `choosy default TYPE APP`: makes an installed app the default, as picking it *always*.
+    /// `choosy default TYPE APP`: makes an installed app, or one of its profiles
+    /// (`firefox@Work`), the default, as picking it *always*. APP may also be the app's name.
     package func setDefaultApp(_ typeInput: String, app key: String) throws(ChoosyError) {
         let type = try appType(typeInput)
-        guard let app = type.app(key) ?? type.apps.first(where: { $0.name.lowercased() == key.lowercased() }) else {
-            throw .unknown("unknown app '\(key)' for \(type.name)" + didYouMean(key, among: type.apps.map(\.key)))
-        }
-        let installed = try installedApps(of: type)
-        guard installed.contains(where: { $0.app.key == app.key }) else {
-            throw .unavailable("\(app.name) (\(app.key)) is not installed")
-        }
+        let directory = try installedCatalog()
+        let named = type.app(ChoiceKey.split(key).app) == nil ? type.apps.first(where: { $0.name.lowercased() == key.lowercased() }) : nil
+        let chosen = try directory.choice(named?.key ?? key, in: type)
+        let shown = try directory.choices(of: type).offered.map(\.key)
         try preferences().update(type.key) { preference in
-            preference = ChoiceDecider.preference(afterChoosing: app.key, always: true, installed: installed.map(\.app.key), preference)
+            preference = ChoiceDecider.preference(afterChoosing: chosen.key, always: true, installed: shown, preference)
         }
     }
 }

@@ -4,12 +4,15 @@
 /// parameter keys (`key=`) and app keys come from the catalog it is given.
 package struct Completer {
     private let catalog: Catalog
+    /// The profiles of an installed app that declares them; asked only once `app@` is typed.
+    private let profiles: (App) -> [BrowserProfile]
     /// The sites of the rules, for `rule remove`; read only then.
     private let ruleSites: () -> [String]
 
     /// `catalog` should be offline: completion runs on every Tab and must never wait.
-    package init(catalog: Catalog, ruleSites: @escaping () -> [String]) {
+    package init(catalog: Catalog, profiles: @escaping (App) -> [BrowserProfile], ruleSites: @escaping () -> [String]) {
         self.catalog = catalog
+        self.profiles = profiles
         self.ruleSites = ruleSites
     }
 
@@ -106,8 +109,14 @@ package struct Completer {
         return matching(typed, summaries.map { CompletionCandidate($0.key, $0.name) }, names: summaries.map(\.name))
     }
 
+    /// App keys; after `app@`, that app's profile keys (`firefox@Work`), which are case-sensitive.
     private func appKeys(of type: AppType, typed: String) -> [CompletionCandidate] {
-        matching(typed.lowercased(), type.apps.map { CompletionCandidate($0.key, $0.name) })
+        let (appKey, profile) = ChoiceKey.split(typed)
+        guard profile != nil else { return matching(typed.lowercased(), type.apps.map { CompletionCandidate($0.key, $0.name) }) }
+        guard let app = type.app(appKey.lowercased()), app.profiles != nil else { return [] }
+        return matching(ChoiceKey.make(app: app.key, profile: profile), profiles(app).map { profile in
+            CompletionCandidate(ChoiceKey.make(app: app.key, profile: profile.name), "\(app.name) — \(profile.name)")
+        })
     }
 
     /// `key=` for each parameter the action's URL templates use (every parameter of the type

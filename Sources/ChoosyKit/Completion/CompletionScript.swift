@@ -56,9 +56,10 @@ package enum CompletionScript {
                 arguments+=("$REPLY")
             done
             # readline replaces only the text after the last word break (nothing right after a
-            # lone `=`), so candidates lose what comes before it (`--app=tweetbot` → `tweetbot`).
+            # lone `=` or `@`), so candidates lose what comes before it (`--app=tweetbot` →
+            # `tweetbot`, `firefox@Work` → `Work`).
             local typed=${COMP_WORDS[COMP_CWORD]} current=${arguments[-1]}
-            [[ $typed == *[!=:]* ]] || typed=
+            [[ $typed == *[!=:@]* ]] || typed=
             _choosy_dequote "$typed"
             local prefix=${current:0:${#current}-${#REPLY}} candidate
             COMPREPLY=()

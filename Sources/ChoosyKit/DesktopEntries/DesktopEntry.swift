@@ -8,6 +8,8 @@ package struct DesktopEntry: Equatable, Sendable {
     package var path: String
     /// Key (with `[locale]` suffix when localized) → raw value.
     package var keys: [String: String]
+    /// The `[Desktop Action …]` groups that `Actions` lists, in its order.
+    package var actions: [DesktopAction] = []
 
     /// A `string` value, unescaped.
     package func value(_ key: String) -> String? {
@@ -51,11 +53,36 @@ package struct DesktopEntry: Equatable, Sendable {
     package var isHidden: Bool { boolean("Hidden") }
     package var runsInTerminal: Bool { boolean("Terminal") }
 
+    /// The action that opens a private window: the first whose key or untranslated `Name`
+    /// holds "private" or "incognito", any case, and that has an `Exec` (README, "Profiles
+    /// and private windows").
+    package var privateWindowAction: DesktopAction? {
+        actions.first { action in
+            guard action.exec != nil else { return false }
+            return [action.key, action.name ?? ""].contains { text in
+                let lowered = text.lowercased()
+                return holds(lowered, "private") || holds(lowered, "incognito")
+            }
+        }
+    }
+
     /// True when `MimeType` lists `mimeType` (MIME types compare case-insensitively).
     package func handles(_ mimeType: String) -> Bool {
         let wanted = mimeType.lowercased()
         return mimeTypes.contains { $0.lowercased() == wanted }
     }
+}
+
+/// One `[Desktop Action KEY]` group (Desktop Entry spec, "Additional applications actions"):
+/// another way to start the app, such as a private window.
+package struct DesktopAction: Equatable, Sendable {
+    /// The action's identifier, as `Actions` lists it.
+    package var key: String
+    /// Key → raw value, as in `DesktopEntry.keys`.
+    package var keys: [String: String]
+
+    package var name: String? { keys["Name"].map(KeyFile.unescape) }
+    package var exec: String? { keys["Exec"].map(KeyFile.unescape) }
 }
 
 /// Reads desktop entry files. Anything malformed yields nil, never a crash or a partial entry.
@@ -65,7 +92,11 @@ package enum DesktopEntryParser {
     /// The entry in `bytes`, or nil when they are not a key file with a `[Desktop Entry]` group.
     package static func parse(_ bytes: [UInt8], id: String, path: String) -> DesktopEntry? {
         guard let file = KeyFile(parsing: bytes), let keys = file.groups[groupName] else { return nil }
-        return DesktopEntry(id: id, path: path, keys: keys)
+        // The spec: an action is one `Actions` lists and that has its group; others are ignored.
+        let actions = (keys["Actions"].map(KeyFile.list) ?? []).compactMap { key in
+            file.groups["Desktop Action \(key)"].map { DesktopAction(key: key, keys: $0) }
+        }
+        return DesktopEntry(id: id, path: path, keys: keys, actions: actions)
     }
 
     /// The entry in the regular file at `path`, or nil when it is missing, not a regular file

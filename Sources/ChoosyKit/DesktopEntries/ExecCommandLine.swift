@@ -39,7 +39,7 @@ package struct ExecCommandLine: Equatable, Sendable {
     /// True when the command line takes a URL or file (`%u %U %f %F`); without one, the app is
     /// started without the URL.
     package var takesURL: Bool {
-        arguments.contains { $0.contains { if case .field(let code) = $0 { "uUfF".unicodeScalars.contains(code) } else { false } } }
+        arguments.contains { $0.contains(where: ExecCommandLine.isURLField) }
     }
 
     /// True when the command line takes files (`%f %F`) and no URL (`%u %U`): such an app
@@ -170,7 +170,12 @@ package struct ExecCommandLine: Equatable, Sendable {
     /// - `%c`: `name`. `%k`: `entryPath`.
     /// A code standing alone that expands to nothing removes its argument; an embedded one
     /// leaves the rest of the argument.
-    package func expand(url: String?, icon: String?, name: String?, entryPath: String?) -> [String] {
+    ///
+    /// `inserting` (a profile's or a private window's arguments) goes just before the first
+    /// argument that holds a URL field code, or before the `@@u`/`@@` that opens the Flatpak
+    /// group holding it, so that the browser gets them and not `flatpak run`; at the end
+    /// when there is no URL field code.
+    package func expand(url: String?, icon: String?, name: String?, entryPath: String?, inserting extra: [String] = []) -> [String] {
         let url = url.flatMap { $0.isEmpty ? nil : $0 }
         let localPath = url.flatMap(ExecCommandLine.localPath(from:))
         func value(_ code: Unicode.Scalar) -> String? {
@@ -185,7 +190,18 @@ package struct ExecCommandLine: Equatable, Sendable {
             return result?.isEmpty == false ? result : nil
         }
         var argv: [String] = []
+        var inserted = extra.isEmpty
+        /// Where the open Flatpak `@@u … @@` group starts in `argv`.
+        var groupStart: Int?
         for pieces in arguments {
+            if !inserted, pieces.contains(where: ExecCommandLine.isURLField) {
+                argv.insert(contentsOf: extra, at: groupStart ?? argv.count)
+                inserted = true
+            }
+            if pieces.count == 1, case .text(let marker) = pieces[0], marker == "@@u" || marker == "@@" {
+                // `@@u` always opens a group; `@@` opens one, or closes the one open.
+                groupStart = marker == "@@u" || groupStart == nil ? argv.count : nil
+            }
             if pieces.count == 1, case .field(let code) = pieces[0] {
                 if code == "i" {
                     if let icon, !icon.isEmpty { argv += ["--icon", icon] }
@@ -203,7 +219,13 @@ package struct ExecCommandLine: Equatable, Sendable {
             }
             argv.append(argument)
         }
+        if !inserted { argv += extra }
         return argv
+    }
+
+    private static func isURLField(_ piece: Piece) -> Bool {
+        if case .field(let code) = piece { return "uUfF".unicodeScalars.contains(code) }
+        return false
     }
 
     /// An absolute path as it is, or the path of a local `file:` URL, percent-decoded; nil for

@@ -1,12 +1,42 @@
-/// A catalog app that can run here.
+/// A catalog app that can run here, or one of its profiles.
 package struct InstalledApp: Sendable {
     package var app: App
     /// The desktop entry that runs it; nil for web apps, which run in the browser.
     package var entry: DesktopEntry?
-    /// The entry's translated `Name` when it has one, else the catalog name.
+    /// The entry's translated `Name` when it has one, else the catalog name; with a profile,
+    /// followed by ` — ` and the profile's name.
     package var displayName: String
+    /// The profile it opens; nil for the app as it starts by itself (its own default profile).
+    package var profile: BrowserProfile?
 
     package var isWebApp: Bool { entry == nil }
+
+    /// What `--app`, defaults and pickers know it by: the app key, with `@<profile>` for a profile.
+    package var key: String { ChoiceKey.make(app: app.key, profile: profile?.name) }
+
+    /// The same app in `profile`.
+    package func opening(_ profile: BrowserProfile) -> InstalledApp {
+        InstalledApp(app: app, entry: entry, displayName: "\(displayName) — \(profile.name)", profile: profile)
+    }
+
+    /// Whether it can open a private window: by the catalog's `private` arguments, or by its
+    /// entry's private-window action.
+    package var opensPrivateWindows: Bool {
+        app.privateArguments != nil || entry?.privateWindowAction != nil
+    }
+
+    /// How to start it: its profile's arguments, then (for a private window) the catalog's
+    /// private arguments, or else the entry's private-window action instead of its `Exec`.
+    package func launchForm(privateWindow: Bool) -> LaunchForm {
+        var form = LaunchForm(arguments: app.profiles.flatMap { profiles in profile?.arguments(profiles) } ?? [])
+        guard privateWindow else { return form }
+        if let arguments = app.privateArguments {
+            form.arguments += arguments
+        } else {
+            form.action = entry?.privateWindowAction
+        }
+        return form
+    }
 }
 
 /// Which apps of a type are installed (README, "Details: desktop entries"): native apps through their desktop entries,
@@ -105,13 +135,14 @@ package struct InstalledAppFinder {
             defaults[scheme] = .some(id)
             return id
         }
-        guard let index = apps.firstIndex(where: { installed in
+        func isDefault(_ installed: InstalledApp) -> Bool {
             guard let entry = installed.entry, !installed.app.scheme.isEmpty else { return false }
             return defaultID(installed.app.scheme) == entry.id
-        }), index > 0 else { return apps }
-        diagnostics.explain("\(apps[index].app.key) is the system's default for \(apps[index].app.scheme): links; offered first")
-        var ordered = apps
-        ordered.insert(ordered.remove(at: index), at: 0)
-        return ordered
+        }
+        // Every choice of the default app comes first: each of its profiles is one.
+        let first = apps.filter(isDefault)
+        guard let leader = first.first, apps.prefix(while: isDefault).count < first.count else { return apps }
+        diagnostics.explain("\(leader.app.key) is the system's default for \(leader.app.scheme): links; offered first")
+        return first + apps.filter { !isDefault($0) }
     }
 }

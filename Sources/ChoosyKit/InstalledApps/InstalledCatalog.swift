@@ -8,6 +8,8 @@ package protocol InstalledAppDirectory: AnyObject {
     func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp]
     /// `apps` with the one a `mimeapps.list` names as its scheme's default first.
     func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp]
+    /// The profiles of an installed app that declares them, from its installed variant's list.
+    func profiles(of installed: InstalledApp) -> [BrowserProfile]
 }
 
 /// The catalog's app types with the handlers of their schemes that no catalog names, and
@@ -17,10 +19,17 @@ package final class InstalledCatalog: InstalledAppDirectory {
     private var finder: InstalledAppFinder!
     private var types: [String: AppType] = [:]
     private var installed: [String: [InstalledApp]] = [:]
+    private let profileFinder: BrowserProfileFinder
+    /// By desktop ID and app key: each profile list is read at most once per command.
+    private var profiles: [String: [BrowserProfile]] = [:]
 
     /// `previousHandler`: the handler `choosy install --default-handler` replaced for a MIME type.
-    package init(catalog: Catalog, probe: AppProbe, diagnostics: DiagnosticSink, previousHandler: @escaping (String) -> String?) {
+    package init(
+        catalog: Catalog, probe: AppProbe, profileFinder: BrowserProfileFinder, diagnostics: DiagnosticSink,
+        previousHandler: @escaping (String) -> String?
+    ) {
         self.catalog = catalog
+        self.profileFinder = profileFinder
         self.finder = InstalledAppFinder(
             probe: probe, diagnostics: diagnostics,
             // Web apps are installed when a browser is: asked only for types that have some.
@@ -47,5 +56,14 @@ package final class InstalledCatalog: InstalledAppDirectory {
 
     package func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
         finder.systemDefaultFirst(apps)
+    }
+
+    package func profiles(of installed: InstalledApp) -> [BrowserProfile] {
+        guard let entry = installed.entry else { return [] }
+        let key = installed.app.key + "\n" + entry.id
+        if let known = profiles[key] { return known }
+        let found = profileFinder.profiles(of: installed.app, desktopID: entry.id)
+        profiles[key] = found
+        return found
     }
 }

@@ -1,3 +1,11 @@
+/// How an entry is started beyond its plain `Exec` (README, "Profiles and private windows").
+package struct LaunchForm: Equatable, Sendable {
+    /// A profile's and a private window's arguments, in that order, put where the URL goes.
+    package var arguments: [String] = []
+    /// The entry's action to run instead of its main `Exec` (a private window).
+    package var action: DesktopAction?
+}
+
 /// Starts a desktop entry with a URL (README, "Details: launching"): the `Exec` expanded into an argv, run directly
 /// (never through a shell), detached in its own session with stdio on `/dev/null`, in the
 /// entry's `Path` directory; `Terminal=true` apps inside a terminal emulator.
@@ -17,21 +25,32 @@ package struct Launcher: Sendable {
     }
 
     /// The argv that `launch` would run, without running anything (for `--dry-run`). An entry
-    /// whose `Exec` takes no URL gets none.
-    package func argv(for entry: DesktopEntry, url: String?) throws(ChoosyError) -> [String] {
-        guard let exec = entry.exec else { throw failure(entry, "it has no Exec") }
+    /// whose `Exec` takes no URL gets none, except through an action (`form`), which gets it
+    /// as its last argument: an action's `Exec` often leaves the URL out
+    /// (`firefox --private-window`), yet it is the way to open it there.
+    package func argv(for entry: DesktopEntry, url: String?, form: LaunchForm = LaunchForm()) throws(ChoosyError) -> [String] {
+        let exec: String
+        if let action = form.action {
+            guard let actionExec = action.exec else { throw failure(entry, "its action '\(action.key)' has no Exec") }
+            exec = actionExec
+        } else {
+            guard let entryExec = entry.exec else { throw failure(entry, "it has no Exec") }
+            exec = entryExec
+        }
         let commandLine: ExecCommandLine
         do {
             commandLine = try ExecCommandLine(parsing: exec)
         } catch {
-            throw failure(entry, "invalid Exec: \(error)")
+            throw failure(entry, "invalid Exec\(form.action.map { " of its action '\($0.key)'" } ?? ""): \(error)")
         }
         if let url, !url.isEmpty, commandLine.takesOnlyFiles, ExecCommandLine.localPath(from: url) == nil {
             throw failure(entry, "it opens only local files, and '\(url.prefix(60))' is not one")
         }
-        let argv = commandLine.expand(
-            url: url, icon: entry.icon, name: entry.localizedValue("Name", for: locale), entryPath: entry.path
+        var argv = commandLine.expand(
+            url: url, icon: entry.icon, name: entry.localizedValue("Name", for: locale), entryPath: entry.path,
+            inserting: form.arguments
         )
+        if form.action != nil, !commandLine.takesURL, let url, !url.isEmpty { argv.append(url) }
         guard entry.runsInTerminal else { return argv }
         guard let terminal = terminalCommand() else {
             throw failure(entry, "it runs in a terminal, and none was found ($TERMINAL, xdg-terminal-exec, x-terminal-emulator)")
@@ -43,8 +62,8 @@ package struct Launcher: Sendable {
     /// reason when the process cannot be started (missing or non-executable program, missing
     /// working directory, no terminal).
     @discardableResult
-    package func launch(_ entry: DesktopEntry, url: String?) throws(ChoosyError) -> [String] {
-        let argv = try argv(for: entry, url: url)
+    package func launch(_ entry: DesktopEntry, url: String?, form: LaunchForm = LaunchForm()) throws(ChoosyError) -> [String] {
+        let argv = try argv(for: entry, url: url, form: form)
         var workingDirectory: String?
         if let path = entry.workingDirectory, !path.isEmpty {
             guard path.hasPrefix("/"), fileSystem.info(path)?.kind == .directory else {

@@ -83,11 +83,11 @@ final class ActionOpener {
             return result
         }
         let url = try buildURL(for: chosen, action: action?.key, parameters: parameters, type: type)
-        var result = OpenResult(type: type.key, action: action?.key, app: chosen.app.key, url: url, argv: [], desktopID: chosen.entry?.id)
+        var result = OpenResult(type: type.key, action: action?.key, app: chosen.key, url: url, argv: [], desktopID: chosen.entry?.id)
         guard request.purpose == .launch else { return result }
 
-        if let entry = chosen.entry {
-            result.argv = try launch(entry, url: url, dryRun: request.options.dryRun)
+        if chosen.entry != nil {
+            result.argv = try launch(chosen, url: url, options: request.options)
         } else if let url {
             let browser = try openInBrowser(url, request: request)
             result.argv = browser.argv
@@ -106,8 +106,8 @@ final class ActionOpener {
         let request = OpenRequest(type: type.key, action: nil, parameters: [], options: options)
         let chosen = try choose(type: type, action: nil, installed: candidates, request: request)
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
-        let argv = try launch(entry, url: link, dryRun: options.dryRun)
-        return OpenResult(type: type.key, action: nil, app: chosen.app.key, url: link, argv: argv, desktopID: entry.id)
+        let argv = try launch(chosen, url: link, options: options)
+        return OpenResult(type: type.key, action: nil, app: chosen.key, url: link, argv: argv, desktopID: entry.id)
     }
 
     // MARK: Steps
@@ -135,33 +135,47 @@ final class ActionOpener {
     }
 
     private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest) throws(ChoosyError) -> InstalledApp {
-        let options = request.options
-        var forced: String?
-        if let key = options.app {
-            guard let app = type.app(key) else {
-                throw .unknown("unknown app '\(key)' for \(type.name)" + didYouMean(key, among: type.apps.map(\.key)))
-            }
-            guard installed.contains(where: { $0.app.key == app.key }) else {
-                throw .unavailable("\(app.name) (\(app.key)) is not installed" + (app.isWebApp ? " (it needs a browser)" : ""))
-            }
-            forced = app.key
+        let chosen = try decide(type: type, action: action, installed: installed, request: request)
+        // A web app's private window is the browser's, decided when it goes round through it.
+        if request.options.privateWindow && !chosen.isWebApp {
+            try chosen.requirePrivateWindow(among: installed, typeName: type.name)
         }
-        var candidates = installed
-        if let action, forced == nil {
-            let supporting = installed.filter { $0.app.urlFormat(for: action.key) != nil }
+        return chosen
+    }
+
+    private func decide(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest) throws(ChoosyError) -> InstalledApp {
+        let options = request.options
+        var forced: InstalledApp?
+        if let key = options.app {
+            let app = try apps.choice(key, in: type)
+            guard installed.contains(where: { $0.app.key == app.app.key }) else {
+                throw .unavailable("\(app.app.name) (\(app.app.key)) cannot open this")
+            }
+            forced = app
+        }
+        // Profile lists are read when the choice needs them, and only for apps that have some.
+        let choices = InstalledChoices(installed) { [apps] app in forced == nil ? apps.profiles(of: app) : [] }
+        var candidates = choices.offered
+        if let action {
+            let supporting = candidates.filter { $0.app.urlFormat(for: action.key) != nil }
             if supporting.isEmpty {
                 diagnostics.explain("no installed app supports '\(action.key)'; offering every installed app, opened as it is")
             } else {
                 candidates = supporting
             }
         }
+        if options.privateWindow {
+            let able = candidates.filter { $0.isWebApp || $0.opensPrivateWindows }
+            if !able.isEmpty { candidates = able }
+        }
         candidates = apps.systemDefaultFirst(candidates)
 
         let remembers = request.purpose == .launch && !options.dryRun && !options.noRemember
         let preference = try preferences.preference(for: type.key)
+        let shown = choices.offered.map(\.key)
         let situation = ChoiceSituation(
-            installed: installed.map(\.app.key), candidates: candidates.map(\.app.key), preference: preference,
-            forcedApp: forced, choose: options.choose, alwaysPicker: alwaysShowPicker
+            installed: shown, candidates: candidates.map(\.key), preference: preference, unoffered: choices.unofferedKeys,
+            forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker
         )
         let decision = ChoiceDecider.decide(situation)
         switch decision {
@@ -170,24 +184,24 @@ final class ActionOpener {
             throw .unavailable("nothing installed can open \(type.name)" + (names.isEmpty ? "" : " (install one of: \(names))"))
         case .launch(let key, let reason):
             diagnostics.explain(reason)
-            return candidates.first { $0.app.key == key } ?? installed.first { $0.app.key == key }!
+            if let forced { return forced }
+            return candidates.first { $0.key == key } ?? choices.choice(key)!
         case .pick(let keys, let forgetDefault, let reason):
             diagnostics.explain("showing the picker: \(reason)")
             if remembers, let updated = ChoiceDecider.preferenceBeforePicking(decision, preference) {
                 try preferences.update(type.key) { $0 = updated }
             }
-            let ordered = keys.compactMap { key in candidates.first { $0.app.key == key } }
+            let ordered = keys.compactMap { key in candidates.first { $0.key == key } }
             let remembered = forgetDefault ? nil : preference.defaultApp
             let answer = try pick(ordered, type: type, action: action, defaultApp: remembered, request: request)
             let chosen = ordered[answer.index]
             if remembers {
-                let shown = installed.map(\.app.key)
                 try preferences.update(type.key) { current in
-                    current = ChoiceDecider.preference(afterChoosing: chosen.app.key, always: answer.always, installed: shown, current)
+                    current = ChoiceDecider.preference(afterChoosing: chosen.key, always: answer.always, installed: shown, current)
                 }
-                if answer.always { diagnostics.explain("remembered \(chosen.app.key) as the default for \(type.name)") }
+                if answer.always { diagnostics.explain("remembered \(chosen.key) as the default for \(type.name)") }
             }
-            if let site = answer.site { try rememberRule(site: site, app: chosen.app.key) }
+            if let site = answer.site { try rememberRule(site: site, choice: chosen.key, privateWindow: request.options.privateWindow) }
             return chosen
         }
     }
@@ -203,8 +217,8 @@ final class ActionOpener {
         let title = options.title ?? "\(type.name): \(action?.name ?? "Open") with…"
         let pickerCandidates = candidates.map { installed in
             PickerCandidate(
-                appKey: installed.app.key, displayName: installed.displayName,
-                icon: installed.entry?.icon, isDefault: installed.app.key == defaultApp
+                appKey: installed.key, displayName: installed.displayName,
+                icon: installed.entry?.icon, isDefault: installed.key == defaultApp
             )
         }
         // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
@@ -234,18 +248,20 @@ final class ActionOpener {
         }
     }
 
-    /// *Always for SITE*: links of the site open with `app` from now on.
-    private func rememberRule(site text: String, app: String) throws(ChoosyError) {
+    /// *Always for SITE*: links of the site open with this choice (an app, or an app's
+    /// profile) from now on, in a private window when this one was.
+    private func rememberRule(site text: String, choice: String, privateWindow: Bool) throws(ChoosyError) {
         let site: Site
         do {
             site = try Site(parsing: text)
         } catch {
             throw .internal("the registrable domain '\(text)' is no site: \(error.reason)")
         }
+        let (app, profile) = ChoiceKey.split(choice)
         try rules.modify(whenCorrupt: SiteRuleStore.goOnWithoutRules) { rules in
-            rules.add(SiteRule(site: site, target: .app(key: app, profile: nil, privateWindow: false)))
+            rules.add(SiteRule(site: site, target: .app(key: app, profile: profile, privateWindow: privateWindow)))
         }
-        diagnostics.explain("remembered \(app) for the links of \(site.text) (a site rule in \(rules.path))")
+        diagnostics.explain("remembered \(choice) for the links of \(site.text) (a site rule in \(rules.path))")
     }
 
     /// The URL for the chosen app, or nil for a native app opened with no action (it just
@@ -277,13 +293,16 @@ final class ActionOpener {
         return url
     }
 
-    private func launch(_ entry: DesktopEntry, url: String?, dryRun: Bool) throws(ChoosyError) -> [String] {
-        if dryRun {
-            let argv = try launcher.argv(for: entry, url: url)
+    private func launch(_ chosen: InstalledApp, url: String?, options: OpenOptions) throws(ChoosyError) -> [String] {
+        guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
+        let form = chosen.launchForm(privateWindow: options.privateWindow)
+        if let action = form.action { diagnostics.explain("private window: \(entry.id)'s action '\(action.key)'") }
+        if options.dryRun {
+            let argv = try launcher.argv(for: entry, url: url, form: form)
             diagnostics.explain("dry run: not starting \(entry.id)")
             return argv
         }
-        let argv = try launcher.launch(entry, url: url)
+        let argv = try launcher.launch(entry, url: url, form: form)
         diagnostics.explain("started \(entry.id): \(shellQuoted(argv))")
         return argv
     }
@@ -296,6 +315,7 @@ final class ActionOpener {
         options.picker = request.options.picker
         options.noRemember = request.options.noRemember
         options.dryRun = request.options.dryRun
+        options.privateWindow = request.options.privateWindow
         diagnostics.explain("web app: opening \(url) through the browser type")
         return try open(OpenRequest(type: "browser", action: "browse", parameters: [("url", url)], options: options))
     }

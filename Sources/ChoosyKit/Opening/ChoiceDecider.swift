@@ -1,7 +1,11 @@
 /// What choosy knows when it must pick an app for an action.
 package struct ChoiceSituation: Equatable, Sendable {
-    /// Installed apps of the type, in catalog order.
+    /// The installed choices of the type, in catalog order: app keys, and `app@profile` keys
+    /// for the apps offered once per profile.
     package var installed: [String]
+    /// Keys of installed apps that launch without being offered: the plain key of an app
+    /// offered per profile, the key of an app's only profile.
+    package var unoffered: [String]
     /// The apps to offer: installed ones that support the action, or all installed ones when
     /// none does; the system's default handler first.
     package var candidates: [String]
@@ -13,8 +17,12 @@ package struct ChoiceSituation: Equatable, Sendable {
     /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
     package var alwaysPicker: Bool
 
-    package init(installed: [String], candidates: [String], preference: TypePreference, forcedApp: String? = nil, choose: Bool = false, alwaysPicker: Bool = false) {
+    package init(
+        installed: [String], candidates: [String], preference: TypePreference, unoffered: [String] = [],
+        forcedApp: String? = nil, choose: Bool = false, alwaysPicker: Bool = false
+    ) {
         self.installed = installed
+        self.unoffered = unoffered
         self.candidates = candidates
         self.preference = preference
         self.forcedApp = forcedApp
@@ -49,14 +57,17 @@ package enum ChoiceDecider {
             return .pick(candidates: first(remembered, in: candidates), forgetDefault: false, reason: "CHOOSY_ALWAYS_DISPLAY_PICKER is set")
         }
         if let remembered {
-            guard situation.installed.contains(remembered) else {
+            // A profile that is gone is gone like an uninstalled app.
+            guard situation.installed.contains(remembered) || situation.unoffered.contains(remembered) else {
                 return .pick(candidates: candidates, forgetDefault: true, reason: "the default '\(remembered)' is no longer installed: it is forgotten")
             }
             let new = situation.installed.filter { !situation.preference.seen.contains($0) }
             if !new.isEmpty {
                 return .pick(candidates: first(remembered, in: candidates), forgetDefault: false, reason: "new app(s) since the default was chosen: \(new.joined(separator: ", "))")
             }
-            if candidates.contains(remembered) {
+            let rememberedApp = ChoiceKey.split(remembered).app
+            if candidates.contains(remembered)
+                || situation.unoffered.contains(remembered) && candidates.contains(where: { ChoiceKey.split($0).app == rememberedApp }) {
                 return .launch(app: remembered, reason: "'\(remembered)' is the default and no new app appeared")
             }
             return .pick(candidates: candidates, forgetDefault: false, reason: "the default '\(remembered)' cannot do this action")

@@ -84,7 +84,7 @@ extension OpenOptions {
     /// private windows").
     mutating func apply(_ rule: SiteRule) {
         guard case .app(let key, let profile, let privateWindow) = rule.target else { return }
-        app = profile.map { "\(key)@\($0)" } ?? key
+        app = ChoiceKey.make(app: key, profile: profile)
         self.privateWindow = self.privateWindow || privateWindow
     }
 }

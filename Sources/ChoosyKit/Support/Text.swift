@@ -57,3 +57,29 @@ package func appendEscaped(_ text: String, to output: inout String, by escape: (
         }
     }
 }
+
+/// Whether `text` holds `part`, compared byte for byte. `String.contains(_: String)` goes
+/// through _StringProcessing, whose first use costs more than a whole `choosy url`.
+package func holds(_ text: String, _ part: String) -> Bool {
+    firstOffset(of: Array(part.utf8), in: Array(text.utf8[...]), from: 0) != nil
+}
+
+/// `text` with every `part` replaced by `replacement`, byte for byte (see `holds`).
+package func replacingEvery(_ part: String, in text: String, with replacement: String) -> String {
+    let bytes = Array(text.utf8), needle = Array(part.utf8)
+    guard !needle.isEmpty else { return text }
+    var result: [UInt8] = []
+    var start = 0
+    while let found = firstOffset(of: needle, in: bytes, from: start) {
+        result += bytes[start..<found] + replacement.utf8
+        start = found + needle.count
+    }
+    result += bytes[start...]
+    return String(decoding: result, as: UTF8.self)
+}
+
+private func firstOffset(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    guard needle.count <= bytes.count - start else { return nil }
+    guard !needle.isEmpty else { return start }
+    return (start...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+}

@@ -291,3 +291,26 @@ import Testing
         #expect(!CatalogURLPolicy.permits("ftp://example.org/x"))
     }
 }
+
+extension CatalogDecoderTests {
+    @Test func profilesAndPrivateAreReadLeniently() throws {
+        let records = try decode("""
+            [{"key": "browser", "apps": [
+              {"key": "ok", "private": ["--private-window"],
+               "profiles": {"format": "firefox", "paths": {"ok.desktop": "~/.ok/profiles.ini", "bad.desktop": 3}, "args": ["-P", "{{profile}}"]}},
+              {"key": "format", "profiles": {"format": "opera", "paths": {}, "args": ["{{profile}}"]}, "private": []},
+              {"key": "noplaceholder", "profiles": {"format": "chromium", "paths": {}, "args": ["--profile-directory"]}, "private": ["-x", 1]},
+              {"key": "noargs", "profiles": {"format": "chromium", "paths": {}}, "private": "--incognito"}
+            ]}]
+            """)
+        let apps = try #require(records.first?.apps)
+        #expect(apps[0].profiles == AppProfiles(format: .firefox, paths: ["ok.desktop": "~/.ok/profiles.ini"], arguments: ["-P", "{{profile}}"]))
+        #expect(apps[0].privateArguments == ["--private-window"])
+        #expect(apps.dropFirst().allSatisfy { $0.profiles == nil && $0.privateArguments == nil })
+        // A later source wins field by field, and what it does not say stands.
+        let later = try decode(#"[{"key": "browser", "apps": [{"key": "ok", "private": ["--incognito"]}]}]"#)
+        let merged = try #require(CatalogMerger.merge(records + later))
+        #expect(merged.app("ok")?.privateArguments == ["--incognito"])
+        #expect(merged.app("ok")?.profiles?.format == .firefox)
+    }
+}

@@ -50,6 +50,7 @@ import Testing
         #expect(try HelpText.text(for: "open").hasPrefix("""
             choosy open TYPE [ACTION] [KEY=VALUE…] [--app KEY] [--choose] [--no-remember]
                         [--picker P] [--title T] [--dry-run] [--json] [--configure CMD]
+                        [--private]
 
 
             """))

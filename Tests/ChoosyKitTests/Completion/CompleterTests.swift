@@ -73,8 +73,8 @@ import Testing
     }
 
     @Test func appKeysForAppAndDefault() {
-        #expect(complete("default", "browser", "f") == ["firefox", "falkon"])
-        #expect(complete("default", "Browser", "F") == ["firefox", "falkon"])
+        #expect(complete("default", "browser", "f") == ["firefox", "floorp", "falkon"])
+        #expect(complete("default", "Browser", "F") == ["firefox", "floorp", "falkon"])
         #expect(complete("open", "Twitter", "show_profile", "--app", "") == ["x_web"])
         #expect(complete("url", "maps", "search", "--app=o") == ["--app=openstreetmap_web"])
         #expect(complete("open", "--app", "") == [])

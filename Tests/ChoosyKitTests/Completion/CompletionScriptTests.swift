@@ -96,6 +96,23 @@ import Testing
             """)
     }
 
+    /// bash splits `firefox@Work` at the `@` too: a browser's profiles complete after it.
+    @Test func bashCompletesABrowsersProfilesAfterTheAt() {
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
+        sandbox.write(sandbox.home + "/.mozilla/firefox/profiles.ini", "[Profile0]\nName=Work Stuff\n\n[Profile1]\nName=Home\n")
+        #expect(bash([
+            "tab_line 'choosy open browser browse --app firefox@' choosy open browser browse --app firefox @",
+            "tab_line 'choosy default browser firefox@W' choosy default browser firefox @ W",
+        ]) == """
+            Work\\ Stuff
+            Home
+            --
+            Work\\ Stuff
+            --
+
+            """)
+    }
+
     /// Through the real scripts, each command offers the options the grammar declares for it.
     @Test func bashAndFishOfferTheGrammarsOptions() {
         let commands = CommandGrammar.commands

@@ -137,3 +137,47 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(KeyFile(parsing: Array("[G]\n\(key)=v\n".utf8)) == nil)
     }
 }
+
+/// `[Desktop Action …]` groups (Desktop Entry spec, "Additional applications actions").
+@Suite struct DesktopActionTests {
+    func entry(_ text: String) throws -> DesktopEntry {
+        try #require(DesktopEntryParser.parse(Array(text.utf8), id: "b.desktop", path: "/b.desktop"))
+    }
+
+    @Test func actionsAreTheListedGroupsInTheirOrder() throws {
+        let browser = try entry("""
+            [Desktop Entry]
+            Type=Application
+            Name=B
+            Exec=b %u
+            Actions=new-window;missing;new-private-window;
+
+            [Desktop Action new-private-window]
+            Name=New Private Window
+            Name[de]=Neues privates Fenster
+            Exec=b --private-window %u
+
+            [Desktop Action unlisted]
+            Name=Private, but not listed
+            Exec=b --unlisted
+
+            [Desktop Action new-window]
+            Name=New Window
+            Exec=b --new-window
+            """)
+        #expect(browser.actions.map(\.key) == ["new-window", "new-private-window"])
+        #expect(browser.actions.map(\.name) == ["New Window", "New Private Window"])
+        #expect(browser.privateWindowAction?.exec == "b --private-window %u")
+    }
+
+    @Test func thePrivateActionIsFoundByKeyOrUntranslatedName() throws {
+        let byKey = try entry("[Desktop Entry]\nExec=c\nActions=NewWindow;Incognito;\n[Desktop Action NewWindow]\nExec=c\n[Desktop Action Incognito]\nName=Open a new window\nExec=c --incognito\n")
+        #expect(byKey.privateWindowAction?.key == "Incognito")
+        let byName = try entry("[Desktop Entry]\nExec=c\nActions=a;b;\n[Desktop Action a]\nName[fr]=Fenêtre privée\nName=Other\nExec=c -a\n[Desktop Action b]\nName=Open a PRIVATE window\nExec=c -b\n")
+        #expect(byName.privateWindowAction?.key == "b")
+        // One without an Exec cannot start anything.
+        let noExec = try entry("[Desktop Entry]\nExec=c\nActions=private;\n[Desktop Action private]\nName=Private\n")
+        #expect(noExec.actions.count == 1 && noExec.privateWindowAction == nil)
+        #expect(try entry("[Desktop Entry]\nExec=c\n").actions.isEmpty)
+    }
+}

@@ -102,3 +102,33 @@ import Testing
         #expect(try ExecCommandLine(parsing: "firefox %u").program == "firefox")
     }
 }
+
+/// Where a profile's and a private window's arguments go (README, "Profiles and private windows").
+@Suite struct ExecArgumentPlacementTests {
+    private func argv(_ exec: String, url: String? = "https://x.org/") throws -> [String] {
+        try ExecCommandLine(parsing: exec).expand(url: url, icon: "icon", name: "App", entryPath: "/a.desktop", inserting: ["-P", "Work"])
+    }
+
+    @Test func beforeTheFirstArgumentHoldingAURLFieldCode() throws {
+        #expect(try argv("/usr/lib/firefox-esr/firefox-esr %u") == ["/usr/lib/firefox-esr/firefox-esr", "-P", "Work", "https://x.org/"])
+        #expect(try argv("chromium --flag %U --after") == ["chromium", "--flag", "-P", "Work", "https://x.org/", "--after"])
+        #expect(try argv("app %i --open=%u") == ["app", "--icon", "icon", "-P", "Work", "--open=https://x.org/"])
+        #expect(try argv("env BAMF_DESKTOP_FILE_HINT=/var/lib/snapd/desktop/applications/firefox_firefox.desktop /snap/bin/firefox %u")
+            == ["env", "BAMF_DESKTOP_FILE_HINT=/var/lib/snapd/desktop/applications/firefox_firefox.desktop", "/snap/bin/firefox", "-P", "Work", "https://x.org/"])
+        // Without a URL the place stays the same.
+        #expect(try argv("app %u --after", url: nil) == ["app", "-P", "Work", "--after"])
+    }
+
+    @Test func beforeTheFlatpakGroupHoldingIt() throws {
+        let run = ["/usr/bin/flatpak", "run", "--branch=stable", "--arch=x86_64", "--command=firefox", "--file-forwarding", "org.mozilla.firefox"]
+        #expect(try argv(run.joined(separator: " ") + " @@u %u @@") == run + ["-P", "Work", "@@u", "https://x.org/", "@@"])
+        #expect(try argv("flatpak run org.x.App @@ %F @@", url: "/tmp/f") == ["flatpak", "run", "org.x.App", "-P", "Work", "@@", "/tmp/f", "@@"])
+        // A closed group before the URL does not count.
+        #expect(try argv("flatpak run @@ a @@ org.x.App %u") == ["flatpak", "run", "@@", "a", "@@", "org.x.App", "-P", "Work", "https://x.org/"])
+    }
+
+    @Test func atTheEndWithoutAURLFieldCode() throws {
+        #expect(try argv("firefox --private-window") == ["firefox", "--private-window", "-P", "Work"])
+        #expect(try ExecCommandLine(parsing: "app %u").expand(url: "u", icon: nil, name: nil, entryPath: nil) == ["app", "u"])
+    }
+}

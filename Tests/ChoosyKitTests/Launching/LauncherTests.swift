@@ -130,4 +130,32 @@ import Testing
         defer { free(resolved) }
         return String(cString: resolved)
     }
+
+    @Test func aPrivateWindowActionReplacesTheExecAndGetsTheURLLast() throws {
+        let sandbox = Sandbox()
+        let entry = try entry(sandbox, "chromium_chromium.desktop", """
+            [Desktop Entry]
+            Type=Application
+            Name=Chromium
+            Exec=env BAMF_DESKTOP_FILE_HINT=/x.desktop /snap/bin/chromium %U
+            Actions=Incognito;Broken;
+
+            [Desktop Action Incognito]
+            Name=Open a New Window in incognito mode
+            Exec=env BAMF_DESKTOP_FILE_HINT=/x.desktop /snap/bin/chromium --incognito
+
+            [Desktop Action Broken]
+            Exec=%u
+
+            """)
+        let launcher = Launcher(environment: sandbox.choosyEnvironment)
+        let form = LaunchForm(arguments: ["--profile-directory=Profile 1"], action: entry.privateWindowAction)
+        #expect(try launcher.argv(for: entry, url: "https://x.org/", form: form)
+            == ["env", "BAMF_DESKTOP_FILE_HINT=/x.desktop", "/snap/bin/chromium", "--incognito", "--profile-directory=Profile 1", "https://x.org/"])
+        #expect(try launcher.argv(for: entry, url: "https://x.org/", form: LaunchForm(arguments: ["--incognito"]))
+            == ["env", "BAMF_DESKTOP_FILE_HINT=/x.desktop", "/snap/bin/chromium", "--incognito", "https://x.org/"])
+        #expect(throws: ChoosyError.launchFailed("cannot launch chromium_chromium.desktop: invalid Exec of its action 'Broken': the program is a field code")) {
+            try launcher.argv(for: entry, url: "https://x.org/", form: LaunchForm(action: entry.actions[1]))
+        }
+    }
 }

@@ -67,4 +67,20 @@ import Testing
     @Test func nothingInstalled() {
         #expect(decide(installed: [], candidates: []) == .nothingInstalled)
     }
+
+    @Test func profilesAreChoicesAndAPlainKeyStillLaunches() {
+        let profiles = ["firefox@Work", "firefox@Home", "chromium"]
+        func decide(_ remembered: String, installed: [String] = profiles, seen: [String] = profiles) -> ChoiceDecision {
+            ChoiceDecider.decide(ChoiceSituation(
+                installed: installed, candidates: installed, preference: TypePreference(defaultApp: remembered, seen: seen),
+                unoffered: ["firefox"]
+            ))
+        }
+        #expect(launches(decide("firefox@Work"), "firefox@Work"))
+        // The app's own default profile is no choice offered, yet it is installed and launches.
+        #expect(launches(decide("firefox"), "firefox"))
+        // A new profile is a new app; a deleted one is forgotten like an uninstalled app.
+        #expect(isPick(decide("firefox@Work", installed: profiles + ["firefox@Travel"]), ["firefox@Work", "firefox@Home", "chromium", "firefox@Travel"], forget: false))
+        #expect(isPick(decide("firefox@Gone"), profiles, forget: true))
+    }
 }

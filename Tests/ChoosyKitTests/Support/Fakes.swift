@@ -125,6 +125,8 @@ final class ScriptedPicker: Picker {
 final class FakeAppDirectory: InstalledAppDirectory {
     var types: [String: AppType] = [:]
     var installed: [String: [InstalledApp]] = [:]
+    /// By app key.
+    var profiles: [String: [BrowserProfile]] = [:]
 
     func appType(_ input: String) throws(ChoosyError) -> AppType {
         guard let type = types[input.lowercased()] else { throw .unknown("unknown app type '\(input)'") }
@@ -133,6 +135,7 @@ final class FakeAppDirectory: InstalledAppDirectory {
 
     func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] { installed[type.key] ?? [] }
     func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] { apps }
+    func profiles(of installed: InstalledApp) -> [BrowserProfile] { profiles[installed.app.key] ?? [] }
 
     /// Makes `app` of `type` installed through a desktop entry running `program %u`.
     func install(_ app: App, of type: String, program: String) {

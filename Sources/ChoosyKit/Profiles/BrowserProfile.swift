@@ -1,0 +1,21 @@
+/// One profile of a browser, as its profile list names it.
+package struct BrowserProfile: Equatable, Sendable {
+    /// The name shown to the user, and what follows the `@` of the choice's key
+    /// (`firefox@Work`): Firefox's `Name`, Chromium's display name.
+    package var name: String
+    /// What `{{profile}}` becomes on the command line: Firefox's `Name`, Chromium's profile
+    /// directory (`Profile 1`).
+    package var selector: String
+
+    /// The app's profile arguments for this profile: each `{{profile}}` replaced by the
+    /// selector, which stays inside its one argument whatever it holds.
+    package func arguments(_ profiles: AppProfiles) -> [String] {
+        profiles.arguments.map { replacingEvery(AppProfiles.placeholder, in: $0, with: selector) }
+    }
+
+    /// True when a browser would read the profile as an option: the selector starts with `-`
+    /// and is an argument of its own (`-P -foo`). `--profile-directory=-foo` is not.
+    package func looksLikeAnOption(_ profiles: AppProfiles) -> Bool {
+        selector.hasPrefix("-") && profiles.arguments.contains(AppProfiles.placeholder)
+    }
+}

@@ -1,0 +1,62 @@
+/// The profiles of an installed browser (README, "Profiles and private windows"): the
+/// profile list of the installed variant only (its desktop ID's path in the catalog's
+/// `profiles`), read when a choice needs it. A list that is missing has no profiles; one
+/// that cannot be read or parsed is skipped with one line under `-v`, never fatal.
+package struct BrowserProfileFinder: Sendable {
+    private let environment: Environment
+    private let fileSystem: FileSystem
+    private let diagnostics: DiagnosticSink
+
+    package init(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink) {
+        self.environment = environment
+        self.fileSystem = fileSystem
+        self.diagnostics = diagnostics
+    }
+
+    /// The profiles `app` keeps when installed as `desktopID`, the ones a browser would read
+    /// as options left out.
+    package func profiles(of app: App, desktopID: String) -> [BrowserProfile] {
+        guard let declared = app.profiles, let written = declared.paths[desktopID] else { return [] }
+        guard let path = expandedPath(written) else {
+            diagnostics.explain("\(app.key): profile list '\(written)' is neither under ~ nor under $XDG_CONFIG_HOME; ignored")
+            return []
+        }
+        guard let info = fileSystem.info(path) else {
+            diagnostics.explain("\(app.key): no profile list at \(path)")
+            return []
+        }
+        let limit = declared.format == .firefox ? FirefoxProfileList.sizeLimit : ChromiumLocalState.sizeLimit
+        guard info.kind == .regular, info.size <= Int64(limit) else {
+            diagnostics.explain("\(app.key): skipping the profile list \(path): not a regular file of at most \(limit >> 20) MiB")
+            return []
+        }
+        let found: [BrowserProfile]
+        do {
+            let bytes = try fileSystem.read(path, limit: limit)
+            switch declared.format {
+            case .firefox: found = FirefoxProfileList.profiles(in: bytes)
+            case .chromium: found = try ChromiumLocalState.profiles(in: bytes)
+            }
+        } catch {
+            diagnostics.explain("\(app.key): skipping the profile list \(path): \(error)")
+            return []
+        }
+        let usable = found.filter { profile in
+            guard profile.looksLikeAnOption(declared) else { return true }
+            diagnostics.explain("\(app.key): profile '\(profile.name)' starts with '-', which the browser would read as an option; not offered")
+            return false
+        }
+        diagnostics.explain("\(app.key): \(usable.count) profile(s) in \(path)" + (usable.isEmpty ? "" : ": " + usable.map(\.name).joined(separator: ", ")))
+        return usable
+    }
+
+    /// `~/…` under `$HOME`, `$XDG_CONFIG_HOME/…` under the config home (its default
+    /// `~/.config` when unset); nil for anything else, which would depend on the directory
+    /// choosy runs in.
+    func expandedPath(_ written: String) -> String? {
+        for (prefix, base) in [("~/", environment.home), ("$XDG_CONFIG_HOME/", environment.configHome)] where written.hasPrefix(prefix) {
+            return joinPath(base, String(written.dropFirst(prefix.count)))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,134 @@
+@testable import ChoosyKit
+import Foundation
+import Testing
+
+/// Firefox's `profiles.ini` and Chromium's `Local State`, read as the browsers write them and
+/// as crashes and hand edits leave them.
+@Suite struct ProfileListTests {
+    static let fixtures = Sandbox.packageRoot + "/Tests/Fixtures/browser-profiles/"
+
+    func fixture(_ name: String) -> [UInt8] {
+        Array(FileManager.default.contents(atPath: Self.fixtures + name)!)
+    }
+
+    func names(_ text: String) -> [String] {
+        FirefoxProfileList.profiles(in: Array(text.utf8)).map(\.name)
+    }
+
+    @Test func firefoxProfilesAreTheProfileGroupsInFileOrder() {
+        let profiles = FirefoxProfileList.profiles(in: fixture("profiles.ini"))
+        #expect(profiles.map(\.name) == ["Work; rm -rf ~ $(touch pwned) \"quoted\"", "Work", "default-release", "--foo"])
+        // Firefox's -P takes the name.
+        #expect(profiles.allSatisfy { $0.selector == $0.name })
+    }
+
+    @Test func firefoxListsSurviveWhatCrashesAndHandsLeave() {
+        // [Install…] and [General] say nothing of names; a group without a Name is no profile.
+        #expect(names("[Install1]\nName=no\n[General]\nName=no\n[Profile0]\nPath=x\n[Profile1]\r\nName = Spaced \r\n") == ["Spaced"])
+        // A second profile of the same name would be opened as the first.
+        #expect(names("[Profile0]\nName=A\n[Profile1]\nName=A\n[Profile2]\nName=B") == ["A", "B"])
+        // Lines that are not Key=Value or hold NUL are skipped, and a broken group header ends
+        // the group before it; the rest stands.
+        #expect(names("junk\n[Profile0]\nName=\u{0}x\n[Profile1]\ngarbage\nName=Kept\n[Profile2\nName=Not a group\n") == ["Kept"])
+        #expect(FirefoxProfileList.profiles(in: Array("[Profile0]\nName=".utf8) + [0xFF] + Array("\n[Profile1]\nName=B".utf8)).map(\.name) == ["B"])
+        #expect(FirefoxProfileList.profiles(in: [0xFF, 0xFE, 0x00, 0x5B]).isEmpty)
+        #expect(names("") == [] && names("[Profile0]\nName=\n") == [])
+        // A lone CR ends a line (found by fuzzing: it was kept inside the name).
+        #expect(names("[Profile0]\nName=\r-Evil=1\rName=Kept\r[Profile1]\rName=Mac") == ["Kept", "Mac"])
+        // The last Name of a group counts, as for Firefox's own parser.
+        #expect(names("[Profile0]\nName=Old\nName=New\n# Name=Comment\n; Name=Comment") == ["New"])
+    }
+
+    @Test func chromiumProfilesAreItsInfoCacheByDisplayName() throws {
+        let profiles = try ChromiumLocalState.profiles(in: fixture("Local State"))
+        #expect(profiles == [
+            BrowserProfile(name: "Person 1", selector: "Default"),
+            BrowserProfile(name: "Work", selector: "Profile 1"),
+            BrowserProfile(name: "Side\nline $HOME `id`", selector: "Profile 2"),
+        ])
+    }
+
+    @Test func chromiumLocalStatesWithoutProfilesOrNotJSON() throws {
+        #expect(try ChromiumLocalState.profiles(in: Array("{}".utf8)).isEmpty)
+        #expect(try ChromiumLocalState.profiles(in: Array(#"{"profile": {"info_cache": []}}"#.utf8)).isEmpty)
+        // No name, or one taken already: the directory is the name, and a duplicate is left out.
+        let odd = #"{"profile": {"info_cache": {"Default": {}, "Profile 1": {"name": "Default"}, "Profile 2": {"name": 3}, "": {"name": "x"}}}}"#
+        #expect(try ChromiumLocalState.profiles(in: Array(odd.utf8)).map(\.selector) == ["Default", "Profile 2"])
+        #expect(throws: JSONError.self) { try ChromiumLocalState.profiles(in: Array(#"{"profile": {"#.utf8)) }
+    }
+
+    @Test func argumentsKeepTheProfileInOneElement() {
+        let firefox = AppProfiles(format: .firefox, paths: [:], arguments: ["-P", "{{profile}}"])
+        let chromium = AppProfiles(format: .chromium, paths: [:], arguments: ["--profile-directory={{profile}}"])
+        let odd = BrowserProfile(name: "a b;$(c)", selector: "-x y")
+        #expect(odd.arguments(firefox) == ["-P", "-x y"] && odd.looksLikeAnOption(firefox))
+        #expect(odd.arguments(chromium) == ["--profile-directory=-x y"] && !odd.looksLikeAnOption(chromium))
+    }
+}
+
+/// Which file is read for which installed variant, and what happens when it cannot be.
+@Suite struct BrowserProfileFinderTests {
+    let fileSystem = FakeFileSystem()
+    let diagnostics = RecordingDiagnostics(verbose: true)
+    static let firefox = App(
+        key: "firefox", name: "Firefox", urlScheme: "http:", desktopIDs: ["firefox.desktop", "org.mozilla.firefox.desktop"],
+        profiles: AppProfiles(format: .firefox, paths: [
+            "firefox.desktop": "~/.mozilla/firefox/profiles.ini",
+            "org.mozilla.firefox.desktop": "~/.var/app/org.mozilla.firefox/.mozilla/firefox/profiles.ini",
+        ], arguments: ["-P", "{{profile}}"])
+    )
+    static let chromium = App(
+        key: "chromium", name: "Chromium", urlScheme: "http:", desktopIDs: ["chromium.desktop"],
+        profiles: AppProfiles(format: .chromium, paths: ["chromium.desktop": "$XDG_CONFIG_HOME/chromium/Local State"], arguments: ["--profile-directory={{profile}}"])
+    )
+
+    func finder(_ variables: [String: String] = ["HOME": "/home/ada"]) -> BrowserProfileFinder {
+        BrowserProfileFinder(environment: Environment(variables), fileSystem: fileSystem, diagnostics: diagnostics)
+    }
+
+    func write(_ path: String, _ text: String) throws {
+        try fileSystem.writeAtomically(Array(text.utf8), to: path, permissions: 0o600)
+    }
+
+    @Test func onlyTheInstalledVariantsListIsRead() throws {
+        try write("/home/ada/.mozilla/firefox/profiles.ini", "[Profile0]\nName=Distro\n")
+        try write("/home/ada/.var/app/org.mozilla.firefox/.mozilla/firefox/profiles.ini", "[Profile0]\nName=Flatpak\n[Profile1]\nName=-P\n")
+        #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["Distro"])
+        // A name Firefox would read as an option is not offered.
+        #expect(finder().profiles(of: Self.firefox, desktopID: "org.mozilla.firefox.desktop").map(\.name) == ["Flatpak"])
+        #expect(diagnostics.explanations.contains { $0.contains("profile '-P' starts with '-'") })
+        // A variant with no path, and an app without profiles, read nothing.
+        #expect(finder().profiles(of: Self.firefox, desktopID: "firefox_firefox.desktop").isEmpty)
+        #expect(finder().profiles(of: App(key: "lynx", name: "Lynx", urlScheme: "http:"), desktopID: "firefox.desktop").isEmpty)
+    }
+
+    @Test func xdgConfigHomeIsTheBrowsersOwn() throws {
+        try write("/home/ada/.config/chromium/Local State", #"{"profile": {"info_cache": {"Default": {"name": "Home"}}}}"#)
+        try write("/xdg/chromium/Local State", #"{"profile": {"info_cache": {"Default": {"name": "XDG"}}}}"#)
+        #expect(finder().profiles(of: Self.chromium, desktopID: "chromium.desktop").map(\.name) == ["Home"])
+        #expect(finder(["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg"]).profiles(of: Self.chromium, desktopID: "chromium.desktop").map(\.name) == ["XDG"])
+        #expect(finder().expandedPath("relative/Local State") == nil)
+        #expect(finder().expandedPath("~/x") == "/home/ada/x")
+    }
+
+    @Test func aListThatCannotBeReadIsSkippedWithOneLine() throws {
+        #expect(finder().profiles(of: Self.chromium, desktopID: "chromium.desktop").isEmpty)
+        try write("/home/ada/.config/chromium/Local State", "{not json")
+        #expect(finder().profiles(of: Self.chromium, desktopID: "chromium.desktop").isEmpty)
+        #expect(diagnostics.explanations.filter { $0.contains("skipping the profile list /home/ada/.config/chromium/Local State") }.count == 1)
+        try fileSystem.createDirectory("/home/ada/.mozilla/firefox/profiles.ini", permissions: 0o700)
+        #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").isEmpty)
+        #expect(diagnostics.warnings.isEmpty, "never more than -v says")
+    }
+}
+
+@Suite struct ChoiceKeyTests {
+    @Test func aKeyReadsBackAsItsAppAndProfile() {
+        #expect(ChoiceKey.split("firefox") == ("firefox", nil))
+        #expect(ChoiceKey.split("firefox@Work @ Home") == ("firefox", "Work @ Home"))
+        #expect(ChoiceKey.split("firefox@") == ("firefox", ""))
+        // A name starting with a combining mark joins the `@` into one Character (found by fuzzing).
+        let name = "\u{059A}=0"
+        #expect(ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: name)) == ("firefox", name))
+    }
+}
