@@ -198,7 +198,7 @@ import Testing
         let metacharacters = "Work; rm -rf ~ $(touch pwned) \"quoted\""
         #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines(
             "Firefox — \(metacharacters)", "Firefox — Work", "Firefox — default-release",
-            "Chromium — Person 1", "Chromium — Work", "Chromium — Side line $HOME `id`"
+            "Chromium — Person 1", "Chromium — Work", "Chromium — Side line $HOME `id`", site: "example.org"
         ))
         #expect(sandbox.launched("chromium") == [["--profile-directory=Profile 1", Self.url]])
         #expect(sandbox.choosy("default", "browser").stdout == "chromium@Work\n")
@@ -229,7 +229,9 @@ import Testing
         sandbox.write(list, fixture("browser-profiles/profiles.ini") + "\n[Profile4]\nName=Travel\nIsRelative=1\nPath=Profiles/t.Travel\n")
         #expect(open(environment: ["PICK": "Firefox — Work"]).status == 0)
         // The default first.
-        #expect(sandbox.pickerInvocations.last?.lines.prefix(3) == ["Firefox — Work", "Firefox — Work (always)", "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\""])
+        #expect(sandbox.pickerInvocations.last?.lines.prefix(4) == [
+            "Firefox — Work", "Firefox — Work (always)", "Firefox — Work (always for example.org)", "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"",
+        ])
         #expect(sandbox.choosy("default", "browser").stdout == "firefox@Work\n")
         #expect(open().status == 0)
         #expect(sandbox.pickerInvocations.count == 1, "the new profile was seen")
@@ -291,7 +293,7 @@ import Testing
         sandbox.write(sandbox.home + "/" + Self.variants[3].profileList, "{\"profile\": {\"info_cache\": {\"Default\": ")
         let output = sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)"], environment: ["PICK": "Chromium"])
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium"))
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium", site: "example.org"))
         let skipped = output.stderrLines.filter { $0.contains("skipping the profile list") }
         #expect(skipped.count == 1 && skipped[0].contains("Local State"), "\(output.stderr)")
         #expect(!output.stderr.contains("warning"))

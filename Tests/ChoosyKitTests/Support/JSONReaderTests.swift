@@ -311,12 +311,14 @@ private indirect enum FoundationJSON: Decodable, Equatable {
 
     /// Where Foundation accepts what RFC 8259 does not (see `JSONReader`): a comma before `]`
     /// or `}`, UTF-16 and UTF-32, and for JSONDecoder a member name of invalid UTF-8 that
-    /// nothing decodes (in some places) and a malformed number that is the whole text (`1.`,
-    /// `-`, `04`, `5e`, `1-400`).
+    /// nothing decodes (in some places), a malformed number that is the whole text (`1.`,
+    /// `-`, `04`, `5e`, `1-400`), and a number that ends in its decimal point anywhere (`[1.]`,
+    /// found in the site-rules fuzz corpus).
     static func isKnownLeniency(_ error: JSONError, of bytes: [UInt8]) -> Bool {
         let isBareNumber = bytes.allSatisfy { Array("0123456789+-.eE \t\r\n".utf8).contains($0) }
         return error.reason.hasPrefix("a comma before") || error.reason.contains("UTF-16 or UTF-32") || bytes.prefix(4).contains(0)
             || error.reason == "a string that is not valid UTF-8" || isBareNumber
+            || error.reason.hasPrefix("expected a digit after the decimal point")
     }
 
     /// JSONDecoder refuses to convert a few spellings of zero with an exponent (`0e1`, `0E3`,
