@@ -57,9 +57,25 @@ public func fuzzXCallback(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         invariant(!ran, "an action ran for a URL that does not parse")
     }
 
-    // The same text as a plain link for `choosy handle`.
-    if let target = try? LinkClassifier.classify(url) {
-        _ = target
+    // The same text as a plain link for `choosy handle`, read with the bundled catalog's links:
+    // an action it gives is one of the type's, and a web link's origin is the link itself.
+    let classifier = LinkClassifier(catalogLinks: { _ in bundledLinks }, diagnostics: RecordingDiagnostics(verbose: false))
+    if case .action(let action)? = try? classifier.classify(url), let origin = action.link {
+        invariant(bundledLinks.entries.contains { $0.type == action.type && $0.link.link.action == action.action } || action.type == "browser",
+                  "\(url.debugDescription) became \(action.type) \(action.action), which no bundled link gives")
+        invariant(url.contains(origin.url), "\(url.debugDescription) lost its text: \(origin.url.debugDescription)")
     }
     return 0
 }
+
+/// The bundled catalog's links, read once, by the catalog with no other source.
+private let bundledLinks: CatalogLinkMatcher = {
+    let environment = Environment(["HOME": "/nonexistent/choosy-home"])
+    let catalog = Catalog(
+        cache: CatalogCache(environment: environment, fileSystem: LocalFileSystem()),
+        userCatalog: UserCatalog(environment: environment, fileSystem: LocalFileSystem()),
+        network: nil, clock: SystemClock(), diagnostics: RecordingDiagnostics()
+    )
+    return CatalogLinkMatcher(types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
+                              host: nil, diagnostics: RecordingDiagnostics())
+}()

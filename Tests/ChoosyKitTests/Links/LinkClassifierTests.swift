@@ -1,17 +1,17 @@
 @testable import ChoosyKit
 import Testing
 
-/// The bundled catalog's links, as `handle` reads them.
-let bundledLinks = CatalogLinkMatcher(
-    types: BundledCatalog.typeSummaries.sorted { $0.name.lowercased() < $1.name.lowercased() }.compactMap { summary in
-        func records(_ json: String?) -> [AppTypeRecord] {
-            (try? CatalogDecoder.decode(Array((json ?? "[]").utf8), source: "bundled", diagnostics: RecordingDiagnostics())) ?? []
-        }
-        return CatalogMerger.merge(records(BundledCatalog.json(for: summary.key)))
-            .map { ($0, CatalogMerger.links(records(BundledCatalog.linksJSON(for: summary.key)))) }
-    },
-    host: nil, diagnostics: RecordingDiagnostics()
-)
+/// The bundled catalog's links, as `handle` reads them: by the catalog with no other source.
+let bundledLinks: CatalogLinkMatcher = {
+    let environment = Environment(["HOME": "/nonexistent/choosy-home"])
+    let catalog = Catalog(
+        cache: CatalogCache(environment: environment, fileSystem: LocalFileSystem()),
+        userCatalog: UserCatalog(environment: environment, fileSystem: LocalFileSystem()),
+        network: nil, clock: SystemClock(), diagnostics: RecordingDiagnostics()
+    )
+    return CatalogLinkMatcher(types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
+                              host: nil, diagnostics: RecordingDiagnostics())
+}()
 
 @Suite struct LinkClassifierTests {
     private let classifier = LinkClassifier(catalogLinks: { _ in bundledLinks }, diagnostics: RecordingDiagnostics())
