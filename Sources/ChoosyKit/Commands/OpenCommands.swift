@@ -27,7 +27,8 @@ extension Choosy {
                 return .opened(try openLink(link, scheme: scheme, options: options))
             }
         } catch {
-            guard let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(), scheme != "choosy" else { throw error }
+            // The system's own handler knows no private windows: `--private` is never dropped.
+            guard !options.privateWindow, let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(), scheme != "choosy" else { throw error }
             var typeKey = Choosy.typeKey(forScheme: scheme)
             if case .action(let action) = target { typeKey = action.type }
             return .opened(try systemHandlerFallback().open(link, scheme: scheme, type: typeKey, candidates: unpicked, options: options))

@@ -9,7 +9,8 @@ extension Choosy {
     }
 
     /// `choosy rule add SITE …`: the rule written, and whether it replaced the site's rule.
-    package func addRule(_ siteText: String, target: SiteRule.Target) throws(ChoosyError) -> (rule: SiteRule, replaced: Bool) {
+    package func addRule(_ siteText: String, target given: SiteRule.Target) throws(ChoosyError) -> (rule: SiteRule, replaced: Bool) {
+        var target = given
         let site = try parsedSite(siteText)
         let suffixes: PublicSuffixList
         do {
@@ -20,11 +21,14 @@ extension Choosy {
         if suffixes.isPublicSuffix(site.host) {
             throw .usage("'\(site.text)' is a public suffix: a rule for it would cover every site under it; write the site itself, like 'example.\(site.host.domainName ?? "")'")
         }
-        if case .app(let key, let profile, _) = target {
+        if case .app(var key, var profile, let privateWindow) = target {
+            // `--app firefox@Work` is `--app firefox --profile Work`.
+            if profile == nil { (key, profile) = ChoiceKey.split(key) }
             if let profile, let problem = SiteRule.problem(withProfile: profile) {
                 throw .usage("--profile '\(WebHost.visible(profile))': \(problem)")
             }
-            try checkRuleApp(key, for: site)
+            try checkRuleApp(key, profile: profile, privateWindow: privateWindow, for: site)
+            target = .app(key: key, profile: profile, privateWindow: privateWindow)
         }
         let rule = SiteRule(site: site, target: target)
         var replaced = false
@@ -66,7 +70,7 @@ extension Choosy {
         options.dryRun = true
         let request = OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: origin)
         let type = try appType(action.type)
-        guard let web = WebLink(request, type: type, action: type.knownAction(action.action)) else {
+        guard let web = try WebLink(request, type: type, action: type.knownAction(action.action)) else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
         guard let rule = try siteRules.rules(whenCorrupt: .refuse).match(web.url) else {
@@ -93,8 +97,9 @@ extension Choosy {
     }
 
     /// A rule's app is a browser, or an app that may take the site's catalog links (README,
-    /// "Site rules"); it need not be installed.
-    private func checkRuleApp(_ key: String, for site: Site) throws(ChoosyError) {
+    /// "Site rules"); it need not be installed. When it is, its profile must exist and, for
+    /// `--private`, it must open private windows (exit 3 otherwise).
+    private func checkRuleApp(_ key: String, profile: String?, privateWindow: Bool, for site: Site) throws(ChoosyError) {
         let browser = try appType("browser")
         var owners: [(type: AppType, apps: [String])] = [(browser, browser.apps.map(\.key))]
         for summary in try catalog().summaries() where summary.key != browser.key {
@@ -108,8 +113,12 @@ extension Choosy {
             let names = owners.map(\.type.name).joined(separator: " or ")
             throw .unknown("unknown app '\(key)' for a rule of \(site.text): it must be an app of \(names)" + didYouMean(key, among: owners.flatMap(\.apps)))
         }
-        if try !installedApps(of: owner).contains(where: { $0.app.key == key }) {
+        let installed = try installedApps(of: owner)
+        guard let found = installed.first(where: { $0.app.key == key }) else {
             diagnostics.warning("\(app.name) (\(key)) is not installed: the rule is kept, and links of \(site.text) are decided as usual until it is")
+            return
         }
+        if let profile { _ = try installedCatalog().choice(key, profile: profile, in: owner) }
+        if privateWindow && !found.isWebApp { try found.requirePrivateWindow(among: installed, typeName: owner.name) }
     }
 }

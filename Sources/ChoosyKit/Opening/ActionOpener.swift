@@ -43,7 +43,7 @@ final class ActionOpener {
         var parameters = try collect(request.parameters, for: type)
         var installed = try apps.installedApps(of: type)
         if let link = request.link { installed = link.allowed(installed, type: type) }
-        if let link = WebLink(request, type: type, action: action) {
+        if let link = try WebLink(request, type: type, action: action) {
             let decision = try siteRuleRouter().decide(link, type: type, installed: installed, options: request.options)
             switch decision {
             case .none: break
@@ -56,11 +56,17 @@ final class ActionOpener {
             }
         }
         if let link = request.link, type.key != "browser" {
+            // `--app` with a browser: it gets the link as it is.
+            if let key = request.options.app, type.app(ChoiceKey.split(key).app) == nil {
+                diagnostics.explain("--app \(key) is no app of \(type.name): opening the link as it is in that browser")
+                return try openInBrowser(link.url, request: request, browser: key, choose: request.options.choose)
+            }
             // A web app of the type is the browser by another name: with no native app that
-            // can do what the link means, the browser gets it as it is.
+            // can do what the link means, the browser gets it as it is (and `--choose` asks there).
             guard let action, installed.contains(where: { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil }) else {
+                if let key = request.options.app { _ = try apps.choice(key, in: type) }
                 diagnostics.explain("no installed app of \(type.name) takes this link; opening it in the browser")
-                return try openInBrowser(link.url, request: request)
+                return try openInBrowser(link.url, request: request, choose: request.options.choose)
             }
         }
         let chosen = try choose(type: type, action: action, installed: installed, request: request)
@@ -89,7 +95,7 @@ final class ActionOpener {
         if chosen.entry != nil {
             result.argv = try launch(chosen, url: url, options: request.options)
         } else if let url {
-            let browser = try openInBrowser(url, request: request)
+            let browser = try openInBrowser(url, request: request, builtByWebApp: request.link == nil)
             result.argv = browser.argv
             result.desktopID = browser.desktopID
             result.via = OpenResult.Via(type: browser.type, app: browser.app)
@@ -165,8 +171,16 @@ final class ActionOpener {
             }
         }
         if options.privateWindow {
+            // Only apps that open private windows are offered; a default that cannot is refused.
             let able = candidates.filter { $0.isWebApp || $0.opensPrivateWindows }
-            if !able.isEmpty { candidates = able }
+            if able.isEmpty, let first = candidates.first {
+                try first.requirePrivateWindow(among: installed, typeName: type.name)
+            }
+            if forced == nil, !options.choose, let remembered = try preferences.preference(for: type.key).defaultApp,
+               let current = choices.choice(remembered), !current.isWebApp, !current.opensPrivateWindows {
+                try current.requirePrivateWindow(among: installed, typeName: type.name)
+            }
+            candidates = able
         }
         candidates = apps.systemDefaultFirst(candidates)
 
@@ -239,7 +253,7 @@ final class ActionOpener {
     /// The site a picker's *always for SITE* writes a rule for: the web link's registrable
     /// domain by the Public Suffix List (libpsl is loaded only now that a picker is shown).
     private func ruleSite(for request: OpenRequest, type: AppType, action: Action?) -> String? {
-        guard let link = WebLink(request, type: type, action: action) else { return nil }
+        guard let link = (try? WebLink(request, type: type, action: action)) ?? nil else { return nil }
         do {
             return try PublicSuffixList.load().registrableDomain(of: link.url.host)
         } catch {
@@ -308,16 +322,22 @@ final class ActionOpener {
     }
 
     /// Web apps open in the browser type's app: its default, or its picker.
-    /// `browser`: the browser a site rule names.
-    private func openInBrowser(_ url: String, request: OpenRequest, browser: String? = nil) throws(ChoosyError) -> OpenResult {
+    /// `browser`: the browser a site rule or `--app` names. `builtByWebApp`: the URL is an
+    /// address a web app built, not a link the user opened, so site rules do not apply.
+    private func openInBrowser(
+        _ url: String, request: OpenRequest, browser: String? = nil, choose: Bool = false, builtByWebApp: Bool = false
+    ) throws(ChoosyError) -> OpenResult {
         var options = OpenOptions()
         options.app = browser
+        options.choose = choose
         options.picker = request.options.picker
         options.noRemember = request.options.noRemember
         options.dryRun = request.options.dryRun
         options.privateWindow = request.options.privateWindow
         diagnostics.explain("web app: opening \(url) through the browser type")
-        return try open(OpenRequest(type: "browser", action: "browse", parameters: [("url", url)], options: options))
+        var browse = OpenRequest(type: "browser", action: "browse", parameters: [("url", url)], options: options, link: request.link)
+        browse.builtByWebApp = builtByWebApp
+        return try open(browse)
     }
 }
 

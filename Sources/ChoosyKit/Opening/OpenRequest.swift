@@ -16,6 +16,9 @@ package struct OpenRequest: Sendable {
     package var purpose: Purpose
     /// The web link this request stands for (`handle`), set when choosy read it as an action.
     package var link: LinkOrigin?
+    /// The address a web app built (`open email compose` in Gmail), not a link the user opened:
+    /// site rules and *always for SITE* are for the user's links only.
+    package var builtByWebApp = false
 
     package init(type: String, action: String?, parameters: [(String, String)], options: OpenOptions = OpenOptions(), purpose: Purpose = .launch, link: LinkOrigin? = nil) {
         self.type = type

@@ -5,16 +5,22 @@ struct WebLink {
     let text: String
     let url: WebURL
 
-    /// The request's web link, if it has one.
-    init?(_ request: OpenRequest, type: AppType, action: Action?) {
+    /// The request's web link, if it has one; an http(s) `url=` a browser could not open is
+    /// refused (exit 2), as `handle` refuses it.
+    init?(_ request: OpenRequest, type: AppType, action: Action?) throws(ChoosyError) {
         if let link = request.link {
             (text, url) = (link.url, link.web)
             return
         }
-        let browsed = type.key == "browser" && action?.key == "browse" ? request.parameters.last { $0.0 == "url" }?.1 : nil
-        guard let text = browsed, isWebURL(text), let url = try? WebURL(parsing: text) else { return nil }
+        let browsed = type.key == "browser" && action?.key == "browse" && !request.builtByWebApp
+            ? request.parameters.last { $0.0 == "url" }?.1 : nil
+        guard let text = browsed, isWebURL(text) else { return nil }
+        do {
+            url = try WebURL(parsing: text)
+        } catch {
+            throw .usage("'\(text.prefix(80))' is not a link a browser can open: \(error.reason)")
+        }
         self.text = text
-        self.url = url
     }
 }
 
@@ -50,7 +56,7 @@ struct SiteRuleRouter {
     func decide(_ link: WebLink, type: AppType, installed: [InstalledApp], options: OpenOptions) throws(ChoosyError) -> SiteRuleDecision {
         guard options.app == nil, !options.choose else { return .none }
         guard let rule = try rules.rules(whenCorrupt: SiteRuleStore.goOnWithoutRules).match(link.url) else { return .none }
-        guard case .app(let key, _, _) = rule.target else {
+        guard case .app(let key, let profile, _) = rule.target else {
             diagnostics.explain("the site rule '\(rule.site.text)' asks: the picker is shown")
             return .ask(rule)
         }
@@ -63,6 +69,11 @@ struct SiteRuleRouter {
         let ownerInstalled = owner.key == type.key ? installed : try apps.installedApps(of: owner)
         guard ownerInstalled.contains(where: { $0.app.key == key }) else {
             diagnostics.warning("the site rule '\(rule.site.text)' names \(key), which is not installed; deciding as usual")
+            return .none
+        }
+        // A profile that is gone is an app that is gone (README, "Profiles and private windows").
+        if let profile, (try? apps.choice(key, profile: profile, in: owner)) == nil {
+            diagnostics.warning("the site rule '\(rule.site.text)' names the profile '\(singleLine(profile))' of \(key), which is gone; deciding as usual")
             return .none
         }
         diagnostics.explain("the site rule '\(rule.site.text)' decides: \(rule.targetDescription)")

@@ -82,7 +82,14 @@ package struct GuardedJSONFile<Contents> {
 
     /// Where the file went; nil when another process moved it first.
     private func moveAside() throws(ChoosyError) -> String? {
-        let aside = "\(path).corrupt-\(Int(clock.now()))"
+        // A second corrupt file in the same second must not replace the first one moved aside.
+        let stamp = "\(path).corrupt-\(Int(clock.now()))"
+        var aside = stamp
+        var copy = 1
+        while fileSystem.info(aside) != nil {
+            copy += 1
+            aside = "\(stamp)-\(copy)"
+        }
         do {
             try fileSystem.rename(path, to: aside)
         } catch {

@@ -188,6 +188,47 @@ import Testing
         #expect(sandbox.launched("firefox-esr", count: 2).last == ["--private-window", Self.url])
     }
 
+    /// A default that cannot open a private window is refused for `--private`, never passed
+    /// over; with no picker, `handle --private` does not fall back to the system's handler,
+    /// which knows no private windows; no app that can is exit 3.
+    @Test func privateIsNeverDroppedAndADefaultThatCannotIsRefused() throws {
+        install(Self.variants[0])
+        sandbox.installApp("org.gnome.Epiphany.desktop", name: "Web", program: "epiphany", mimeTypes: ["x-scheme-handler/https"])
+        #expect(sandbox.choosy("default", "browser", "gnome_web").status == 0)
+        let refused = open("--private", "--dry-run")
+        #expect(refused.status == 3 && refused.stderr == "choosy: GNOME Web cannot open a private window (apps that can: Firefox)\n", "\(refused.stderr)")
+        #expect(sandbox.choosy("reset", "browser").status == 0)
+        let noPicker = sandbox.choosy(["handle", Self.url, "--private", "--dry-run"], environment: ["CHOOSY_PICKER": "auto"])
+        #expect(noPicker.status == 5, "\(noPicker.stderr)")
+        #expect(!noPicker.stdout.contains("epiphany"))
+
+        try FileManager.default.removeItem(atPath: sandbox.root + "/" + Self.variants[0].directory + "/" + Self.variants[0].id)
+        let none = sandbox.choosy("handle", Self.url, "--private", "--dry-run")
+        #expect(none.status == 3 && none.stderr == "choosy: GNOME Web cannot open a private window (no installed app of Browser can)\n", "\(none.stderr)")
+    }
+
+    /// `rule add` checks what it can of an installed app (its profile, its private window), and
+    /// takes `--app KEY@PROFILE`; a rule whose profile is gone later is kept and warned about.
+    @Test func ruleProfilesAndPrivateWindowsAreChecked() throws {
+        install(Self.variants[0])
+        sandbox.installApp("org.gnome.Epiphany.desktop", name: "Web", program: "epiphany", mimeTypes: ["x-scheme-handler/https"])
+        #expect(sandbox.choosy("rule", "add", "example.org", "--app", "firefox", "--profile", "Nope").status == 3)
+        let privately = sandbox.choosy("rule", "add", "example.org", "--app", "gnome_web", "--private")
+        #expect(privately.status == 3 && privately.stderr.contains("cannot open a private window"), "\(privately.stderr)")
+        let added = sandbox.choosy("rule", "add", "example.org", "--app", "firefox@Work")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(sandbox.choosy("rule", "list").stdout.contains("firefox"))
+        #expect(sandbox.choosy("rule", "test", Self.url).stdout.contains("app: firefox@Work"))
+
+        let profiles = sandbox.home + "/" + Self.variants[0].profileList
+        sandbox.write(profiles, sandbox.read(profiles)!.replacingOccurrences(of: "Name=Work\n", with: "Name=Office\n"))
+        #expect(sandbox.choosy("default", "browser", "gnome_web").status == 0)
+        let handled = sandbox.choosy("handle", Self.url, "--dry-run")
+        #expect(handled.status == 0, "\(handled.stderr)")
+        #expect(handled.stderr == "choosy: warning: the site rule 'example.org' names the profile 'Work' of firefox, which is gone; deciding as usual\n")
+        #expect(handled.stdout.contains("epiphany"), "\(handled.stdout)")
+    }
+
     // MARK: Profiles as choices
 
     @Test func eachProfileIsAChoiceThatCanBeTheDefault() throws {

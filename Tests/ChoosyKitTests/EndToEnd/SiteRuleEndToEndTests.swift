@@ -124,11 +124,37 @@ import Testing
         #expect(added.status == 7)
         #expect(added.stderr.contains("was corrupt: moved it to \(rulesPath).corrupt-") && added.stderr.contains("nothing was changed"))
         #expect(!sandbox.exists(rulesPath))
+        // Each corrupt file is kept, even two in the same second.
         let aside = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/choosy").filter { $0.hasPrefix("rules.json.corrupt-") }
-        #expect(!aside.isEmpty)
+        #expect(aside.count == 2, "\(aside)")
         sandbox.write(rulesPath, "[]")
         #expect(sandbox.choosy("rule", "list").status == 7)
         #expect(sandbox.choosy("rule", "add", "example.org", "--app", "chromium").status == 0)
+    }
+
+    /// A catalog link that goes to the browser still honours `--app` and `--choose`, which come
+    /// before rules; `--app` may name a browser for any link.
+    @Test func appAndChooseComeBeforeRulesForLinksThatReachTheBrowser() {
+        rule("add", "x.com", "--app", "chromium")
+        #expect(sandbox.choosy("handle", "https://x.com/jack", "--app", "firefox").status == 0)
+        #expect(sandbox.launched("firefox") == [["https://x.com/jack"]])
+        #expect(sandbox.choosy("handle", "https://x.com/jack", "--app", "nonesuch").status == 3)
+        #expect(sandbox.choosy(["handle", "https://x.com/jack", "--choose"], environment: ["PICK": "Firefox"]).status == 0)
+        #expect(sandbox.pickerInvocations.last?.lines.first == "Firefox")
+        #expect(sandbox.choosy("handle", "https://t.me/durov", "--app", "firefox").status == 0)
+        #expect(sandbox.launched("firefox", count: 3).last == ["https://t.me/durov"])
+        #expect(sandbox.recordedRuns("chromium").isEmpty)
+    }
+
+    /// The address a web app builds is no link of the user's: no *always for SITE* for it, and
+    /// an http(s) `url=` a browser could not open is refused as `handle` refuses it.
+    @Test func onlyTheUsersWebLinksHaveSites() {
+        #expect(sandbox.choosy("reset", "browser").status == 0)
+        let opened = sandbox.choosy(["open", "twitter", "show_profile", "profile_screenname=jack"], environment: ["PICK": "Firefox"])
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium"))
+        let refused = sandbox.choosy("open", "browser", "browse", "url=https://exa mple.com/", "--dry-run")
+        #expect(refused.status == 2 && refused.stderr.contains("is not a link a browser can open"), "\(refused.stderr)")
     }
 
     @Test func badSitesAppsAndUnknownRulesAreRefusedWithTheirStatus() {

@@ -190,8 +190,10 @@ import Testing
         sandbox.write(path, "[]")
         #expect(store().readableRules() == nil, "completion reads quietly")
         #expect(sandbox.exists(path))
-        #expect(throws: ChoosyError.corrupt("\(path) was corrupt: moved it to \(path).corrupt-1800000000 (the document should be an object); nothing was changed")) {
+        // A second corrupt file in the same second is kept beside the first, never over it.
+        #expect(throws: ChoosyError.corrupt("\(path) was corrupt: moved it to \(path).corrupt-1800000000-2 (the document should be an object); nothing was changed")) {
             try store().rules(whenCorrupt: .refuse)
         }
+        #expect(sandbox.read(path + ".corrupt-1800000000") == "not json")
     }
 }
