@@ -110,6 +110,10 @@ extension Choosy {
             owners.append((type, type.apps.map(\.key).filter { limited?.contains($0) ?? true }))
         }
         guard let owner = owners.first(where: { $0.apps.contains(key) })?.type, let app = owner.app(key) else {
+            // An app of a linked type that the site's links do not allow (Jitsi for zoom.us).
+            if let type = owners.first(where: { $0.type.app(key) != nil })?.type {
+                throw .unknown("\(type.app(key)!.name) (\(key)) cannot take the links of \(site.text) (apps that can: \(owners.flatMap(\.apps).joined(separator: ", ")))")
+            }
             let names = owners.map(\.type.name).joined(separator: " or ")
             throw .unknown("unknown app '\(key)' for a rule of \(site.text): it must be an app of \(names)" + didYouMean(key, among: owners.flatMap(\.apps)))
         }

@@ -158,6 +158,8 @@ import Testing
     }
 
     @Test func badSitesAppsAndUnknownRulesAreRefusedWithTheirStatus() {
+        let jitsi = sandbox.choosy("rule", "add", "zoom.us", "--app", "jitsi_meet_desktop")
+        #expect(jitsi.status == 3 && jitsi.stderr.hasPrefix("choosy: Jitsi Meet (jitsi_meet_desktop) cannot take the links of zoom.us (apps that can: firefox, "), "\(jitsi.stderr)")
         let suffix = sandbox.choosy("rule", "add", "co.uk", "--app", "firefox")
         #expect(suffix.status == 2)
         #expect(suffix.stderrLines == ["choosy: 'co.uk' is a public suffix: a rule for it would cover every site under it; write the site itself, like 'example.co.uk'"])
