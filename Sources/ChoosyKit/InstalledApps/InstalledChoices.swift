@@ -51,7 +51,7 @@ extension InstalledAppDirectory {
         guard let named else { return installed }
         guard let declared = app.profiles else { throw .unknown("\(app.name) (\(app.key)) has no profiles choosy knows of") }
         // Checked before looking: such a name must never reach the browser's command line.
-        if named.hasPrefix("-") && declared.arguments.contains(AppProfiles.placeholder) {
+        if BrowserProfile(name: named, selector: named).looksLikeAnOption(declared) {
             throw .usage("profile name '\(singleLine(named))' starts with '-': \(app.name) would read it as an option")
         }
         let profiles = profiles(of: installed)

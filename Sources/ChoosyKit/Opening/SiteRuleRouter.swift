@@ -36,13 +36,6 @@ enum SiteRuleDecision {
     case app(SiteRule)
     /// An installed browser opens the original link unchanged.
     case browser(SiteRule)
-
-    var rule: SiteRule? {
-        switch self {
-        case .none: nil
-        case .ask(let rule), .app(let rule), .browser(let rule): rule
-        }
-    }
 }
 
 /// Finds the rule of a web link and says what it means, warning when its app is gone.
