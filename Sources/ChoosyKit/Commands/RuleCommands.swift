@@ -25,7 +25,7 @@ extension Choosy {
             // `--app firefox@Work` is `--app firefox --profile Work`.
             if profile == nil { (key, profile) = ChoiceKey.split(key) }
             if let profile, let problem = SiteRule.problem(withProfile: profile) {
-                throw .usage("--profile '\(WebHost.visible(profile))': \(problem)")
+                throw .usage("--profile '\(singleLine(profile))': \(problem)")
             }
             try checkRuleApp(key, profile: profile, privateWindow: privateWindow, for: site)
             target = .app(key: key, profile: profile, privateWindow: privateWindow)
@@ -92,7 +92,7 @@ extension Choosy {
         do {
             return try Site(parsing: text)
         } catch {
-            throw .usage("'\(WebHost.visible(text))' is not a site: \(error.reason) (write it like example.org, =www.example.org or github.com/work-org)")
+            throw .usage("'\(singleLine(text))' is not a site: \(error.reason) (write it like example.org, =www.example.org or github.com/work-org)")
         }
     }
 
