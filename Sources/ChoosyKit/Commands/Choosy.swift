@@ -25,6 +25,8 @@ public final class Choosy {
     package let fileSystem: FileSystem
     package let clock: Clock
     package let diagnostics: DiagnosticSink
+    /// The corrupt files this command met, each reported once.
+    package let corruptFiles: CorruptFileWarnings
     package let runner: ProcessRunner
     private let httpClient: @Sendable () -> HTTPClient
 
@@ -37,6 +39,7 @@ public final class Choosy {
         self.environment = environment
         self.settings = settings
         self.diagnostics = diagnostics
+        self.corruptFiles = CorruptFileWarnings(diagnostics: diagnostics)
         self.fileSystem = fileSystem
         self.clock = clock
         self.runner = runner
@@ -49,18 +52,18 @@ public final class Choosy {
     // MARK: Parts, built on first use so each command pays only for what it touches.
 
     private var loadedConfiguration: Configuration?
-    package func configuration() throws(ChoosyError) -> Configuration {
+    package func configuration() -> Configuration {
         if let loadedConfiguration { return loadedConfiguration }
-        let configuration = try Configuration.load(environment: environment, fileSystem: fileSystem)
+        let configuration = Configuration.load(environment: environment, fileSystem: fileSystem, warnings: corruptFiles)
         loadedConfiguration = configuration
         return configuration
     }
 
     /// The remote catalog's base: `CHOOSY_CATALOG_URL`, the config's `catalog_url`, or the
     /// project's published tree.
-    package func catalogBaseURL() throws(ChoosyError) -> String {
+    package func catalogBaseURL() -> String {
         if let url = environment.value("CHOOSY_CATALOG_URL") { return url }
-        return try configuration().catalogURL ?? Choosy.publishedCatalogURL
+        return configuration().catalogURL ?? Choosy.publishedCatalogURL
     }
 
     package static let publishedCatalogURL = "https://raw.githubusercontent.com/choosy-linux/choosy/main/catalog"
@@ -73,7 +76,7 @@ public final class Choosy {
         if !isOffline {
             let freshness = CatalogFreshness(environment: environment, diagnostics: diagnostics)
             let refresher = CatalogRefresher(
-                baseURL: try catalogBaseURL(), cache: cache, client: httpClient, freshness: freshness, clock: clock
+                baseURL: catalogBaseURL(), cache: cache, client: httpClient, freshness: freshness, clock: clock
             )
             let background = settings.refreshInBackground
                 ? ProcessBackgroundRefresher(executable: settings.executable, environment: environment, runner: runner) : nil
@@ -90,13 +93,13 @@ public final class Choosy {
     private var loadedPreferences: PreferenceStore?
     package func preferences() -> PreferenceStore {
         if let loadedPreferences { return loadedPreferences }
-        let store = PreferenceStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: clock)
+        let store = PreferenceStore(environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock)
         loadedPreferences = store
         return store
     }
 
     /// rules.json, read when a web link or a `rule` command first asks.
-    package private(set) lazy var siteRules = SiteRuleStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: clock)
+    package private(set) lazy var siteRules = SiteRuleStore(environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock)
 
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
     package func finish() {
@@ -150,7 +153,7 @@ public final class Choosy {
             picker: { [environment, runner, fileSystem] preference throws(ChoosyError) in
                 try PickerSelector(environment: environment, runner: runner, fileSystem: fileSystem).picker(for: preference)
             },
-            configured: { [unowned self] () throws(ChoosyError) in try self.configuration().picker },
+            configured: { [unowned self] in self.configuration().picker },
             environment: environment
         )
         return ActionOpener(
@@ -163,8 +166,12 @@ public final class Choosy {
         let installer = linkHandlerInstaller()
         return SystemHandlerFallback(
             probe: probe(), previousHandler: { installer.previousHandler(for: $0) }, launcher: launcher(),
-            notifier: DesktopNotifier(environment: environment, runner: runner, fileSystem: fileSystem), diagnostics: diagnostics
+            notifier: desktopNotifier(), diagnostics: diagnostics
         )
+    }
+
+    func desktopNotifier() -> DesktopNotifier {
+        DesktopNotifier(environment: environment, runner: runner, fileSystem: fileSystem)
     }
 
     package func linkHandlerInstaller() -> LinkHandlerInstaller {

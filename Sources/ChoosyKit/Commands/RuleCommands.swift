@@ -41,7 +41,7 @@ extension Choosy {
 
     /// `choosy rule list`, in the order the rules were added.
     package func listRules() throws(ChoosyError) -> [SiteRule] {
-        try siteRules.rules(whenCorrupt: .refuse).rules
+        siteRules.rules().rules
     }
 
     /// `choosy rule remove SITE`: the rule removed; a site without one is exit 3.
@@ -73,7 +73,7 @@ extension Choosy {
         guard let web = try WebLink(request, type: type, action: type.knownAction(action.action)) else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
-        guard let rule = try siteRules.rules(whenCorrupt: .refuse).match(web.url) else {
+        guard let rule = siteRules.rules().match(web.url) else {
             return RuleTest(rule: nil, outcome: "no rule: the usual decision applies", result: nil)
         }
         let opener = try actionOpener()

@@ -8,7 +8,7 @@ final class ActionOpener {
         /// The picker to show for a preference, nil when `auto` finds none.
         var picker: (PickerPreference) throws(ChoosyError) -> (any Picker)?
         /// The picker of the config file, when `CHOOSY_PICKER` does not name one.
-        var configured: () throws(ChoosyError) -> String?
+        var configured: () -> String?
         var environment: Environment
     }
 
@@ -176,7 +176,7 @@ final class ActionOpener {
             if able.isEmpty, let first = candidates.first {
                 try first.requirePrivateWindow(among: installed, typeName: type.name)
             }
-            if forced == nil, !options.choose, let remembered = try preferences.preference(for: type.key).defaultApp,
+            if forced == nil, !options.choose, let remembered = preferences.preference(for: type.key).defaultApp,
                let current = choices.choice(remembered), !current.isWebApp, !current.opensPrivateWindows {
                 try current.requirePrivateWindow(among: installed, typeName: type.name)
             }
@@ -185,7 +185,7 @@ final class ActionOpener {
         candidates = apps.systemDefaultFirst(candidates)
 
         let remembers = request.purpose == .launch && !options.dryRun && !options.noRemember
-        let preference = try preferences.preference(for: type.key)
+        let preference = preferences.preference(for: type.key)
         let shown = choices.offered.map(\.key)
         let situation = ChoiceSituation(
             installed: shown, candidates: candidates.map(\.key), preference: preference, unoffered: choices.unofferedKeys,
@@ -203,20 +203,37 @@ final class ActionOpener {
         case .pick(let keys, let forgetDefault, let reason):
             diagnostics.explain("showing the picker: \(reason)")
             if remembers, let updated = ChoiceDecider.preferenceBeforePicking(decision, preference) {
-                try preferences.update(type.key) { $0 = updated }
+                remember("what changed among the apps of \(type.name)") { () throws(ChoosyError) in try preferences.update(type.key) { $0 = updated } }
             }
             let ordered = keys.compactMap { key in candidates.first { $0.key == key } }
             let remembered = forgetDefault ? nil : preference.defaultApp
             let answer = try pick(ordered, type: type, action: action, defaultApp: remembered, request: request)
             let chosen = ordered[answer.index]
             if remembers {
-                try preferences.update(type.key) { current in
-                    current = ChoiceDecider.preference(afterChoosing: chosen.key, always: answer.always, installed: shown, current)
+                remember("the choice of \(chosen.key)") { () throws(ChoosyError) in
+                    try preferences.update(type.key) { current in
+                        current = ChoiceDecider.preference(afterChoosing: chosen.key, always: answer.always, installed: shown, current)
+                    }
+                    if answer.always { diagnostics.explain("remembered \(chosen.key) as the default for \(type.name)") }
                 }
-                if answer.always { diagnostics.explain("remembered \(chosen.key) as the default for \(type.name)") }
             }
-            if let site = answer.site { try rememberRule(site: site, choice: chosen.key, privateWindow: request.options.privateWindow) }
+            if let site = answer.site {
+                remember("\(chosen.key) for the links of \(site)") { () throws(ChoosyError) in
+                    try rememberRule(site: site, choice: chosen.key, privateWindow: request.options.privateWindow)
+                }
+            }
             return chosen
+        }
+    }
+
+    /// Remembering is a side effect of opening: when its file cannot be written (a corrupt one
+    /// that cannot be moved aside, one a newer choosy wrote, a read-only directory) the link
+    /// still opens, and a warning says what was not kept.
+    private func remember(_ what: @autoclosure () -> String, _ write: () throws(ChoosyError) -> Void) {
+        do {
+            try write()
+        } catch {
+            diagnostics.warning("\(what()) was not remembered: \(error.message)")
         }
     }
 
@@ -236,7 +253,7 @@ final class ActionOpener {
             )
         }
         // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
-        let configured = pickers.environment["CHOOSY_PICKER"] == nil ? try pickers.configured() : nil
+        let configured = pickers.environment["CHOOSY_PICKER"] == nil ? pickers.configured() : nil
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
         guard let picker = try pickers.picker(preference) else {
             throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: candidates.compactMap(\.entry?.id))

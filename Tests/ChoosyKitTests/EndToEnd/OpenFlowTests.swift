@@ -367,19 +367,23 @@ import Testing
         #expect(sandbox.pickerInvocations.map(\.title) == ["Open the docs with…"])
     }
 
-    @Test func aCorruptConfigStopsWith7AndCorruptPreferencesAreMovedAside() throws {
+    @Test func aCorruptConfigIsTheDefaultsAndCorruptPreferencesAreMovedAsideWhenWritten() throws {
         installBrowsers("firefox")
         sandbox.write(sandbox.configHome + "/choosy/config.json", "{not json")
-        let blocked = browse("https://example.org/1")
-        #expect(blocked.status == 7)
-        #expect(blocked.stderrLines.count == 1 && blocked.stderr.hasPrefix("choosy: \(sandbox.configHome)/choosy/config.json is not valid"))
+        let opened = browse("https://example.org/1")
+        #expect(opened.status == 0)
+        #expect(opened.stderrLines.count == 1 && opened.stderr.hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/config.json is not valid ("))
+        #expect(sandbox.read(sandbox.configHome + "/choosy/config.json") == "{not json")
         try FileManager.default.removeItem(atPath: sandbox.configHome + "/choosy/config.json")
 
+        installBrowsers("firefox", "chromium")
         sandbox.write(sandbox.configHome + "/choosy/preferences.json", "{\"types\": [")
-        let opened = browse("https://example.org/2")
-        #expect(opened.status == 0)
-        #expect(opened.stderrLines.count == 1 && opened.stderr.hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json was corrupt: moved it to "))
-        #expect(sandbox.launched("firefox") == [["https://example.org/2"]])
+        let picked = browse("https://example.org/2", pick: "Firefox (always)")
+        #expect(picked.status == 0)
+        #expect(picked.stderrLines.count == 2 && picked.stderrLines[0].hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json is corrupt (")
+            && picked.stderrLines[1].hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json was corrupt: moved it to "), "\(picked.stderr)")
+        #expect(sandbox.launched("firefox", count: 2) == [["https://example.org/1"], ["https://example.org/2"]])
+        #expect(defaultApp("browser") == "firefox\n")
         let kept = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/choosy").filter { $0.hasPrefix("preferences.json.corrupt-") }
         #expect(kept.count == 1)
         #expect(sandbox.read(sandbox.configHome + "/choosy/" + kept[0]) == "{\"types\": [")
