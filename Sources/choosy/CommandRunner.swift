@@ -109,6 +109,7 @@ struct CommandRunner {
         var settings = Choosy.Settings(executable: currentExecutable())
         settings.verbose = invocation.options.verbose
         settings.offline = invocation.options.offline
+        settings.dryRun = invocation.options.open.dryRun
         let diagnostics = StandardErrorDiagnostics(
             verbose: invocation.options.verbose, style: TerminalStyle.forStream(2, environment: environment)
         )

@@ -14,6 +14,8 @@ public final class Choosy {
         /// Whether stale catalog data is refreshed by a detached `choosy __refresh` child; a
         /// Swift program using ChoosyKit is no `choosy` binary, so it refreshes explicitly.
         package var refreshInBackground = true
+        /// `--dry-run`: nothing is written, moved aside or downloaded, by any part.
+        package var dryRun = false
 
         package init(executable: String) {
             self.executable = executable
@@ -40,14 +42,15 @@ public final class Choosy {
         self.settings = settings
         self.diagnostics = diagnostics
         self.corruptFiles = CorruptFileWarnings(diagnostics: diagnostics)
-        self.fileSystem = fileSystem
+        self.fileSystem = settings.dryRun ? DryRunFileSystem(reading: fileSystem) : fileSystem
         self.clock = clock
         self.runner = runner
         let showProgress = isatty(2) == 1
         self.httpClient = httpClient ?? { CurlHTTPClient(showProgress: showProgress) }
     }
 
-    package var isOffline: Bool { settings.offline || environment.flag("CHOOSY_OFFLINE") }
+    /// No network: asked for, or a dry run (which starts no download, not even in the background).
+    package var isOffline: Bool { settings.offline || settings.dryRun || environment.flag("CHOOSY_OFFLINE") }
 
     // MARK: Parts, built on first use so each command pays only for what it touches.
 
