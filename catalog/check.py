@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 MIN_TYPES = 10
 MIN_APPS = 40
@@ -56,79 +57,220 @@ LINK_HOST_RE = re.compile(r"^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
 LINK_KEY_RE = re.compile(r"^[A-Za-z0-9_]+$")
 
 
-def link_pattern_problem(pattern):
-    """Why `pattern` is not a link pattern (README, "Links in the catalog"), with the
-    placeholder keys it uses; the same rules as choosy's own reader (LinkPattern.swift)."""
+PLACEHOLDER_KINDS = {
+    "digits": re.compile(r"^[0-9]+$"),
+    "number": re.compile(r"^-?[0-9]+(\.[0-9]+)?$"),
+    "word": re.compile(r"^[A-Za-z0-9_]+$"),
+}
+LENGTH_RE = re.compile(r"^([0-9]{1,6})(?:-([0-9]{1,6}))?$")
+
+
+class Placeholder:
+    """`{{key}}`, `{{_}}` or `{{key:kind:min-max}}` (README, "Links in the catalog")."""
+
+    def __init__(self, key, kind, length):
+        self.key, self.kind, self.length = key, kind, length
+
+    def accepts(self, value):
+        if self.kind is None:
+            return True
+        if self.length and not self.length[0] <= len(value) <= self.length[1]:
+            return False
+        return PLACEHOLDER_KINDS[self.kind].match(value) is not None
+
+
+def parse_link_pattern(pattern):
+    """The pattern read by the same rules as choosy's own reader (LinkPattern.swift):
+    (host, includes_subdomains, path segments, query items, fragment or None), with the
+    placeholder keys it uses. Raises ValueError saying what is wrong."""
     keys = []
 
     def placeholder(text):
         if not text.startswith("{{") or "}}" not in text:
             raise ValueError("a '{{' in %r is never closed" % text)
-        name, rest = text[2:].split("}}", 1)
-        required = name.endswith("!")
+        inside, rest = text[2:].split("}}", 1)
+        required = inside.endswith("!")
         if required:
-            name = name[:-1]
-        if not LINK_KEY_RE.match(name):
-            raise ValueError("placeholder {{%s}} is not {{key}} with a key of letters, digits and '_'" % name)
+            inside = inside[:-1]
+        fields = inside.split(":")
+        name = fields[0]
+        if not LINK_KEY_RE.match(name) or len(fields) > 3:
+            raise ValueError("placeholder {{%s}} is not {{key}} or {{key:kind}} with a key of letters, digits and '_'" % inside)
+        kind = fields[1] if len(fields) > 1 else None
+        if kind is not None and kind not in PLACEHOLDER_KINDS:
+            raise ValueError("placeholder {{%s}} has an unknown kind %r (digits, number or word)" % (inside, kind))
+        length = None
+        if len(fields) > 2:
+            m = LENGTH_RE.match(fields[2])
+            low, high = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else (0, 0)
+            if not m or low < 1 or low > high:
+                raise ValueError("placeholder {{%s}} has a length that is not N or MIN-MAX" % inside)
+            length = (low, high)
         if name != "_":
             if name in keys:
                 raise ValueError("placeholder {{%s}} appears twice" % name)
             keys.append(name)
-        return (None if name == "_" else name), required, rest
+        return Placeholder(None if name == "_" else name, kind, length), required, rest
 
+    def segment(text):
+        parts = []
+        while text:
+            if text.startswith("{{"):
+                p, required, text = placeholder(text)
+                if required:
+                    raise ValueError("'!' marks required query items only")
+                if parts and isinstance(parts[-1], Placeholder):
+                    raise ValueError("two placeholders touch (a literal must separate them)")
+                parts.append(p)
+            else:
+                literal = text.split("{{", 1)[0]
+                if "{" in literal or "}" in literal:
+                    raise ValueError("a brace in %r opens or closes no placeholder" % text)
+                parts.append(literal)
+                text = text[len(literal):]
+        return parts
+
+    def query_items(text):
+        items = []
+        for item in [i for i in text.split("&") if i]:
+            name, eq, value = item.partition("=")
+            name = unquote_plus(name) if eq else name
+            if not eq or not name or "{" in name or name in [n for n, _, _ in items]:
+                raise ValueError("query item %r is not name=value with a new name" % item)
+            invalid = "query item %r must be name={{key}}, name={{key!}}, name={{_!}} or name=text" % item
+            if value.startswith("{{"):
+                p, required, after = placeholder(value)
+                if after or (p.key is None and p.kind is None and not required):
+                    raise ValueError(invalid)
+                items.append((name, "required" if required else "optional", p))
+            elif not value or "{" in value or "}" in value:
+                raise ValueError(invalid)
+            else:
+                items.append((name, "literal", unquote_plus(value)))
+        return items
+
+    scheme, sep, rest = pattern.partition("://")
+    if not sep or scheme.lower() not in ("https", "http"):
+        raise ValueError("it does not start with https://")
+    rest, _, fragment = rest.partition("#") if "#" in rest else (rest, "", None)
+    rest, _, query = rest.partition("?") if "?" in rest else (rest, "", None)
+    host, slash, path = rest.partition("/")
+    if not LINK_HOST_RE.match(host):
+        raise ValueError("its host %r is not a domain name" % host)
+    texts = path.split("/") if slash else []
+    if texts and texts[-1] == "":
+        texts.pop()
+    segments = []
+    for text in texts:
+        if text == "":
+            raise ValueError("it has an empty path segment ('//')")
+        segments.append(segment(text))
+    items = query_items(query) if query is not None else []
+    parsed_fragment = None
+    if fragment is not None:
+        if fragment == "":
+            raise ValueError("its fragment is empty")
+        fpath, mark, fquery = fragment.partition("?")
+        fsegments = [[unquote(p) if isinstance(p, str) else p for p in segment(t)] for t in fpath.split("/")]
+        fitems = query_items(fquery) if mark else []
+        if mark and not fitems:
+            raise ValueError("its fragment has a '?' with no query items after it")
+        parsed_fragment = (fsegments, fitems)
+    subdomains = host.startswith("*.")
+    return (host[2:] if subdomains else host).lower(), subdomains, segments, items, parsed_fragment, keys
+
+
+def link_pattern_problem(pattern):
+    """Why `pattern` is not a link pattern, or None, with the placeholder keys it uses."""
     try:
-        scheme, sep, rest = pattern.partition("://")
-        if not sep or scheme.lower() not in ("https", "http"):
-            raise ValueError("it does not start with https://")
-        rest, _, fragment = rest.partition("#") if "#" in rest else (rest, "", None)
-        rest, _, query = rest.partition("?") if "?" in rest else (rest, "", None)
-        host, slash, path = rest.partition("/")
-        if not LINK_HOST_RE.match(host):
-            raise ValueError("its host %r is not a domain name" % host)
-        segments = path.split("/") if slash else []
-        if segments and segments[-1] == "":
-            segments.pop()
-        for segment in segments:
-            if segment == "":
-                raise ValueError("it has an empty path segment ('//')")
-            last_was_placeholder = False
-            while segment:
-                if segment.startswith("{{"):
-                    _, required, segment = placeholder(segment)
-                    if required:
-                        raise ValueError("'!' marks required query items only")
-                    if last_was_placeholder:
-                        raise ValueError("two placeholders touch (a literal must separate them)")
-                    last_was_placeholder = True
-                else:
-                    literal = segment.split("{{", 1)[0]
-                    if "{" in literal or "}" in literal:
-                        raise ValueError("a brace in %r opens or closes no placeholder" % segment)
-                    segment = segment[len(literal):]
-                    last_was_placeholder = False
-        if query is not None:
-            names = set()
-            for item in [i for i in query.split("&") if i]:
-                name, eq, value = item.partition("=")
-                if not eq or not name or "{" in name or name in names:
-                    raise ValueError("query item %r is not name=value with a new name" % item)
-                names.add(name)
-                if value.startswith("{{"):
-                    key, required, after = placeholder(value)
-                    if after or (key is None and not required):
-                        raise ValueError("query item %r must be name={{key}}, name={{key!}}, name={{_!}} or name=text" % item)
-                elif not value or "{" in value or "}" in value:
-                    raise ValueError("query item %r must be name={{key}}, name={{key!}}, name={{_!}} or name=text" % item)
-        if fragment is not None:
-            if not fragment.startswith("/") or "{{" not in fragment:
-                raise ValueError("its fragment must be #/ followed by optional text and one {{key}}")
-            prefix = fragment[1:].split("{{", 1)[0]
-            _, required, after = placeholder(fragment[1 + len(prefix):])
-            if after or required or "{" in prefix or "}" in prefix:
-                raise ValueError("its fragment must be #/ followed by optional text and one {{key}}")
+        return None, parse_link_pattern(pattern)[5]
     except ValueError as e:
-        return str(e), keys
-    return None, keys
+        return str(e), []
+
+
+def _match_segment(parts, text, decoded, params):
+    if not parts:
+        return text == ""
+    part, rest = parts[0], parts[1:]
+    if isinstance(part, str):
+        return text.startswith(part) and _match_segment(rest, text[len(part):], decoded, params)
+    end = len(text)
+    if rest and isinstance(rest[0], str):
+        end = text.find(rest[0], 1)
+        if end < 0:
+            return False
+    if end <= 0:
+        return False
+    value = text[:end] if decoded else unquote(text[:end])
+    if not part.accepts(value):
+        return False
+    if part.key:
+        params[part.key] = value
+    return _match_segment(rest, text[end:], decoded, params)
+
+
+def _match_segments(segments, texts, decoded, params):
+    if len(texts) > len(segments) and texts and texts[-1] == "":
+        texts = texts[:-1]
+    return len(texts) == len(segments) and all(
+        _match_segment(s, t, decoded, params) for s, t in zip(segments, texts))
+
+
+def _match_items(items, text, plus_is_space, params):
+    values = {}
+    for item in (text or "").split("&"):
+        if not item:
+            continue
+        name, _, value = item.partition("=")
+        if plus_is_space:
+            name, value = unquote_plus(name), unquote_plus(value)
+        values.setdefault(name, value)
+    for name, how, expected in items:
+        value = values.get(name)
+        if how == "literal":
+            if value != expected:
+                return False
+        elif value:
+            if not expected.accepts(value):
+                return False
+            if expected.key:
+                params[expected.key] = value
+        elif how == "required":
+            return False
+    return True
+
+
+def match_link(parsed, link):
+    """The parameters a parsed pattern takes from `link`, or None; hosts as ASCII, lowercased,
+    without a trailing dot (the bundled examples need no more of the URL standard)."""
+    host, subdomains, segments, items, fragment, _ = parsed
+    url = urlsplit(link)
+    if url.scheme.lower() not in ("http", "https"):
+        return None
+    name = (url.hostname or "").rstrip(".")
+    if not (name == host or (subdomains and name.endswith("." + host))):
+        return None
+    params = {}
+    if not _match_segments(segments, url.path.split("/")[1:] if url.path else [], False, params):
+        return None
+    if items and not _match_items(items, url.query, True, params):
+        return None
+    if fragment is not None:
+        decoded = unquote(url.fragment)
+        fpath, _, fquery = decoded.partition("?")
+        if not url.fragment or not _match_segments(fragment[0], fpath.split("/"), True, params):
+            return None
+        if fragment[1] and not _match_items(fragment[1], fquery, False, params):
+            return None
+    return params
+
+
+def specificity(parsed):
+    host, subdomains, segments, items, fragment, _ = parsed
+    literal = lambda s: all(isinstance(p, str) for p in s)
+    return (0 if subdomains else 1,
+            sum(1 for s in segments if literal(s)) + sum(1 for s in (fragment[0] if fragment else []) if literal(s)),
+            sum(1 for _, how, _ in items if how == "literal"))
 
 
 def host_is_covered(pattern, host):
