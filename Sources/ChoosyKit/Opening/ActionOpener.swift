@@ -68,8 +68,25 @@ final class ActionOpener {
                 diagnostics.explain("no installed app of \(type.name) takes this link; opening it in the browser")
                 return try openInBrowser(link.url, request: request, choose: request.options.choose)
             }
+            if request.options.app == nil, !request.options.choose, try preferences.preference(for: type.key).linksInBrowser {
+                diagnostics.explain("the browser was picked always for \(type.name) links (choosy reset \(type.key) forgets it)")
+                return try openInBrowser(link.url, request: request)
+            }
         }
-        let chosen = try choose(type: type, action: action, installed: installed, request: request)
+        // Never worse than the browser (SPEC §9.1): a web link's picker offers it too.
+        let webPage = request.link != nil && type.key != "browser" && request.options.app == nil
+        let chosen: InstalledApp
+        do {
+            chosen = try choose(type: type, action: action, installed: installed, request: request, offersWebPage: webPage)
+        } catch {
+            guard error.unpicked != nil, webPage, let link = request.link else { throw error }
+            diagnostics.explain("no picker available: the link opens in the browser, as it would without choosy")
+            return try openInBrowser(link.url, request: request)
+        }
+        if let link = request.link, type.app(chosen.app.key) == nil {
+            diagnostics.explain("\(chosen.key) was picked: the link opens as it is in that browser")
+            return try openInBrowser(link.url, request: request, browser: chosen.key)
+        }
 
         if let action {
             let context = HookContext(type: type, action: action, app: chosen.app, parameters: parameters)
@@ -110,7 +127,7 @@ final class ActionOpener {
             throw .usage("refusing to open '\(link.prefix(60))': \(problem)")
         }
         let request = OpenRequest(type: type.key, action: nil, parameters: [], options: options)
-        let chosen = try choose(type: type, action: nil, installed: candidates, request: request)
+        let chosen = try choose(type: type, action: nil, installed: candidates, request: request, offersWebPage: false)
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
         let argv = try launch(chosen, url: link, options: options)
         return OpenResult(type: type.key, action: nil, app: chosen.key, url: link, argv: argv, desktopID: entry.id)
@@ -140,8 +157,9 @@ final class ActionOpener {
         return parameters
     }
 
-    private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest) throws(ChoosyError) -> InstalledApp {
-        let chosen = try decide(type: type, action: action, installed: installed, request: request)
+    /// `offersWebPage`: the picker offers the browser's choices too, after the apps.
+    private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool) throws(ChoosyError) -> InstalledApp {
+        let chosen = try decide(type: type, action: action, installed: installed, request: request, offersWebPage: offersWebPage)
         // A web app's private window is the browser's, decided when it goes round through it.
         if request.options.privateWindow && !chosen.isWebApp {
             try chosen.requirePrivateWindow(among: installed, typeName: type.name)
@@ -149,7 +167,7 @@ final class ActionOpener {
         return chosen
     }
 
-    private func decide(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest) throws(ChoosyError) -> InstalledApp {
+    private func decide(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool) throws(ChoosyError) -> InstalledApp {
         let options = request.options
         var forced: InstalledApp?
         if let key = options.app {
@@ -189,7 +207,7 @@ final class ActionOpener {
         let shown = choices.offered.map(\.key)
         let situation = ChoiceSituation(
             installed: shown, candidates: candidates.map(\.key), preference: preference, unoffered: choices.unofferedKeys,
-            forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker
+            forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker, offersWebPage: offersWebPage
         )
         let decision = ChoiceDecider.decide(situation)
         switch decision {
@@ -206,14 +224,20 @@ final class ActionOpener {
                 try preferences.update(type.key) { $0 = updated }
             }
             let ordered = keys.compactMap { key in candidates.first { $0.key == key } }
+            let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
             let remembered = forgetDefault ? nil : preference.defaultApp
-            let answer = try pick(ordered, type: type, action: action, defaultApp: remembered, request: request)
-            let chosen = ordered[answer.index]
+            let answer = try pick(ordered, webPage: browsers, type: type, action: action, defaultApp: remembered, request: request)
+            let chosen = answer.index < ordered.count ? ordered[answer.index] : browsers[answer.index - ordered.count]
+            let isWebPage = answer.index >= ordered.count
             if remembers {
                 try preferences.update(type.key) { current in
-                    current = ChoiceDecider.preference(afterChoosing: chosen.key, always: answer.always, installed: shown, current)
+                    current = isWebPage
+                        ? ChoiceDecider.preference(afterChoosingTheBrowser: answer.always, installed: shown, current)
+                        : ChoiceDecider.preference(afterChoosing: chosen.key, always: answer.always, installed: shown, current)
                 }
-                if answer.always { diagnostics.explain("remembered \(chosen.key) as the default for \(type.name)") }
+                if answer.always {
+                    diagnostics.explain(isWebPage ? "remembered: \(type.name) links stay in the browser" : "remembered \(chosen.key) as the default for \(type.name)")
+                }
             }
             if let site = answer.site { try rememberRule(site: site, choice: chosen.key, privateWindow: request.options.privateWindow) }
             return chosen
@@ -224,7 +248,8 @@ final class ActionOpener {
         SiteRuleRouter(apps: apps, rules: rules, diagnostics: diagnostics)
     }
 
-    private func pick(_ candidates: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest) throws(ChoosyError) -> (index: Int, always: Bool, site: String?) {
+    /// `webPage`: browsers offered after the apps, for the link as it is ("Firefox (web page)").
+    private func pick(_ candidates: [InstalledApp], webPage: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest) throws(ChoosyError) -> (index: Int, always: Bool, site: String?) {
         let options = request.options
         // "(always)" is offered only when the answer can be remembered.
         let allowAlways = request.purpose == .launch && !options.noRemember && !options.dryRun
@@ -234,12 +259,14 @@ final class ActionOpener {
                 appKey: installed.key, displayName: installed.displayName,
                 icon: installed.entry?.icon, isDefault: installed.key == defaultApp
             )
+        } + webPage.map { browser in
+            PickerCandidate(appKey: browser.key, displayName: browser.displayName + " (web page)", icon: browser.entry?.icon, isDefault: false)
         }
         // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
         let configured = pickers.environment["CHOOSY_PICKER"] == nil ? try pickers.configured() : nil
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
         guard let picker = try pickers.picker(preference) else {
-            throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: candidates.compactMap(\.entry?.id))
+            throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: (candidates + webPage).compactMap(\.entry?.id))
         }
         let site = allowAlways ? ruleSite(for: request, type: type, action: action) : nil
         switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways, site: site)) {
