@@ -188,12 +188,12 @@ def link_pattern_problem(pattern):
         return str(e), []
 
 
-def _match_segment(parts, text, decoded, params):
+def _match_segment(parts, text, decoded, params, plus_is_space=False):
     if not parts:
         return text == ""
     part, rest = parts[0], parts[1:]
     if isinstance(part, str):
-        return text.startswith(part) and _match_segment(rest, text[len(part):], decoded, params)
+        return text.startswith(part) and _match_segment(rest, text[len(part):], decoded, params, plus_is_space)
     end = len(text)
     if rest and isinstance(rest[0], str):
         end = text.find(rest[0], 1)
@@ -201,19 +201,19 @@ def _match_segment(parts, text, decoded, params):
             return False
     if end <= 0:
         return False
-    value = text[:end] if decoded else unquote(text[:end])
+    value = text[:end] if decoded else (unquote_plus if plus_is_space else unquote)(text[:end])
     if not part.accepts(value):
         return False
     if part.key:
         params[part.key] = value
-    return _match_segment(rest, text[end:], decoded, params)
+    return _match_segment(rest, text[end:], decoded, params, plus_is_space)
 
 
-def _match_segments(segments, texts, decoded, params):
+def _match_segments(segments, texts, decoded, params, plus_is_space=False):
     if len(texts) > len(segments) and texts and texts[-1] == "":
         texts = texts[:-1]
     return len(texts) == len(segments) and all(
-        _match_segment(s, t, decoded, params) for s, t in zip(segments, texts))
+        _match_segment(s, t, decoded, params, plus_is_space) for s, t in zip(segments, texts))
 
 
 def _match_items(items, text, plus_is_space, params):
@@ -240,7 +240,7 @@ def _match_items(items, text, plus_is_space, params):
     return True
 
 
-def match_link(parsed, link):
+def match_link(parsed, link, plus_is_space=False):
     """The parameters a parsed pattern takes from `link`, or None; hosts as ASCII, lowercased,
     without a trailing dot (the bundled examples need no more of the URL standard)."""
     host, subdomains, segments, items, fragment, _ = parsed
@@ -251,7 +251,7 @@ def match_link(parsed, link):
     if not (name == host or (subdomains and name.endswith("." + host))):
         return None
     params = {}
-    if not _match_segments(segments, url.path.split("/")[1:] if url.path else [], False, params):
+    if not _match_segments(segments, url.path.split("/")[1:] if url.path else [], False, params, plus_is_space):
         return None
     if items and not _match_items(items, url.query, True, params):
         return None
@@ -308,6 +308,8 @@ class Checker:
         self.types = {}  # key -> (action keys, parameter keys)
         self.app_count = 0
         self.links = []  # (type key, action, pattern)
+        self.matchers = []  # (type key, action, parsed pattern, link_param, parameters, plus_is_space, examples, where)
+        self.type_names = {}
 
     def err(self, where, msg):
         self.problems.append("%s: %s" % (where, msg))
@@ -337,6 +339,7 @@ class Checker:
         for tkey, action, host in REQUIRED_LINKS:
             if not any(t == tkey and a == action and host_is_covered(p, host) for t, a, p in self.links):
                 self.err(self.data_dir, "no link pattern of %r makes %s links %r" % (tkey, host, action))
+        self.check_examples_hold()
         if self.type_count < MIN_TYPES:
             self.err(self.data_dir, "only %d app types, need at least %d" % (self.type_count, MIN_TYPES))
         if self.app_count < MIN_APPS:
@@ -387,6 +390,8 @@ class Checker:
         self.check_type_schemes(where, t, params)
         if isinstance(key, str):
             self.types[key] = (actions, params)
+            if nonempty_str(t.get("name")):
+                self.type_names[key] = t["name"]
 
         apps = t.get("apps")
         if not isinstance(apps, list) or not apps:
@@ -411,7 +416,7 @@ class Checker:
             if not isinstance(link, dict):
                 self.err(w, "must be an object")
                 continue
-            unknown = set(link) - {"action", "pattern", "link_param", "apps"}
+            unknown = set(link) - {"action", "pattern", "link_param", "apps", "parameters", "plus_is_space", "examples"}
             if unknown:
                 self.err(w, "unknown fields %s" % sorted(unknown))
             pattern = link.get("pattern")
@@ -442,8 +447,71 @@ class Checker:
                     for k in only:
                         if k not in app_keys:
                             self.err(w, "'apps' names %r, which is no app of the type" % k)
+            fixed = link.get("parameters", {})
+            if not isinstance(fixed, dict) or not all(isinstance(k, str) and k in params and nonempty_str(v) for k, v in fixed.items()):
+                self.err(w, "'parameters' must map declared parameters of the type to text")
+                fixed = {}
+            if not isinstance(link.get("plus_is_space", False), bool):
+                self.err(w, "'plus_is_space' must be true or false")
+            examples = self.check_examples(w, link.get("examples", []), actions, params)
+            if type_key != "browser" and action in actions:
+                taken = [e for e in examples if e.get("action") == action]
+                missed = [e for e in examples if e.get("action") != action]
+                if len(examples) < 2 or not taken or not missed:
+                    self.err(w, "needs at least two examples: one it takes, one near miss it does not")
             if not problem:
                 self.links.append((type_key, action, pattern))
+                self.matchers.append((type_key, action, parse_link_pattern(pattern), link_param, fixed,
+                                      link.get("plus_is_space") is True, examples, w))
+
+    def check_examples(self, w, examples, actions, params):
+        """`examples`: [{"link", "action", "parameters"}] or [{"link", "browser": true}]."""
+        if not isinstance(examples, list):
+            self.err(w, "'examples' must be an array")
+            return []
+        good = []
+        for i, e in enumerate(examples):
+            where = "%s: examples[%d]" % (w, i)
+            if not isinstance(e, dict) or not nonempty_str(e.get("link")):
+                self.err(where, "needs a link")
+                continue
+            if e.get("browser") is True:
+                if set(e) != {"link", "browser"}:
+                    self.err(where, "a browser example is {\"link\", \"browser\": true} only")
+                    continue
+            elif set(e) - {"link", "action", "parameters"} or not isinstance(e.get("parameters"), dict) \
+                    or not all(isinstance(v, str) for v in e["parameters"].values()):
+                self.err(where, "must be {\"link\", \"action\", \"parameters\": {…}} or {\"link\", \"browser\": true}")
+                continue
+            good.append(e)
+        return good
+
+    def check_examples_hold(self):
+        """Every example through the matcher, with the whole catalog's links loaded: the most
+        specific pattern wins, a tie goes to catalog order (types by name, links in order)."""
+        order = sorted(self.matchers, key=lambda m: self.type_names.get(m[0], m[0]).lower())
+        for type_key, action, _, _, _, _, examples, w in self.matchers:
+            for e in examples:
+                best = None
+                for t, a, parsed, link_param, fixed, plus, _, _ in order:
+                    spec = specificity(parsed)
+                    if best is not None and spec <= best[0]:
+                        continue
+                    got = match_link(parsed, e["link"], plus)
+                    if got is None:
+                        continue
+                    got.update(fixed)
+                    if link_param:
+                        got[link_param] = e["link"]
+                    best = (spec, t, a, got)
+                if e.get("browser"):
+                    if best is not None and best[1] != "browser":
+                        self.err(w, "example %r should stay in the browser, but is %s %s %r" % (e["link"], best[1], best[2], best[3]))
+                elif best is None:
+                    self.err(w, "example %r: no pattern takes it" % e["link"])
+                elif (best[1], best[2], best[3]) != (type_key, e["action"], e["parameters"]):
+                    self.err(w, "example %r should be %s %s %r, but is %s %s %r"
+                             % (e["link"], type_key, e["action"], e["parameters"], best[1], best[2], best[3]))
 
     def check_type_schemes(self, where, t, params):
         """`schemes` and type-level `url_format`: what any handler of those schemes can do

@@ -130,12 +130,13 @@ package struct LinkPattern: Equatable, Sendable {
         )
     }
 
-    /// The parameters the link gives, or nil when it does not match.
-    package func match(_ link: WebURL) -> [String: String]? {
+    /// The parameters the link gives, or nil when it does not match. `plusIsSpace`: a `+` in
+    /// the path is a space, as the site writes it (the link's `plus_is_space`).
+    package func match(_ link: WebURL, plusIsSpace: Bool = false) -> [String: String]? {
         guard host.matches(link.host) else { return nil }
         var parameters: [String: String] = [:]
         // A trailing `/` on the link is the same page (`https://t.me/name/`).
-        guard Self.match(segments, link.pathSegments[...], decoded: false, into: &parameters) else { return nil }
+        guard Self.match(segments, link.pathSegments[...], decoded: plusIsSpace ? .plusIsSpace : .encoded, into: &parameters) else { return nil }
         if !query.isEmpty {
             guard Self.match(query, Self.items(link.query, plusIsSpace: true), into: &parameters) else { return nil }
         }
@@ -143,7 +144,7 @@ package struct LinkPattern: Equatable, Sendable {
             let decoded = PercentEncoding.decodeLeniently(link.fragment ?? "")
             let mark = decoded.firstIndex(of: "?")
             let path = decoded[..<(mark ?? decoded.endIndex)].split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            guard Self.match(fragment.segments, path[...], decoded: true, into: &parameters) else { return nil }
+            guard Self.match(fragment.segments, path[...], decoded: .decoded, into: &parameters) else { return nil }
             if !fragment.query.isEmpty {
                 let items = Self.items(mark.map { decoded[decoded.index(after: $0)...] }, plusIsSpace: false)
                 guard Self.match(fragment.query, items, into: &parameters) else { return nil }
@@ -152,7 +153,12 @@ package struct LinkPattern: Equatable, Sendable {
         return parameters
     }
 
-    private static func match(_ segments: [Segment], _ texts: ArraySlice<String>, decoded: Bool, into parameters: inout [String: String]) -> Bool {
+    /// How a segment's text is written: percent-encoded (`+` as it is, or a space), or decoded.
+    private enum SegmentText {
+        case encoded, plusIsSpace, decoded
+    }
+
+    private static func match(_ segments: [Segment], _ texts: ArraySlice<String>, decoded: SegmentText, into parameters: inout [String: String]) -> Bool {
         var texts = texts
         if texts.count > segments.count, texts.last == "" { texts.removeLast() }
         guard texts.count == segments.count else { return false }
@@ -162,9 +168,9 @@ package struct LinkPattern: Equatable, Sendable {
         return true
     }
 
-    /// A segment's parts against the segment text (percent-encoded unless `decoded`): a
+    /// A segment's parts against the segment text, written as `decoded` says: a
     /// placeholder takes one or more bytes up to the next literal text, or to the end.
-    private static func match(_ parts: ArraySlice<Part>, _ text: ArraySlice<UInt8>, decoded: Bool, into parameters: inout [String: String]) -> Bool {
+    private static func match(_ parts: ArraySlice<Part>, _ text: ArraySlice<UInt8>, decoded: SegmentText, into parameters: inout [String: String]) -> Bool {
         guard let part = parts.first else { return text.isEmpty }
         switch part {
         case .literal(let literal):
@@ -178,7 +184,7 @@ package struct LinkPattern: Equatable, Sendable {
             }
             guard end > text.startIndex else { return false }
             let raw = String(decoding: text[..<end], as: UTF8.self)
-            let value = decoded ? raw : PercentEncoding.decodeLeniently(raw)
+            let value = decoded == .decoded ? raw : PercentEncoding.decodeLeniently(raw, plusIsSpace: decoded == .plusIsSpace)
             guard placeholder.accepts(value) else { return false }
             if let key = placeholder.key { parameters[key] = value }
             return match(parts.dropFirst(), text[end...], decoded: decoded, into: &parameters)

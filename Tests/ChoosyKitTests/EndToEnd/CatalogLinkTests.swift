@@ -32,7 +32,25 @@ import Testing
         }, argv: ["zoommtg://zoom.us/join?confno=85012345678&pwd=aBc123"], defaultApp: ("video_call", "zoom")),
         Family(link: "https://meet.jit.si/WeeklyChoosySync", install: { sandbox in
             sandbox.installJitsi(); return "jitsi-meet"
-        }, argv: ["--no-sandbox", "jitsi-meet://WeeklyChoosySync"], defaultApp: ("video_call", "jitsi_meet_desktop")),
+        }, argv: ["--no-sandbox", "jitsi-meet://meet.jit.si/WeeklyChoosySync"], defaultApp: ("video_call", "jitsi_meet_desktop")),
+        Family(link: "https://t.me/durov/123", install: { sandbox in
+            sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
+        }, argv: ["--", "tg://resolve?domain=durov&post=123"], defaultApp: ("chat", "telegram_desktop")),
+        Family(link: "https://t.me/somebot?start=ref123", install: { sandbox in
+            sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
+        }, argv: ["--", "tg://resolve?domain=somebot&start=ref123"], defaultApp: ("chat", "telegram_desktop")),
+        Family(link: "https://matrix.to/#/#room:matrix.org/$event:matrix.org", install: { sandbox in
+            sandbox.installDebianEntry(package: "nheko", id: "nheko.desktop")[0]
+        }, argv: ["matrix:r/room%3Amatrix.org/e/event%3Amatrix.org"], defaultApp: ("matrix", "nheko")),
+        Family(link: "https://www.google.de/maps/search/Alexanderplatz+Berlin/", install: { sandbox in
+            sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
+        }, argv: ["launch", "org.gnome.Maps", "maps:q=Alexanderplatz%20Berlin"], defaultApp: ("maps", "gnome_maps")),
+        Family(link: "https://www.openstreetmap.org/#map=15/52.5170/13.3889", install: { sandbox in
+            sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
+        }, argv: ["launch", "org.gnome.Maps", "geo:52.5170,13.3889"], defaultApp: ("maps", "gnome_maps")),
+        Family(link: "https://meet.ffmuc.net/WeeklyChoosySync", install: { sandbox in
+            sandbox.installJitsi(); return "jitsi-meet"
+        }, argv: ["--no-sandbox", "jitsi-meet://meet.ffmuc.net/WeeklyChoosySync"], defaultApp: ("video_call", "jitsi_meet_desktop")),
         Family(link: "https://t.me/durov", install: { sandbox in
             sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
         }, argv: ["--", "tg://resolve?domain=durov"], defaultApp: ("chat", "telegram_desktop")),
@@ -174,7 +192,7 @@ import Testing
     @Test func describeAndListShowATypesLinks() throws {
         let text = sandbox.choosy("describe", "video_call")
         #expect(text.status == 0)
-        #expect(text.stdout.contains("Links:\n  join_meeting  https://*.zoom.us/j/{{meeting_id}}?pwd={{password}}  [only zoom]"), "\(text.stdout)")
+        #expect(text.stdout.contains("Links:\n  join_meeting  https://*.zoom.us/j/{{meeting_id:digits:9-11}}?pwd={{password}}  [only zoom]\n      e.g. https://us02web.zoom.us/j/85012345678?pwd=aBc123 → join_meeting meeting_id=85012345678 password=aBc123\n"), "\(text.stdout)")
 
         let described = try #require(Sandbox.jsonObject(sandbox.choosy("describe", "video", "--json").stdout))
         let links = try #require(described["links"] as? [[String: Any]])
@@ -184,8 +202,9 @@ import Testing
 
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(sandbox.choosy("list", "chat", "--json").stdout.utf8)) as? [[String: Any]])
         let chatLinks = try #require(listed.first?["links"] as? [[String: Any]])
-        #expect(chatLinks.map { $0["pattern"] as? String } == ["https://t.me/{{username}}", "https://telegram.me/{{username}}"])
-        #expect(chatLinks.first?["apps"] as? [String] == ["telegram_desktop"])
+        let username = try #require(chatLinks.first { $0["pattern"] as? String == "https://t.me/{{username:word:5-32}}?start={{start}}&startgroup={{startgroup}}&startapp={{startapp}}" })
+        #expect(username["apps"] as? [String] == ["telegram_desktop"])
+        #expect(chatLinks.last?["pattern"] as? String == "https://signal.group/#{{group}}" && chatLinks.last?["apps"] as? [String] == ["signal_desktop"])
     }
 
     /// A user's catalog adds a link; an invalid pattern there is named and the rest still works.
