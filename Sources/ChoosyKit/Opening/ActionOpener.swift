@@ -144,13 +144,13 @@ final class ActionOpener {
     }
 
     /// Parameters as a dictionary (a later duplicate wins). A key that is a near miss of a
-    /// declared parameter is reported, since it would silently reach no app.
+    /// declared parameter is refused (status 2), since it would silently reach no app.
     private func collect(_ pairs: [(String, String)], for type: AppType) throws(ChoosyError) -> [String: String] {
         var parameters: [String: String] = [:]
         let used = Set(type.parameters.map(\.key) + type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
         for (key, value) in pairs {
             if !used.contains(key), let near = suggestion(for: key, among: Array(used)) {
-                diagnostics.warning("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+                throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
             }
             parameters[key] = value
         }
@@ -317,6 +317,11 @@ final class ActionOpener {
                 diagnostics.explain("\(app.key) does not take: \(dropped.joined(separator: ", "))")
             }
             url = app.url(for: action, parameters: parameters)
+            let needed = app.urlFormat(for: action).map { URLTemplate($0).placeholders } ?? []
+            if !needed.isEmpty, needed.allSatisfy({ (parameters[$0] ?? "").isEmpty }) {
+                diagnostics.warning("\(action) needs \(needed.joined(separator: " or ")), and none was given: \(app.key) opens \(url.prefix(80)) as it is")
+                diagnostics.explain("pass one as KEY=VALUE (choosy describe \(type.key) lists the parameters)")
+            }
         } else if chosen.isWebApp {
             diagnostics.explain("no action: opening the web app's address \(app.urlScheme)")
             url = app.urlScheme
