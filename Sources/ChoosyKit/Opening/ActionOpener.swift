@@ -63,10 +63,17 @@ final class ActionOpener {
             }
             // A web app of the type is the browser by another name: with no native app that
             // can do what the link means, the browser gets it as it is (and `--choose` asks there).
-            guard let action, installed.contains(where: { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil }) else {
-                if let key = request.options.app { _ = try apps.choice(key, in: type) }
-                diagnostics.explain("no installed app of \(type.name) takes this link; opening it in the browser")
-                return try openInBrowser(link.url, request: request, choose: request.options.choose)
+            let nativeCanTakeIt = action.map { action in installed.contains { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil } } ?? false
+            if !nativeCanTakeIt {
+                let named = try request.options.app.map { key throws(ChoosyError) in try apps.choice(key, in: type) }
+                // A choice is kept or refused, never swapped for the browser.
+                if let named, !named.isWebApp, let action, named.app.urlFormat(for: action.key) == nil {
+                    throw .unavailable("\(named.app.name) (\(named.app.key)) cannot \(action.key) this link; leave out --app to open it in the browser")
+                }
+                if named.map({ !$0.isWebApp || $0.app.isOwnService(of: link.web) }) ?? true {
+                    diagnostics.explain("no installed app of \(type.name) takes this link; opening it in the browser")
+                    return try openInBrowser(link.url, request: request, choose: request.options.choose)
+                }
             }
             if request.options.app == nil, !request.options.choose, try preferences.preference(for: type.key).linksInBrowser {
                 diagnostics.explain("the browser was picked always for \(type.name) links (choosy reset \(type.key) forgets it)")
@@ -98,7 +105,14 @@ final class ActionOpener {
             diagnostics.explain("--configure needs an action; not run")
         }
 
-        if chosen.isWebApp, let link = request.link {
+        if chosen.isWebApp, let link = request.link, !chosen.app.isOwnService(of: link.web) {
+            // A web app of another service (OpenStreetMap for a Google Maps link) gets its own
+            // URL for the action, or the choice is refused, never silently swapped.
+            guard let action, chosen.app.urlFormat(for: action.key) != nil else {
+                throw .unavailable("\(chosen.app.name) (\(chosen.app.key)) has no address for \(action?.key ?? "this link"); the link was not opened")
+            }
+            diagnostics.explain("\(chosen.app.key) is a web app of another site: it gets its own address for \(action.key)")
+        } else if chosen.isWebApp, let link = request.link {
             diagnostics.explain("\(chosen.app.key) is a web app: opening the link as it is in the browser")
             var result = try openInBrowser(link.url, request: request)
             result.via = OpenResult.Via(type: result.type, app: result.app)
@@ -112,7 +126,7 @@ final class ActionOpener {
         if chosen.entry != nil {
             result.argv = try launch(chosen, url: url, options: request.options)
         } else if let url {
-            let browser = try openInBrowser(url, request: request, builtByWebApp: request.link == nil)
+            let browser = try openInBrowser(url, request: request, builtByWebApp: true)
             result.argv = browser.argv
             result.desktopID = browser.desktopID
             result.via = OpenResult.Via(type: browser.type, app: browser.app)
@@ -376,4 +390,14 @@ final class ActionOpener {
 func isWebURL(_ url: String) -> Bool {
     let lowered = url.lowercased()
     return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+}
+
+extension App {
+    /// A web app is the link's own service when the link's host lies within the app's
+    /// (`www.` aside): matrix.to for a matrix.to link, x.com for `mobile.x.com`.
+    func isOwnService(of link: WebURL) -> Bool {
+        guard let host = (try? WebURL(parsing: urlScheme))?.host.domainName else { return false }
+        let site = host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
+        return link.host.isWithin(.domain(site))
+    }
 }

@@ -174,6 +174,26 @@ import Testing
         #expect(sandbox.recordedRuns(mpv).isEmpty)
     }
 
+    /// A choice is kept (SPEC §9.1, issue 22 item 6): a web app of another service gets its own
+    /// address for the action, a native app that cannot do it is refused, never swapped.
+    @Test func aChosenAppGetsTheLinkAsItCanTakeIt() {
+        let link = "https://www.google.de/maps/search/Alexanderplatz+Berlin/"
+        let forced = sandbox.choosy("handle", link, "--app", "openstreetmap_web")
+        #expect(forced.status == 0, "\(forced.stderr)")
+        sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")
+        let picked = sandbox.choosy(["handle", link], environment: ["PICK": "OpenStreetMap (web)"])
+        #expect(picked.status == 0, "\(picked.stderr)")
+        let osm = "https://www.openstreetmap.org/search?query=Alexanderplatz%20Berlin"
+        #expect(sandbox.launched("firefox", count: 2) == [[osm], [osm]])
+        // Its own service's web app still gets the link as it is.
+        let own = sandbox.choosy(["handle", "https://www.google.com/maps/search/Alexanderplatz+Berlin/", "--app", "google_maps_web", "--dry-run"])
+        #expect(own.stdout == "firefox https://www.google.com/maps/search/Alexanderplatz+Berlin/\n", "\(own.stdout) \(own.stderr)")
+        let directions = sandbox.choosy("handle", "https://www.google.com/maps/dir/?api=1&origin=Berlin&destination=Potsdam", "--app", "gnome_maps")
+        #expect(directions.status == 4)
+        #expect(directions.stderrLines == ["choosy: GNOME Maps (gnome_maps) cannot get_directions this link; leave out --app to open it in the browser"], "\(directions.stderr)")
+        #expect(sandbox.launched("firefox", count: 2).count == 2)
+    }
+
     @Test func dryRunJSONNamesTheTypeAndTheBrowser() throws {
         // With only X's web app, the browser takes the link itself.
         let direct = try #require(Sandbox.jsonObject(sandbox.choosy("handle", "https://x.com/choosyapp", "--dry-run", "--json").stdout))
