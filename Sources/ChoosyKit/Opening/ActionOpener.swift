@@ -62,7 +62,8 @@ final class ActionOpener {
                 return try openInBrowser(link.url, request: request, browser: key, choose: request.options.choose)
             }
             // A web app of the type is the browser by another name: with no native app that
-            // can do what the link means, the browser gets it as it is (and `--choose` asks there).
+            // can do what the link means, the browser gets it as it is (and `--choose` asks
+            // there), unless `--app` names a web app of another service.
             let nativeCanTakeIt = action.map { action in installed.contains { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil } } ?? false
             if !nativeCanTakeIt {
                 let named = try request.options.app.map { key throws(ChoosyError) in try apps.choice(key, in: type) }
@@ -90,6 +91,7 @@ final class ActionOpener {
             diagnostics.explain("no picker available: the link opens in the browser, as it would without choosy")
             return try openInBrowser(link.url, request: request)
         }
+        // Only the browsers offered as the web page are apps of another type.
         if let link = request.link, type.app(chosen.app.key) == nil {
             diagnostics.explain("\(chosen.key) was picked: the link opens as it is in that browser")
             return try openInBrowser(link.url, request: request, browser: chosen.key)
