@@ -158,7 +158,12 @@ package final class Catalog {
             }
         }
         diagnostics.explain("app type '\(key)': bundled \(bundled.isEmpty ? "no" : "yes"), downloaded \(cached == nil ? "no" : "yes"), user \(user.isEmpty ? "no" : "yes (\(userCatalog.directory))")")
-        guard let type = CatalogMerger.merge(bundled + (cached?.records ?? []) + user) else {
+        let downloaded = (cached?.records ?? []).map { $0.withoutLaunchArguments() }
+        let ignored = downloaded.flatMap(\.ignored)
+        if !ignored.isEmpty {
+            diagnostics.explain("downloaded catalog: ignoring the launch arguments (private, profiles) of \(ignored.joined(separator: ", ")): they come only from the bundled catalog and your own files")
+        }
+        guard let type = CatalogMerger.merge(bundled + downloaded.map(\.record) + user) else {
             throw .unknown("unknown app type '\(key)'" + didYouMean(key, among: summaries().map(\.name)))
         }
         merged[key] = type

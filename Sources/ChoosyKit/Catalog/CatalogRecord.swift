@@ -205,3 +205,24 @@ package enum CatalogDecoder {
         (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
     }
 }
+
+extension AppTypeRecord {
+    /// The record as a downloaded file may give it: without its apps' launch arguments
+    /// (`private` and `profiles`, whose `args` and profile names reach the app's argv), with
+    /// the keys of the apps that had some. Those come only from the bundled catalog and the
+    /// user's own files (doc/security.md, "Launch arguments"): whoever answers for the
+    /// catalog URL must not be able to add an option such as `--gpu-launcher=CMD`.
+    package func withoutLaunchArguments() -> (record: AppTypeRecord, ignored: [String]) {
+        var record = self
+        var ignored: [String] = []
+        record.apps = apps?.map { app in
+            guard app.profiles != nil || app.privateArguments != nil else { return app }
+            ignored.append(app.key)
+            var trusted = app
+            trusted.profiles = nil
+            trusted.privateArguments = nil
+            return trusted
+        }
+        return (record, ignored)
+    }
+}
