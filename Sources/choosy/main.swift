@@ -13,10 +13,22 @@ func fail(_ error: ChoosyError) -> Never {
     exit(error.status.rawValue)
 }
 
+// Parse, run, print: each command but uninstall is one unit of ChoosyKit, found in its
+// `CommandTable`.
+let invocation: LegacyInvocation
 do {
-    let invocation = try CommandLineParser.parse(arguments)
-    let status = try CommandRunner(invocation: invocation, environment: environment).run()
-    exit(status)
+    invocation = try CommandLineParser.parse(arguments)
 } catch {
+    fail(error)
+}
+let context = CommandContext(environment: environment, options: invocation.options)
+do {
+    let output = try CommandRunner(invocation: invocation, context: context).run()
+    writeStandardOutput(output.standardOutput)
+    writeStandardError(output.standardError)
+    context.finish()
+    exit(output.status)
+} catch {
+    context.finish()
     fail(error)
 }

@@ -83,3 +83,8 @@ private func firstOffset(of needle: [UInt8], in bytes: [UInt8], from start: Int)
     guard !needle.isEmpty else { return start }
     return (start...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
 }
+
+/// `text` with spaces after it up to `width` characters, for a column.
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
