@@ -13,17 +13,16 @@ func fail(_ error: ChoosyError) -> Never {
     exit(error.status.rawValue)
 }
 
-// Parse, run, print: each command but uninstall is one unit of ChoosyKit, found in its
-// `CommandTable`.
-let invocation: LegacyInvocation
+// Parse, run, print: each command is one unit of ChoosyKit, found in its `CommandTable`.
+let invocation: Invocation
 do {
-    invocation = try CommandLineParser.parse(arguments)
+    invocation = try CommandTable.parse(arguments)
 } catch {
     fail(error)
 }
 let context = CommandContext(environment: environment, options: invocation.options)
 do {
-    let output = try CommandRunner(invocation: invocation, context: context).run()
+    let output = try invocation.command.run(in: context)
     writeStandardOutput(output.standardOutput)
     writeStandardError(output.standardError)
     context.finish()

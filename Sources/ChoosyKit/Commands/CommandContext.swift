@@ -14,7 +14,7 @@ package final class CommandContext {
 
     /// The first call also reads the config file: one that cannot be read stops every command
     /// that uses `Choosy` (exit 7), not only those that happen to need one of its settings.
-    package func choosy() throws(ChoosyError) -> Choosy {
+    func choosy() throws(ChoosyError) -> Choosy {
         if let built { return built }
         var settings = Choosy.Settings(executable: currentExecutable())
         settings.verbose = options.verbose

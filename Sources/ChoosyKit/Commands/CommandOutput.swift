@@ -5,7 +5,7 @@ package struct CommandOutput: Sendable {
     /// Any code: route passes on its handler's.
     package var status: Int32 = ExitStatus.ok.rawValue
 
-    package init(_ standardOutput: String = "", standardError: String = "", status: Int32 = ExitStatus.ok.rawValue) {
+    init(_ standardOutput: String = "", standardError: String = "", status: Int32 = ExitStatus.ok.rawValue) {
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.status = status
