@@ -93,6 +93,17 @@ public final class Choosy {
         return catalog
     }
 
+    /// The local sources alone (bundled, downloaded, the user's), never refreshed, saying
+    /// nothing: what `describe` checks a type's examples against, without touching the
+    /// network or the cache for the other types.
+    func localCatalog() -> Catalog {
+        Catalog(
+            cache: CatalogCache(environment: environment, fileSystem: fileSystem),
+            userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem),
+            network: nil, clock: clock, diagnostics: RecordingDiagnostics()
+        )
+    }
+
     private var loadedPreferences: PreferenceStore?
     package func preferences() -> PreferenceStore {
         if let loadedPreferences { return loadedPreferences }

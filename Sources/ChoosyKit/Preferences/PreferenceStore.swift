@@ -5,23 +5,29 @@ package struct TypePreference: Equatable, Sendable {
     /// The installed apps of the type the last time the user was shown a choice, so a new app
     /// can make choosy ask again.
     package var seen: [String]
+    /// The browser ("Name (web page)") was picked *always* for a web link of the type: its web
+    /// links stay in the browser, while `open` still uses `defaultApp`.
+    package var linksInBrowser: Bool
     /// What a newer choosy stored for the type, kept as it was.
     var unknownMembers = UnknownJSONMembers()
 
-    package init(defaultApp: String? = nil, seen: [String] = []) {
+    package init(defaultApp: String? = nil, seen: [String] = [], linksInBrowser: Bool = false) {
         self.defaultApp = defaultApp
         self.seen = seen
+        self.linksInBrowser = linksInBrowser
     }
 
     init(json: JSONValue) throws(JSONError) {
         let fields = try JSONFields(json)
-        self.init(defaultApp: try fields.optional("default", .string), seen: try fields.optional("seen", .array(of: .string)) ?? [])
-        unknownMembers = fields.unknownMembers(known: ["default", "seen"])
+        self.init(defaultApp: try fields.optional("default", .string), seen: try fields.optional("seen", .array(of: .string)) ?? [],
+                  linksInBrowser: try fields.optional("links_in_browser", .bool) ?? false)
+        unknownMembers = fields.unknownMembers(known: ["default", "seen", "links_in_browser"])
     }
 
     var json: JSONValue {
         var members: [(String, JSONValue)] = []
         if let defaultApp { members.append(("default", .string(defaultApp))) }
+        if linksInBrowser { members.append(("links_in_browser", .bool(true))) }
         members.append(("seen", .strings(seen)))
         return unknownMembers.object(after: members)
     }

@@ -89,6 +89,7 @@ package struct SiteRules: Equatable, Sendable {
 
     /// The most specific rule whose site the link is part of.
     package func match(_ url: WebURL) -> SiteRule? {
+        guard !url.host.hasEmptyLabel else { return nil }
         // A site whose name does not end the link's host name cannot be its site: that byte
         // test, without allocating, leaves out most rules before the label-wise one.
         let name = url.host.domainName?.utf8
