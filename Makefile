@@ -28,7 +28,7 @@ INSTALLED_FILES = $(BINDIR)/choosy $(MAN1DIR)/choosy.1 $(BASH_COMPLETIONSDIR)/ch
 BUILD_PACKAGES := libcurl4-openssl-dev binutils
 # ICU (IDNA by UTS #46) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
 # them, so they are needed to run, not to build.
-WEB_PACKAGES := libicu72 libpsl5
+WEB_PACKAGES := libicu72 libpsl5 libpcre2-8-0
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
 TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit

@@ -118,13 +118,3 @@ import Testing
         #expect(throws: CleaningError.self) { try ClearURLsRuleFile(parsing: [UInt8](repeating: 32, count: ClearURLsRuleFile.maximumSize + 1), source: "big.json") }
     }
 }
-
-/// The hash the rules download is checked with, on FIPS 180-2's examples and the bundled file.
-@Suite struct SHA256Tests {
-    @Test func hashes() throws {
-        #expect(try SHA256.hex(of: []) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(try SHA256.hex(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        let bundled = Array(FileManager.default.contents(atPath: Sandbox.packageRoot + "/clean/data.min.json") ?? Data())
-        #expect(try SHA256.hex(of: bundled) == "d055d1e4612be57c706def4f3fb46c4858a8d97864a23e7d2f35622ea32a6b4f")
-    }
-}
