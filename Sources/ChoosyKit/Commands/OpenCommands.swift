@@ -31,7 +31,7 @@ extension Choosy {
             guard !options.privateWindow, let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(), scheme != "choosy" else { throw error }
             var typeKey = Choosy.typeKey(forScheme: scheme)
             if case .action(let action) = target { typeKey = action.type }
-            return .opened(try systemHandlerFallback().open(link, scheme: scheme, type: typeKey, candidates: unpicked, options: options))
+            return .opened(try systemHandlerFallback().open(link, scheme: scheme, type: typeKey, unpicked: unpicked, options: options))
         }
     }
 
