@@ -59,6 +59,15 @@ public final class Choosy {
     // MARK: Parts, built on first use so each command pays only for what it touches.
 
     private var loadedConfiguration: Configuration?
+    /// The link cleaner with the rules found for this installation and user.
+    func linkCleaner() -> LinkCleaner {
+        let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
+        return LinkCleaner(
+            files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics),
+            removesReferralMarketing: configuration().cleanReferrals, warn: diagnostics.warning
+        )
+    }
+
     package func configuration() -> Configuration {
         if let loadedConfiguration { return loadedConfiguration }
         let configuration = Configuration.load(environment: environment, fileSystem: fileSystem, warnings: corruptFiles)
