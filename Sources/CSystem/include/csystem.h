@@ -16,4 +16,19 @@ int choosy_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, cons
 /// The POSIX_SPAWN_SETSID flag: the child starts a new session.
 short choosy_spawn_setsid_flag(void);
 
+/// Connects a stream socket to the Unix socket `path` (in the abstract namespace when
+/// `abstract` is non-zero) and closes it again: 0 when the connection was accepted.
+int choosy_unix_socket_accepts(const char *path, int abstract);
+
+/// The same for `host`:`port` over TCP, waiting at most `timeout_ms` for each address.
+int choosy_tcp_socket_accepts(const char *host, int port, int timeout_ms);
+
+/// Starts `path` with `argv` and `envp` in a new session, stdio on /dev/null, in
+/// `directory` (when not NULL), with default signal handling and nothing blocked. When
+/// `pid_slot` >= 0, `envp[pid_slot]` must be "NAME=" followed by 20 spaces: the child
+/// writes its own pid there before exec (GIO's GIO_LAUNCHED_DESKTOP_FILE_PID, which
+/// posix_spawn cannot give). Returns the child's pid, or -1 with errno set to why the
+/// child could not start (fork, chdir or exec failed).
+int choosy_spawn_detached(const char *path, char *const argv[], char *const envp[], int pid_slot, const char *directory);
+
 #endif

@@ -30,6 +30,8 @@ public final class Choosy {
     /// The corrupt files this command met, each reported once.
     package let corruptFiles: CorruptFileWarnings
     package let runner: ProcessRunner
+    /// The activation token choosy was started with; `environment` no longer holds it.
+    package let activation: ActivationToken
     private let httpClient: @Sendable () -> HTTPClient
 
     package init(
@@ -38,7 +40,9 @@ public final class Choosy {
         runner: ProcessRunner = PosixProcessRunner(),
         httpClient: (@Sendable () -> HTTPClient)? = nil
     ) {
-        self.environment = environment
+        // Every child starts from an environment without the token and without the variables
+        // of choosy's own launch (SPEC §5); the token goes to the one child that uses it.
+        (self.environment, self.activation) = ActivationToken.split(environment)
         self.settings = settings
         self.diagnostics = diagnostics
         self.corruptFiles = CorruptFileWarnings(diagnostics: diagnostics)
@@ -183,13 +187,20 @@ public final class Choosy {
 
 
     func launcher() -> Launcher {
-        Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics)
+        Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: activation)
     }
 
     func actionOpener() throws(ChoosyError) -> ActionOpener {
         let pickers = ActionOpener.Pickers(
-            picker: { [environment, runner, fileSystem] preference throws(ChoosyError) in
-                try PickerSelector(environment: environment, runner: runner, fileSystem: fileSystem).picker(for: preference)
+            picker: { [environment, runner, fileSystem, diagnostics, activation] preference throws(ChoosyError) in
+                let extras = ExternalPickerExtras(
+                    diagnostics: diagnostics, activation: activation,
+                    iconFiles: IconFileFinder(environment: environment, fileSystem: fileSystem)
+                )
+                return try PickerSelector(
+                    environment: environment, terminalAvailable: TTYPicker.isAvailable(), runner: runner, fileSystem: fileSystem,
+                    probe: SocketDisplayProbe(), extras: extras
+                ).picker(for: preference)
             },
             configured: { [unowned self] in self.configuration().picker },
             environment: environment

@@ -40,7 +40,7 @@ struct HandleCommand: ChoosyCommand {
             guard !options.privateWindow, let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(), scheme != "choosy" else { throw error }
             var typeKey = Self.typeKey(forScheme: scheme)
             if case .action(let action) = target { typeKey = action.type }
-            return opened(try choosy.systemHandlerFallback().open(link, scheme: scheme, type: typeKey, candidates: unpicked, options: options), in: context)
+            return opened(try choosy.systemHandlerFallback().open(link, scheme: scheme, type: typeKey, unpicked: unpicked, options: options), in: context)
         }
     }
 

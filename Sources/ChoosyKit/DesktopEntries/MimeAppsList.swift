@@ -6,11 +6,16 @@ import Synchronization
 package struct SchemeAssociations: Sendable {
     /// The usable entries associated with the scheme, most preferred first.
     package var entries: [DesktopEntry]
-    /// The default a `[Default Applications]` list names: the first entry of the first list
-    /// that names an associated one.
+    /// The default a `[Default Applications]` list names: the first usable entry of the first
+    /// list that names one (it is then one of `entries`, associated or not before).
     package var namedDefault: DesktopEntry?
     /// The default application: the named default, else the most preferred association.
     package var defaultEntry: DesktopEntry? { namedDefault ?? entries.first }
+    /// Whether the most preferred association is there by an `[Added Associations]` line.
+    package var firstIsAdded = false
+    /// The default when a `mimeapps.list` chose it: named, or added as the most preferred
+    /// association; nil when it is only the first entry whose `MimeType` lists the scheme.
+    package var listedDefault: DesktopEntry? { namedDefault ?? (firstIsAdded ? entries.first : nil) }
     /// Whether the first installed entry a `[Default Applications]` list names is choosy's own
     /// (`choosy install --default-handler`): then the handler it replaced is the user's choice.
     package var defaultIsChoosy: Bool
@@ -112,6 +117,7 @@ package struct MimeAppsList: Sendable {
         var entries: [DesktopEntry] = []
         var associated: Set<String> = []
         var removed: Set<String> = []
+        var added: Set<String> = []
         func associate(_ entry: DesktopEntry) {
             guard !removed.contains(entry.id), associated.insert(entry.id).inserted else { return }
             entries.append(entry)
@@ -124,6 +130,7 @@ package struct MimeAppsList: Sendable {
                     // An addition only reaches entries of its own directory or a later one.
                     if let rank = location.directoryRank, found.rank < rank { continue }
                     associate(found.entry)
+                    added.insert(id)
                 }
                 removed.formUnion(MimeAppsList.ids(in: file, group: "Removed Associations", for: mimeType))
             }
@@ -132,21 +139,26 @@ package struct MimeAppsList: Sendable {
             }
         }
 
+        // The first installed entry a `[Default Applications]` list names is the default, and
+        // counts as associated even when nothing else associates it (or a removal did): how
+        // GIO, xdg-mime and KDE read the lists, and how `xdg-mime default` sets one
+        // (doc/spec-choices.md). Choosy's own entry is passed over: it is never a handler.
         var defaultIsChoosy = false
         var sawInstalledDefault = false
         for (_, file) in files {
             for id in MimeAppsList.ids(in: file, group: "Default Applications", for: mimeType) {
-                if associated.contains(id) {
-                    let chosen = entries.first { $0.id == id }
-                    return SchemeAssociations(entries: entries, namedDefault: chosen, defaultIsChoosy: defaultIsChoosy)
-                }
-                if !sawInstalledDefault, let entry = index.entry(id: id) {
+                guard let entry = index.entry(id: id) else { continue }
+                if !sawInstalledDefault {
                     sawInstalledDefault = true
                     defaultIsChoosy = index.isChoosy(entry)
                 }
+                guard index.unusableReason(entry) == nil else { continue }
+                if !associated.contains(id) { entries.append(entry) }
+                return SchemeAssociations(entries: entries, namedDefault: entry, defaultIsChoosy: defaultIsChoosy)
             }
         }
-        return SchemeAssociations(entries: entries, namedDefault: nil, defaultIsChoosy: defaultIsChoosy)
+        let firstIsAdded = entries.first.map { added.contains($0.id) } ?? false
+        return SchemeAssociations(entries: entries, namedDefault: nil, firstIsAdded: firstIsAdded, defaultIsChoosy: defaultIsChoosy)
     }
 
     /// The IDs a group lists for a MIME type, matched case-insensitively.

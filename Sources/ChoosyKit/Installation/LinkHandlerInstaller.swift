@@ -119,6 +119,7 @@ package struct LinkHandlerInstaller {
         Exec=\(Self.execArgument(executable)) handle %u
         Icon=preferences-desktop-default-applications
         Terminal=false
+        StartupNotify=true
         NoDisplay=true
         Categories=Utility;
         MimeType=\(mimeTypes.map { $0 + ";" }.joined())

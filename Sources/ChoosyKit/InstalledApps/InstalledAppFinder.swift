@@ -121,8 +121,8 @@ package struct InstalledAppFinder {
         return candidate
     }
 
-    /// `apps` with the default a `mimeapps.list` names for its scheme first (entries that merely
-    /// list the scheme give no order worth more than the catalog's). When choosy itself is the
+    /// `apps` with the default a `mimeapps.list` chose for its scheme first, named or added
+    /// (entries that merely list the scheme give no order worth more than the catalog's). When choosy itself is the
     /// named default, the handler `choosy install` replaced counts.
     package func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
         // Apps of a type mostly share a scheme: each scheme's default is looked up once.
@@ -131,7 +131,7 @@ package struct InstalledAppFinder {
             if let known = defaults[scheme] { return known }
             let associations = probe.mimeApps.associations(forScheme: scheme)
             let previous = associations.defaultIsChoosy ? previousHandler("x-scheme-handler/\(scheme)") : nil
-            let id = previous ?? associations.namedDefault?.id
+            let id = previous ?? associations.listedDefault?.id
             defaults[scheme] = .some(id)
             return id
         }

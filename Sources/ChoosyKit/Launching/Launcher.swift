@@ -15,13 +15,20 @@ package struct Launcher: Sendable {
     private let fileSystem: FileSystem
     private let locale: DesktopLocale?
     private let diagnostics: DiagnosticSink?
+    private let activation: ActivationToken?
 
-    package init(environment: Environment, runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem(), diagnostics: DiagnosticSink? = nil) {
+    /// `activation`: the token the launched app gets when nothing used it before (SPEC §5);
+    /// nil for launches that must not get one (callbacks).
+    package init(
+        environment: Environment, runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem(),
+        diagnostics: DiagnosticSink? = nil, activation: ActivationToken? = nil
+    ) {
         self.environment = environment
         self.runner = runner
         self.fileSystem = fileSystem
         self.locale = DesktopLocale.messages(in: environment)
         self.diagnostics = diagnostics
+        self.activation = activation
     }
 
     /// The argv that `launch` would run, without running anything (for `--dry-run`). An entry
@@ -71,18 +78,26 @@ package struct Launcher: Sendable {
             }
             workingDirectory = path
         }
-        let request = ProcessRequest(
-            argv: argv, environment: environment.variables, workingDirectory: workingDirectory,
+        // As GIO's launcher: the app learns its own entry, and the pid of the process started
+        // (the terminal or wrapper when there is one); nothing of choosy's own launch is left.
+        var variables = environment.variables
+        for name in ActivationToken.launchVariables { variables[name] = nil }
+        variables["GIO_LAUNCHED_DESKTOP_FILE"] = entry.path
+        activation?.pass(into: &variables)
+        var request = ProcessRequest(
+            argv: argv, environment: variables, workingDirectory: workingDirectory,
             stdout: .discard, stderr: .discard
         )
+        request.ownPIDVariable = "GIO_LAUNCHED_DESKTOP_FILE_PID"
         do {
             try runner.spawnDetached(request)
         } catch {
             throw failure(entry, error.description)
         }
-        // The start succeeded, but a window with nowhere to show fails out of sight.
-        if !entry.runsInTerminal && environment.value("DISPLAY") == nil && environment.value("WAYLAND_DISPLAY") == nil {
-            diagnostics?.warning("started \(entry.id), a graphical app, but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
+        // The start succeeded, but a window (a terminal's too) with nowhere to show fails out of sight.
+        if environment.value("DISPLAY") == nil && environment.value("WAYLAND_DISPLAY") == nil {
+            let kind = entry.runsInTerminal ? "an app that runs in a terminal" : "a graphical app"
+            diagnostics?.warning("started \(entry.id), \(kind), but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
         }
         return argv
     }

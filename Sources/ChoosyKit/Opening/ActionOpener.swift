@@ -5,8 +5,8 @@
 final class ActionOpener {
     /// How a picker is found when one is needed (the terminal is only looked at then).
     struct Pickers {
-        /// The picker to show for a preference, nil when `auto` finds none.
-        var picker: (PickerPreference) throws(ChoosyError) -> (any Picker)?
+        /// The picker to show for a preference.
+        var picker: (PickerPreference) throws(ChoosyError) -> any Picker
         /// The picker of the config file, when `CHOOSY_PICKER` does not name one.
         var configured: () -> String?
         var environment: Environment
@@ -298,15 +298,20 @@ final class ActionOpener {
         // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
         let configured = pickers.environment["CHOOSY_PICKER"] == nil ? pickers.configured() : nil
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
-        guard let picker = try pickers.picker(preference) else {
-            throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: (candidates + webPage).compactMap(\.entry?.id))
-        }
+        let picker = try pickers.picker(preference)
         let site = allowAlways ? ruleSite(for: request, type: type, action: action) : nil
         switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways, site: site)) {
         case .justOnce(let index): return (index, false, nil)
         case .always(let index): return (index, allowAlways, nil)
         case .alwaysForSite(let index): return (index, false, site)
         case .cancelled: throw .noChoice("cancelled: no app was chosen")
+        case .notShown(let reason):
+            // `handle` then opens the link in the user's own default, when it can take it.
+            let userDefault = candidates.first { $0.key == defaultApp }?.entry?.id
+            throw .noPickerAvailable(
+                typeName: type.name, candidates: pickerCandidates, desktopIDs: (candidates + webPage).compactMap(\.entry?.id),
+                userDefault: userDefault, reason: reason
+            )
         }
     }
 

@@ -46,11 +46,28 @@ package struct ChoiceLines: Sendable {
     /// trailing newline (and CR) is ignored; empty or unknown output is a cancel.
     package func answer(output: [UInt8], status: Int32) -> PickerAnswer {
         guard status == 0 else { return .cancelled }
+        return answer(line: ChoiceLines.line(output))
+    }
+
+    /// A picker's output without its one trailing newline (and CR).
+    static func line(_ output: [UInt8]) -> String {
         // Bytes, not Characters: "\r\n" is a single Character.
         var bytes = output[...]
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        return answer(line: String(decoding: bytes, as: UTF8.self))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The lines in rofi's dmenu protocol, which fuzzel speaks too: each row's options after
+    /// a NUL, here `\0icon\x1f<name or path>` for the candidate's icon.
+    package func inputWithIcons(for request: PickerRequest) -> [UInt8] {
+        var input = ""
+        for choice in choices {
+            input += choice.line
+            if let icon = request.icon(for: choice.answer) { input += "\0icon\u{1F}\(icon)" }
+            input += "\n"
+        }
+        return Array(input.utf8)
     }
 
     package func answer(line: String) -> PickerAnswer {

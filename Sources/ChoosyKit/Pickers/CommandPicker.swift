@@ -4,6 +4,8 @@
 package typealias CommandPicker = ExternalPicker<ShellCommandProgram>
 
 package enum ShellCommandProgram: ExternalPickerProgram {
+    package static let name = "the picker command"
+
     /// The command, run by `sh -c`.
     package static func argv(_ command: String, title: String) -> [String] {
         ["/bin/sh", "-c", command]

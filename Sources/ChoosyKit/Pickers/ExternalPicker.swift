@@ -1,21 +1,23 @@
-/// A picker that is another program (fzf, rofi, zenity, a command): the choice lines (or the
-/// program's own rows) go to its stdin, and the line it prints on stdout is the choice (see
-/// `ChoiceLines`). `Program` says how to start it and what it reads. It draws on the terminal
-/// or the display itself, so it keeps choosy's process group (to stay in the terminal's
-/// foreground) and gets no timeout: the user takes their time.
+/// A picker that is another program (fzf, rofi, zenity, fuzzel, a command, …): the choice
+/// lines (or the program's own rows) go to its stdin, and the line it prints on stdout is the
+/// choice (see `ChoiceLines`). `Program` says how to start it and what it reads. It draws on
+/// the terminal or the display itself, so it keeps choosy's process group (to stay in the
+/// terminal's foreground) and gets no timeout: the user takes their time.
 package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
     /// The program found on PATH; for a command picker, the shell command.
     package let executable: String
     private let environment: Environment
     private let runner: ProcessRunner
+    private let extras: ExternalPickerExtras
 
     /// Name of the variable that carries the picker's title (documented for command pickers).
     static var titleVariable: String { "CHOOSY_PICKER_TITLE" }
 
-    package init(executable: String, environment: Environment, runner: ProcessRunner = PosixProcessRunner()) {
+    package init(executable: String, environment: Environment, runner: ProcessRunner = PosixProcessRunner(), extras: ExternalPickerExtras = ExternalPickerExtras()) {
         self.executable = executable
         self.environment = environment
         self.runner = runner
+        self.extras = extras
     }
 
     package func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
@@ -23,12 +25,15 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
         guard !lines.choices.isEmpty else { return .cancelled }
         var variables = environment.variables
         variables[Self.titleVariable] = request.title
+        // A graphical picker uses the activation token, when it shows itself (SPEC §5).
+        let lent = Program.isGraphical && extras.activation?.lend(into: &variables) == true
         let process = ProcessRequest(
             argv: Program.argv(executable, title: request.title),
             environment: variables,
-            input: Program.input(lines, for: request),
+            input: Program.input(lines, for: request, iconFile: { extras.iconFiles?.file(for: $0) }),
             stdout: .capture,
-            stderr: Program.stderr
+            // A graphical picker's stderr tells a display it cannot open; it is shown under -v.
+            stderr: Program.isGraphical ? .capture : Program.stderr
         )
         let result: ProcessResult
         do {
@@ -36,20 +41,63 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
         } catch {
             throw ChoosyError.noChoice("cannot start the picker: \(error.description)")
         }
-        return lines.answer(output: result.stdout, status: result.status)
+        if Program.isGraphical {
+            let messages = String(decoding: result.stderr, as: UTF8.self).split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
+            for message in messages { extras.diagnostics?.explain("\(Program.name): \(message)") }
+            if result.status != 0, let error = messages.first(where: Self.isDisplayError) {
+                return .notShown("\(Program.name) could not open its display (\(singleLine(String(error.prefix(120)))))")
+            }
+        }
+        if lent { extras.activation?.markUsed() }
+        guard result.status == 0 else { return .cancelled }
+        return lines.answer(line: Program.choiceLine(ChoiceLines.line(result.stdout)))
+    }
+
+    /// What GTK (zenity, wofi), rofi, fuzzel and tofi print when their display is not there;
+    /// bemenu prints nothing, so only the socket check before it tells (SPEC §6).
+    static func isDisplayError(_ message: Substring) -> Bool {
+        let lowered = message.lowercased()
+        return ["cannot open display", "failed to open display", "failed to connect to wayland", "couldn't connect to wayland"]
+            .contains { lowered.contains($0) }
+    }
+}
+
+/// What a graphical picker uses beyond its program: all optional, so that a command or fzf
+/// picker needs none.
+package struct ExternalPickerExtras: Sendable {
+    /// Where the picker's messages go under -v.
+    package var diagnostics: DiagnosticSink?
+    /// The token a graphical picker takes when it can show itself.
+    package var activation: ActivationToken?
+    /// Icon files for a picker that takes only paths (wofi).
+    package var iconFiles: IconFileFinder?
+
+    package init(diagnostics: DiagnosticSink? = nil, activation: ActivationToken? = nil, iconFiles: IconFileFinder? = nil) {
+        self.diagnostics = diagnostics
+        self.activation = activation
+        self.iconFiles = iconFiles
     }
 }
 
 /// How one external picker is started and what it reads; its answer is always a choice line.
 package protocol ExternalPickerProgram: Sendable {
+    /// The program's name, in messages.
+    static var name: String { get }
     static func argv(_ executable: String, title: String) -> [String]
-    /// What the picker reads on stdin: by default the choice lines.
-    static func input(_ lines: ChoiceLines, for request: PickerRequest) -> [UInt8]
-    /// Where its stderr goes: by default choosy's own.
+    /// What the picker reads on stdin: by default the choice lines. `iconFile` finds an
+    /// icon's file, for a picker that takes no icon names.
+    static func input(_ lines: ChoiceLines, for request: PickerRequest, iconFile: (String) -> String?) -> [UInt8]
+    /// Where its stderr goes when it is not graphical: by default choosy's own.
     static var stderr: ProcessRequest.Output { get }
+    /// Whether it draws on a display (and can fail to open it): then its stderr is read.
+    static var isGraphical: Bool { get }
+    /// The choice line a line of its output stands for: by default the line itself.
+    static func choiceLine(_ output: String) -> String
 }
 
 extension ExternalPickerProgram {
-    package static func input(_ lines: ChoiceLines, for request: PickerRequest) -> [UInt8] { lines.input }
+    package static func input(_ lines: ChoiceLines, for request: PickerRequest, iconFile: (String) -> String?) -> [UInt8] { lines.input }
     package static var stderr: ProcessRequest.Output { .inherit }
+    package static var isGraphical: Bool { false }
+    package static func choiceLine(_ output: String) -> String { output }
 }

@@ -5,6 +5,8 @@ import Glibc
 package typealias FzfPicker = ExternalPicker<FzfProgram>
 
 package enum FzfProgram: ExternalPickerProgram {
+    package static let name = "fzf"
+
     package static func argv(_ executable: String, title: String) -> [String] {
         [executable, "--no-multi", "--no-sort", "--layout=reverse", "--height=~50%", "--prompt=choosy> ", "--header=\(title)"]
     }

@@ -7,4 +7,7 @@ package enum PickerAnswer: Equatable, Sendable {
     /// Use this app now and for every link of the request's site (a site rule).
     case alwaysForSite(Int)
     case cancelled
+    /// The picker could not show itself (its display does not answer, or it failed with its
+    /// display's own error): not a cancel, the next picker is tried (SPEC §6). Says why.
+    case notShown(String)
 }

@@ -6,6 +6,10 @@ package enum PickerPreference: Equatable, Sendable {
     case fzf
     case rofi
     case zenity
+    case fuzzel
+    case wofi
+    case bemenu
+    case tofi
     /// Anything that is not one of the names: a shell command speaking the choice lines.
     case command(String)
 
@@ -17,7 +21,24 @@ package enum PickerPreference: Equatable, Sendable {
         case "fzf": self = .fzf
         case "rofi": self = .rofi
         case "zenity": self = .zenity
+        case "fuzzel": self = .fuzzel
+        case "wofi": self = .wofi
+        case "bemenu": self = .bemenu
+        case "tofi": self = .tofi
         default: self = .command(text)
+        }
+    }
+
+    /// The graphical picker it names, if it names one.
+    package var graphical: GraphicalPicker? {
+        switch self {
+        case .rofi: .rofi
+        case .zenity: .zenity
+        case .fuzzel: .fuzzel
+        case .wofi: .wofi
+        case .bemenu: .bemenu
+        case .tofi: .tofi
+        case .automatic, .tty, .fzf, .command: nil
         }
     }
 

@@ -15,4 +15,17 @@ package struct PickerRequest: Equatable, Sendable {
         self.allowAlways = allowAlways
         self.site = allowAlways ? site : nil
     }
+
+    /// The icon of the candidate an answer stands for, when it is one a picker can be handed
+    /// on its line (no control characters).
+    package func icon(for answer: PickerAnswer) -> String? {
+        switch answer {
+        case .justOnce(let index), .always(let index), .alwaysForSite(let index):
+            guard let icon = candidates[index].icon, !icon.isEmpty,
+                  !icon.unicodeScalars.contains(where: { $0.value < 0x20 }) else { return nil }
+            return icon
+        case .cancelled, .notShown:
+            return nil
+        }
+    }
 }

@@ -1,31 +1,39 @@
 /// Turns a `PickerPreference` into a picker that can be shown here and now.
 package struct PickerSelector: Sendable {
     private let environment: Environment
+    private let terminalAvailable: Bool
     private let runner: ProcessRunner
     private let fileSystem: FileSystem
-    private let terminalAvailable: Bool
+    private let probe: DisplayProbe
+    private let extras: ExternalPickerExtras
 
     /// `terminalAvailable` says whether `/dev/tty` can be opened (`TTYPicker.isAvailable()`).
     package init(
-        environment: Environment, terminalAvailable: Bool = TTYPicker.isAvailable(),
-        runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem()
+        environment: Environment, terminalAvailable: Bool, runner: ProcessRunner, fileSystem: FileSystem,
+        probe: DisplayProbe, extras: ExternalPickerExtras
     ) {
         self.environment = environment
         self.terminalAvailable = terminalAvailable
         self.runner = runner
         self.fileSystem = fileSystem
+        self.probe = probe
+        self.extras = extras
     }
 
-    /// The picker to show, or nil when `.automatic` finds none (the caller then fails with
-    /// `ChoosyError.noPickerAvailable`). A named picker that cannot be shown is an error.
-    package func picker(for preference: PickerPreference) throws(ChoosyError) -> (any Picker)? {
+    /// The picker to show. `.automatic` without a terminal is the session's graphical
+    /// pickers in order (a `PickerSequence`, which answers `.notShown` when none can show
+    /// itself); a named graphical picker is a sequence of one. A named picker that is not
+    /// installed, or the tty picker without a terminal, is an error.
+    package func picker(for preference: PickerPreference) throws(ChoosyError) -> any Picker {
         switch preference {
         case .automatic:
             if terminalAvailable { return TTYPicker(environment: environment) }
-            guard hasDisplay else { return nil }
-            if let rofi = find("rofi") { return RofiPicker(executable: rofi, environment: environment, runner: runner) }
-            if let zenity = find("zenity") { return ZenityPicker(executable: zenity, environment: environment, runner: runner) }
-            return nil
+            let order = GraphicalPicker.automaticOrder(in: environment)
+            let steps = order.compactMap { kind in find(kind.program).map { step(kind, executable: $0) } }
+            let whenEmpty = order.isEmpty
+                ? "no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset"
+                : "install \(PickerSelector.either(order.map(\.program))) to choose"
+            return sequence(steps, whenEmpty: whenEmpty)
         case .tty:
             guard terminalAvailable else {
                 throw ChoosyError.noChoice("the tty picker needs a terminal, and \(TTYPicker.device) cannot be opened")
@@ -33,18 +41,30 @@ package struct PickerSelector: Sendable {
             return TTYPicker(environment: environment)
         case .fzf:
             return FzfPicker(executable: try installed("fzf"), environment: environment, runner: runner)
-        case .rofi:
-            return RofiPicker(executable: try installed("rofi"), environment: environment, runner: runner)
-        case .zenity:
-            return ZenityPicker(executable: try installed("zenity"), environment: environment, runner: runner)
+        case .rofi, .zenity, .fuzzel, .wofi, .bemenu, .tofi:
+            let kind = preference.graphical!
+            let step = step(kind, executable: try installed(kind.program))
+            return sequence(step.displays.isEmpty ? [] : [step], whenEmpty: "\(kind.program): \(kind.missingDisplay)")
         case .command(let command):
             return CommandPicker(command: command, environment: environment, runner: runner)
         }
     }
 
-    /// X11 or Wayland: where rofi and zenity can draw.
-    private var hasDisplay: Bool {
-        environment.value("DISPLAY") != nil || environment.value("WAYLAND_DISPLAY") != nil
+    private func step(_ kind: GraphicalPicker, executable: String) -> PickerSequence.Step {
+        PickerSequence.Step(
+            name: kind.program, picker: kind.picker(executable: executable, environment: environment, runner: runner, extras: extras),
+            displays: kind.displays(in: environment)
+        )
+    }
+
+    private func sequence(_ steps: [PickerSequence.Step], whenEmpty: String) -> PickerSequence {
+        PickerSequence(steps: steps, whenEmpty: whenEmpty, environment: environment, probe: probe, diagnostics: extras.diagnostics)
+    }
+
+    /// `a, b or c`.
+    static func either(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + last
     }
 
     private func find(_ program: String) -> String? {

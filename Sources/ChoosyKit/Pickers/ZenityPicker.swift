@@ -1,7 +1,10 @@
-/// zenity's list dialog on the display: one column of choice lines.
+/// zenity's list dialog on the display (GTK: Wayland, else X11): one column of choice lines.
 package typealias ZenityPicker = ExternalPicker<ZenityProgram>
 
 package enum ZenityProgram: ExternalPickerProgram {
+    package static let name = "zenity"
+    package static let isGraphical = true
+
     /// With no rows on the command line zenity reads them from stdin, one per line.
     package static func argv(_ executable: String, title: String) -> [String] {
         [executable, "--list", "--title=\(title)", "--text=\(pangoEscaped(title))", "--column=App", "--hide-header"]

@@ -46,9 +46,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 public struct ChoosyError: Error, Equatable, Sendable, CustomStringConvertible {
     public var status: ExitStatus
     public var message: String
-    /// For a choice that no picker could show: the desktop IDs of the candidates, in the
-    /// order they would have been offered (`handle` then opens the link without choosy).
-    package var unpicked: [String]?
+    /// For a choice that no picker could show: what `handle` needs to open the link without
+    /// choosy (SPEC §6).
+    package var unpicked: UnpickedChoice?
 
     package init(_ status: ExitStatus, _ message: String) {
         self.status = status
@@ -64,4 +64,15 @@ public struct ChoosyError: Error, Equatable, Sendable, CustomStringConvertible {
     package static func launchFailed(_ message: String) -> ChoosyError { ChoosyError(.launchFailed, message) }
     package static func corrupt(_ message: String) -> ChoosyError { ChoosyError(.corruptFile, message) }
     package static func `internal`(_ message: String) -> ChoosyError { ChoosyError(.internalError, message) }
+}
+
+/// A choice no picker could show.
+package struct UnpickedChoice: Equatable, Sendable {
+    /// The desktop IDs of the candidates, in the order they would have been offered.
+    package var desktopIDs: [String]
+    /// The desktop ID of the type's remembered default, when it is one of the candidates.
+    package var userDefault: String?
+    package var typeName: String
+    /// Why no picker could be shown, as what the user can do about it.
+    package var reason: String
 }

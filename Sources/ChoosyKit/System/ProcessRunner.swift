@@ -21,6 +21,9 @@ package struct ProcessRequest: Sendable {
     /// Own process group, so a timeout can kill whatever the child started. Interactive
     /// children (pickers on the terminal) must stay in the terminal's foreground group.
     package var ownProcessGroup: Bool
+    /// For a detached child: a variable set, in its environment, to its own pid (SPEC §5:
+    /// `GIO_LAUNCHED_DESKTOP_FILE_PID`, as GIO sets it).
+    package var ownPIDVariable: String?
 
     package init(
         argv: [String], environment: [String: String], workingDirectory: String? = nil,
@@ -70,6 +73,7 @@ package struct PosixProcessRunner: ProcessRunner {
     }
 
     package func spawnDetached(_ request: ProcessRequest) throws(SpawnError) {
+        if let variable = request.ownPIDVariable { return try spawnKnowingItsPID(request, variable: variable) }
         var detached = request
         detached.input = nil
         if detached.stdout == .capture { detached.stdout = .discard }
@@ -95,7 +99,26 @@ package struct PosixProcessRunner: ProcessRunner {
         var stderr: Int32
     }
 
-    private func spawn(_ request: ProcessRequest, newSession: Bool) throws(SpawnError) -> Child {
+    /// posix_spawn cannot change the environment once the pid is known: a fork and exec in C
+    /// writes it in, as GIO does. Stdio goes to `/dev/null`.
+    private func spawnKnowingItsPID(_ request: ProcessRequest, variable: String) throws(SpawnError) {
+        let executable = try resolvedExecutable(request)
+        var environment = request.environment
+        environment[variable] = nil
+        let pidSlot = String(repeating: " ", count: 20)
+        let entries = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["\(variable)=\(pidSlot)"]
+        let argv = request.argv.map { strdup($0) } + [nil]
+        let envp = entries.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        let pid = choosy_spawn_detached(executable, argv, envp, Int32(entries.count - 1), request.workingDirectory)
+        guard pid > 0 else { throw SpawnError(program: request.argv[0], reason: String(cString: strerror(errno))) }
+    }
+
+    /// The absolute path the request's program runs from, after the checks every spawn makes.
+    private func resolvedExecutable(_ request: ProcessRequest) throws(SpawnError) -> String {
         guard let program = request.argv.first, !program.isEmpty else {
             throw SpawnError(program: "", reason: "empty command")
         }
@@ -118,6 +141,12 @@ package struct PosixProcessRunner: ProcessRunner {
         if !executable.hasPrefix("/"), let directory = currentDirectory() {
             executable = joinPath(directory, executable)
         }
+        return executable
+    }
+
+    private func spawn(_ request: ProcessRequest, newSession: Bool) throws(SpawnError) -> Child {
+        let program = request.argv[0]
+        let executable = try resolvedExecutable(request)
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -51,28 +51,42 @@ import Testing
         #expect(associations(sandbox).defaultFirst.map(\.id) == ["kde-browser.desktop", "chromium.desktop", "epiphany.desktop", "firefox.desktop"])
     }
 
-    @Test func aDefaultMustBeAssociated() {
+    /// SPEC §3.1: as GIO, xdg-mime and KDE read the lists, the first installed entry a
+    /// `[Default Applications]` list names is the default and counts as associated, even
+    /// when its entry does not list the scheme or a removal took its association away.
+    @Test func aNamedDefaultCountsAsAssociated() {
         let sandbox = Sandbox()
         installBrowsers(sandbox, ["firefox.desktop"])
         sandbox.desktopEntry("editor.desktop", sandbox.application(name: "Editor", exec: "editor %u"))
         sandbox.desktopEntry("removed.desktop", sandbox.application(name: "Removed", exec: "removed %u", "MimeType=x-scheme-handler/https;\n"))
-        // A default the type is not associated with, or whose association was removed, is no default.
         sandbox.write(sandbox.configHome + "/mimeapps.list", """
             [Default Applications]
-            x-scheme-handler/https=editor.desktop;removed.desktop;
+            x-scheme-handler/https=missing.desktop;editor.desktop;removed.desktop;
             [Removed Associations]
             x-scheme-handler/https=removed.desktop;
             """)
-        #expect(associations(sandbox).defaultEntry?.id == "firefox.desktop")
-        #expect(associations(sandbox).entries.map(\.id) == ["firefox.desktop"])
-        // An added association makes it one.
+        #expect(associations(sandbox).defaultEntry?.id == "editor.desktop")
+        #expect(associations(sandbox).entries.map(\.id) == ["firefox.desktop", "editor.desktop"])
+        // A removed association named first is the default all the same.
         sandbox.write(sandbox.configHome + "/mimeapps.list", """
             [Default Applications]
-            x-scheme-handler/https=editor.desktop;
-            [Added Associations]
-            x-scheme-handler/https=editor.desktop;
+            x-scheme-handler/https=removed.desktop;editor.desktop;
+            [Removed Associations]
+            x-scheme-handler/https=removed.desktop;
             """)
-        #expect(associations(sandbox).defaultEntry?.id == "editor.desktop")
+        #expect(associations(sandbox).defaultEntry?.id == "removed.desktop")
+        #expect(associations(sandbox).entries.map(\.id) == ["firefox.desktop", "removed.desktop"])
+    }
+
+    /// The picker puts first what a list chose, named or added, not merely the first entry
+    /// whose MimeType lists the scheme.
+    @Test func aListedDefaultIsNamedOrAdded() {
+        let sandbox = Sandbox()
+        installBrowsers(sandbox, ["chromium.desktop", "firefox.desktop"])
+        #expect(associations(sandbox).defaultEntry?.id == "chromium.desktop")
+        #expect(associations(sandbox).listedDefault == nil)
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=firefox.desktop;\n")
+        #expect(associations(sandbox).listedDefault?.id == "firefox.desktop")
     }
 
     @Test func aRemovalHidesTheLastAssociation() {

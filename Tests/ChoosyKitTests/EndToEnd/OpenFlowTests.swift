@@ -220,7 +220,7 @@ import Testing
         let auto = browse("https://example.org/1", environment: ["CHOOSY_PICKER": ""])
         #expect(auto.status == 5)
         #expect(auto.stderrLines == [
-            "choosy: no picker available to choose a Browser app (candidates: firefox, chromium); pass --app KEY or --picker",
+            "choosy: no picker available to choose a Browser app (candidates: firefox, chromium): no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset; pass --app KEY or --picker",
         ])
         let tty = browse("https://example.org/1", "--picker", "tty")
         #expect(tty.status == 5)

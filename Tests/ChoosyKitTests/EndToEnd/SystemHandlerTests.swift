@@ -85,7 +85,7 @@ import Testing
         let output = sandbox.choosy(["handle", link], environment: withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderrLines.contains(
-            "choosy: warning: no picker available, so the link opened with Chromium, the system's handler for https: links, just once (install rofi or zenity to choose)"
+            "choosy: warning: no picker available, so the link opened with Chromium, the system's handler for https: links, just once (no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset)"
         ), "\(output.stderr)")
         #expect(sandbox.launched("chromium") == [[link]])
         // Nothing was remembered: next time, with a picker, the user is asked.

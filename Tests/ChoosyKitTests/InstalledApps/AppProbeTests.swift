@@ -44,10 +44,10 @@ import Testing
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/tweetbot=b.desktop;\n")
         #expect(probe(sandbox).installedEntry(for: tweetbot)?.id == "b.desktop")
 
-        // A default that does not list the scheme does not make the app installed by scheme.
+        // A named default counts as associated even when it does not list the scheme (SPEC §3.1).
         sandbox.desktopEntry("c.desktop", sandbox.application(name: "C", exec: "c %u"))
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/tweetbot=c.desktop;\n")
-        #expect(probe(sandbox).installedEntry(for: tweetbot)?.id == "a.desktop")
+        #expect(probe(sandbox).installedEntry(for: tweetbot)?.id == "c.desktop")
     }
 
     @Test func leavesWebAppsToTheBrowserType() {

@@ -130,6 +130,7 @@ import Testing
         #expect(entry.contains("\nExec=/usr/bin/choosy handle %u\n"))
         #expect(entry.contains("\nMimeType=x-scheme-handler/choosy;\n"))
         #expect(entry.contains("\nNoDisplay=true\n"))
+        #expect(entry.contains("\nStartupNotify=true\n"))
         let validation = sandbox.run(["/usr/bin/desktop-file-validate", path])
         #expect(validation.status == 0 && validation.stdout == "", "\(validation.stdout)")
     }

@@ -2,7 +2,7 @@ import ChoosyKit
 import Foundation
 import Testing
 
-/// What choosy hands rofi and zenity, byte for byte: a stand-in of the same name records argv
+/// What choosy hands rofi, zenity, fuzzel, wofi, bemenu and tofi, byte for byte: a stand-in of the same name records argv
 /// and stdin and answers like they do (the chosen row on stdout, exit 1 on cancel). The real
 /// programs, driven on an X server, are in `RealGraphicalPickerTests`.
 @Suite struct GraphicalPickerTests {
@@ -12,12 +12,13 @@ import Testing
         PickerCandidate(appKey: "web", displayName: "Web"),
     ])
 
-    private func standIn(_ name: String, in sandbox: Sandbox, answer: String, status: Int = 0) -> String {
+    private func standIn(_ name: String, in sandbox: Sandbox, answer: String, status: Int = 0, stderr: String = "") -> String {
         sandbox.write(sandbox.bin + "/" + name, """
             #!/bin/sh
             for a in "$0" "$@"; do printf '%s\\0' "$a"; done > "\(sandbox.records)/argv"
             cat > "\(sandbox.records)/stdin"
             printf '\(answer)'
+            printf '\(stderr)' >&2
             exit \(status)
 
             """, mode: 0o755)
@@ -71,5 +72,70 @@ import Testing
         let sandbox = Sandbox()
         let zenity = standIn("zenity", in: sandbox, answer: "", status: 1)
         #expect(try ZenityPicker(executable: zenity, environment: sandbox.choosyEnvironment).choose(request) == .cancelled)
+    }
+
+    @Test func fuzzelGetsRofisIconRowsAndTheTitleAsItsPrompt() throws {
+        let sandbox = Sandbox()
+        let fuzzel = standIn("fuzzel", in: sandbox, answer: "Chromium (always)\\n")
+        #expect(try FuzzelPicker(executable: fuzzel, environment: sandbox.choosyEnvironment).choose(request) == .always(1))
+        let (argv, stdin) = recorded(sandbox)
+        #expect(argv == [fuzzel, "--dmenu", "--prompt=Open <this> & that "])
+        #expect(stdin.hasPrefix("Firefox\0icon\u{1F}firefox\nFirefox (always)\0icon\u{1F}firefox\n"))
+    }
+
+    /// wofi shows only icon files: a themed name is found in hicolor, a missing file is left out,
+    /// and the row it prints back (image and all) maps to its app.
+    @Test func wofiGetsIconFilesAndItsImageRowMapsBack() throws {
+        let sandbox = Sandbox()
+        let icon = sandbox.dataHome + "/icons/hicolor/48x48/apps/firefox.png"
+        sandbox.write(icon, "png")
+        let wofi = standIn("wofi", in: sandbox, answer: "img:\(icon):text:Firefox (always)\\n")
+        let extras = ExternalPickerExtras(iconFiles: IconFileFinder(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem()))
+        #expect(try WofiPicker(executable: wofi, environment: sandbox.choosyEnvironment, extras: extras).choose(request) == .always(0))
+        let (argv, stdin) = recorded(sandbox)
+        #expect(argv == [wofi, "--dmenu", "--prompt", "Open <this> & that", "--insensitive", "--allow-images"])
+        #expect(stdin == """
+            img:\(icon):text:Firefox
+            img:\(icon):text:Firefox (always)
+            Chromium
+            Chromium (always)
+            Web
+            Web (always)
+
+            """)
+    }
+
+    @Test func bemenuAndTofiGetPlainRowsAndTheTitleAsTheirPrompt() throws {
+        let sandbox = Sandbox()
+        let bemenu = standIn("bemenu", in: sandbox, answer: "Web\\n")
+        #expect(try BemenuPicker(executable: bemenu, environment: sandbox.choosyEnvironment).choose(request) == .justOnce(2))
+        #expect(recorded(sandbox).argv == [bemenu, "--prompt", "Open <this> & that", "--list", "15", "-i"])
+        #expect(recorded(sandbox).stdin == "Firefox\nFirefox (always)\nChromium\nChromium (always)\nWeb\nWeb (always)\n")
+        let tofi = standIn("tofi", in: sandbox, answer: "Web (always)\\n")
+        #expect(try TofiPicker(executable: tofi, environment: sandbox.choosyEnvironment).choose(request) == .always(2))
+        #expect(recorded(sandbox).argv == [tofi, "--prompt-text=Open <this> & that: "])
+    }
+
+    private func picker(_ name: String, _ executable: String, _ sandbox: Sandbox) -> any Picker {
+        switch name {
+        case "fuzzel": FuzzelPicker(executable: executable, environment: sandbox.choosyEnvironment)
+        case "wofi": WofiPicker(executable: executable, environment: sandbox.choosyEnvironment)
+        case "bemenu": BemenuPicker(executable: executable, environment: sandbox.choosyEnvironment)
+        default: TofiPicker(executable: executable, environment: sandbox.choosyEnvironment)
+        }
+    }
+
+    /// Escape is exit 1 with nothing printed; an empty answer picks nothing; a list longer than
+    /// the rows shown still maps its last row back; a display error is not a cancel.
+    @Test(arguments: ["fuzzel", "wofi", "bemenu", "tofi"])
+    func escapeAndAnEmptyAnswerCancelALongListMapsBackAndADisplayErrorIsNotShown(name: String) throws {
+        let sandbox = Sandbox()
+        #expect(try picker(name, standIn(name, in: sandbox, answer: "", status: 1), sandbox).choose(request) == .cancelled)
+        #expect(try picker(name, standIn(name, in: sandbox, answer: "\\n"), sandbox).choose(request) == .cancelled)
+        let long = PickerRequest(title: "T", candidates: (1...40).map { PickerCandidate(appKey: "app\($0)", displayName: "App \($0)") })
+        #expect(try picker(name, standIn(name, in: sandbox, answer: "App 40\\n"), sandbox).choose(long) == .justOnce(39))
+        let failing = standIn(name, in: sandbox, answer: "", status: 1, stderr: "error: failed to connect to wayland display\\n")
+        #expect(try picker(name, failing, sandbox).choose(request)
+            == .notShown("\(name) could not open its display (error: failed to connect to wayland display)"))
     }
 }

@@ -91,14 +91,16 @@ final class Sandbox: @unchecked Sendable {
         write((directory ?? dataHome + "/applications") + "/" + id, contents)
     }
 
-    /// An executable that records each run's argv (NUL-separated) and working directory
-    /// under `records/<name>.<n>`; returns its path.
+    /// An executable that records each run's argv (NUL-separated), working directory,
+    /// environment and pid under `records/<name>.<n>`; returns its path.
     @discardableResult
     func recorder(_ name: String) -> String {
         write(bin + "/" + name, """
             #!/bin/sh
             n=$(date +%s%N)-$$
             pwd > "\(records)/\(name).$n.cwd"
+            echo $$ > "\(records)/\(name).$n.pid"
+            cat /proc/$$/environ > "\(records)/\(name).$n.env"
             for a in "$0" "$@"; do printf '%s\\0' "$a"; done > "\(records)/\(name).$n.tmp"
             mv "\(records)/\(name).$n.tmp" "\(records)/\(name).$n.argv"
 
@@ -115,6 +117,25 @@ final class Sandbox: @unchecked Sendable {
             var arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             if arguments.last == "" { arguments.removeLast() }
             return arguments
+        }
+    }
+
+    /// The environment and pid of every finished run of recorder `name`, oldest first.
+    func recordedProcesses(_ name: String) -> [(environment: [String: String], pid: String)] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? [])
+            .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".argv") }
+            .sorted()
+        return files.map { file in
+            let stem = records + "/" + file.dropLast(".argv".count)
+            let data = FileManager.default.contents(atPath: stem + ".env") ?? Data()
+            var environment: [String: String] = [:]
+            for entry in data.split(separator: 0) {
+                let text = String(decoding: entry, as: UTF8.self)
+                guard let equals = text.firstIndex(of: "=") else { continue }
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            let pid = (try? String(contentsOfFile: stem + ".pid", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            return (environment, pid)
         }
     }
 

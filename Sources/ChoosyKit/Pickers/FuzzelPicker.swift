@@ -1,0 +1,18 @@
+/// fuzzel's dmenu mode, a Wayland launcher (layer shell: wlroots compositors, KDE), with
+/// each app's icon.
+package typealias FuzzelPicker = ExternalPicker<FuzzelProgram>
+
+package enum FuzzelProgram: ExternalPickerProgram {
+    package static let name = "fuzzel"
+    package static let isGraphical = true
+
+    /// The title is the prompt; the list scrolls past its 15 rows.
+    package static func argv(_ executable: String, title: String) -> [String] {
+        [executable, "--dmenu", "--prompt=\(ChoiceLines.singleLineText(title)) "]
+    }
+
+    /// fuzzel reads rofi's per-row icon option and prints the row's text alone.
+    package static func input(_ lines: ChoiceLines, for request: PickerRequest, iconFile: (String) -> String?) -> [UInt8] {
+        lines.inputWithIcons(for: request)
+    }
+}

@@ -1,0 +1,45 @@
+import Synchronization
+
+/// The activation token a launcher or the portal handed choosy (`XDG_ACTIVATION_TOKEN` on
+/// Wayland, `DESKTOP_STARTUP_ID` on X11), so that what it starts may come to the front. A
+/// token is used once (SPEC §5): by the launched app when no picker was shown, else by the
+/// graphical picker. Every other child gets an environment without it.
+package final class ActivationToken: Sendable {
+    /// Both carry the token, as GIO passes it on.
+    package static let variables = ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID"]
+    /// What describes choosy's own launch: no child inherits it.
+    package static let launchVariables = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"]
+
+    private let unused: Mutex<String?>
+
+    package init(_ value: String?) {
+        unused = Mutex(value)
+    }
+
+    /// The token of `environment` (`XDG_ACTIVATION_TOKEN` first), and the environment every
+    /// child starts from: without the token and without the variables of choosy's own launch.
+    package static func split(_ environment: Environment) -> (environment: Environment, token: ActivationToken) {
+        let value = variables.lazy.compactMap { environment.value($0) }.first
+        var children = environment
+        for name in variables + launchVariables { children[name] = nil }
+        return (children, ActivationToken(value))
+    }
+
+    /// Gives the token, if it is still unused, to the child whose `variables` these are, and
+    /// marks it used.
+    package func pass(into variables: inout [String: String]) {
+        if lend(into: &variables) { markUsed() }
+    }
+
+    /// Puts the unused token into `variables` without marking it used: a picker uses it only
+    /// when it could show itself. Returns whether there was one.
+    package func lend(into variables: inout [String: String]) -> Bool {
+        guard let token = unused.withLock({ $0 }) else { return false }
+        for name in ActivationToken.variables { variables[name] = token }
+        return true
+    }
+
+    package func markUsed() {
+        unused.withLock { $0 = nil }
+    }
+}
