@@ -205,7 +205,8 @@ final class ActionOpener {
             if remembers, let updated = ChoiceDecider.preferenceBeforePicking(decision, preference) {
                 try preferences.update(type.key) { $0 = updated }
             }
-            let ordered = keys.compactMap { key in candidates.first { $0.key == key } }
+            // The default may be a key that is not offered by itself (`ChoiceDecider.first`).
+            let ordered = keys.compactMap { key in candidates.first { $0.key == key } ?? choices.choice(key) }
             let remembered = forgetDefault ? nil : preference.defaultApp
             let answer = try pick(ordered, type: type, action: action, defaultApp: remembered, request: request)
             let chosen = ordered[answer.index]

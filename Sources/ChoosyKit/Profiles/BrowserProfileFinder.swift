@@ -16,9 +16,9 @@ package struct BrowserProfileFinder: Sendable {
     /// The profiles `app` keeps when installed as `desktopID`, the ones a browser would read
     /// as options left out.
     package func profiles(of app: App, desktopID: String) -> [BrowserProfile] {
-        guard let declared = app.profiles, let written = declared.paths[desktopID] else { return [] }
-        guard let path = expandedPath(written) else {
-            diagnostics.explain("\(app.key): profile list '\(written)' is neither under ~ nor under $XDG_CONFIG_HOME; ignored")
+        guard let declared = app.profiles, let candidates = declared.paths[desktopID] else { return [] }
+        guard let path = profileListPath(candidates, format: declared.format) else {
+            diagnostics.explain("\(app.key): profile list '\(candidates.joined(separator: "', '"))' is neither under ~ nor under $XDG_CONFIG_HOME; ignored")
             return []
         }
         guard let info = fileSystem.info(path) else {
@@ -48,6 +48,23 @@ package struct BrowserProfileFinder: Sendable {
         }
         diagnostics.explain("\(app.key): \(usable.count) profile(s) in \(path)" + (usable.isEmpty ? "" : ": " + usable.map(\.name).joined(separator: ", ")))
         return usable
+    }
+
+    /// Which of the places a variant may keep its profile list the browser reads (SPEC §10,
+    /// "where Firefox keeps profiles"): the first whose directory exists, else the last. So
+    /// Firefox goes on with an existing `~/.mozilla/firefox/` and a new user's is
+    /// `$XDG_CONFIG_HOME/mozilla/firefox/`, as the real firefox-esr decides
+    /// (`Tests/Fixtures/firefox-esr/README.md`); `MOZ_LEGACY_HOME=1` keeps Firefox on the first.
+    /// Nil when a place is neither under `~` nor under `$XDG_CONFIG_HOME`.
+    func profileListPath(_ candidates: [String], format: AppProfiles.Format) -> String? {
+        var paths: [String] = []
+        for written in candidates {
+            guard let path = expandedPath(written) else { return nil }
+            paths.append(path)
+        }
+        guard let last = paths.last else { return nil }
+        if format == .firefox, environment.value("MOZ_LEGACY_HOME")?.hasPrefix("1") == true { return paths[0] }
+        return paths.dropLast().first { fileSystem.info(parentDirectory(of: $0)) != nil } ?? last
     }
 
     /// `~/…` under `$HOME`, `$XDG_CONFIG_HOME/…` under the config home (its default

@@ -48,12 +48,23 @@ import Testing
         ])
     }
 
+    /// Two profiles named "Person 1" are two choices, each shown with its directory (SPEC §10);
+    /// a profile whose own name is what another is shown as is left out, keys being unique.
+    @Test func chromiumProfilesWithEqualNamesAreShownWithTheirDirectories() throws {
+        let equal = #"{"profile": {"info_cache": {"Default": {"name": "Person 1"}, "Profile 1": {"name": "Work"}, "Profile 2": {"name": "Person 1"}, "Profile 3": {"name": "Person 1 (Profile 2)"}}}}"#
+        #expect(try ChromiumLocalState.profiles(in: Array(equal.utf8)) == [
+            BrowserProfile(name: "Person 1 (Default)", selector: "Default"),
+            BrowserProfile(name: "Work", selector: "Profile 1"),
+            BrowserProfile(name: "Person 1 (Profile 2)", selector: "Profile 2"),
+        ])
+    }
+
     @Test func chromiumLocalStatesWithoutProfilesOrNotJSON() throws {
         #expect(try ChromiumLocalState.profiles(in: Array("{}".utf8)).isEmpty)
         #expect(try ChromiumLocalState.profiles(in: Array(#"{"profile": {"info_cache": []}}"#.utf8)).isEmpty)
-        // No name, or one taken already: the directory is the name, and a duplicate is left out.
+        // No name: the directory is the name, which may then be another's.
         let odd = #"{"profile": {"info_cache": {"Default": {}, "Profile 1": {"name": "Default"}, "Profile 2": {"name": 3}, "": {"name": "x"}}}}"#
-        #expect(try ChromiumLocalState.profiles(in: Array(odd.utf8)).map(\.selector) == ["Default", "Profile 2"])
+        #expect(try ChromiumLocalState.profiles(in: Array(odd.utf8)).map(\.name) == ["Default (Default)", "Default (Profile 1)", "Profile 2"])
         #expect(throws: JSONError.self) { try ChromiumLocalState.profiles(in: Array(#"{"profile": {"#.utf8)) }
     }
 
@@ -73,13 +84,13 @@ import Testing
     static let firefox = App(
         key: "firefox", name: "Firefox", urlScheme: "http:", desktopIDs: ["firefox.desktop", "org.mozilla.firefox.desktop"],
         profiles: AppProfiles(format: .firefox, paths: [
-            "firefox.desktop": "~/.mozilla/firefox/profiles.ini",
-            "org.mozilla.firefox.desktop": "~/.var/app/org.mozilla.firefox/.mozilla/firefox/profiles.ini",
+            "firefox.desktop": ["~/.mozilla/firefox/profiles.ini", "$XDG_CONFIG_HOME/mozilla/firefox/profiles.ini"],
+            "org.mozilla.firefox.desktop": ["~/.var/app/org.mozilla.firefox/.mozilla/firefox/profiles.ini"],
         ], arguments: ["-P", "{{profile}}"])
     )
     static let chromium = App(
         key: "chromium", name: "Chromium", urlScheme: "http:", desktopIDs: ["chromium.desktop"],
-        profiles: AppProfiles(format: .chromium, paths: ["chromium.desktop": "$XDG_CONFIG_HOME/chromium/Local State"], arguments: ["--profile-directory={{profile}}"])
+        profiles: AppProfiles(format: .chromium, paths: ["chromium.desktop": ["$XDG_CONFIG_HOME/chromium/Local State"]], arguments: ["--profile-directory={{profile}}"])
     )
 
     func finder(_ variables: [String: String] = ["HOME": "/home/ada"]) -> BrowserProfileFinder {
@@ -109,6 +120,26 @@ import Testing
         #expect(finder(["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg"]).profiles(of: Self.chromium, desktopID: "chromium.desktop").map(\.name) == ["XDG"])
         #expect(finder().expandedPath("relative/Local State") == nil)
         #expect(finder().expandedPath("~/x") == "/home/ada/x")
+    }
+
+    /// Firefox keeps an existing `~/.mozilla/firefox/` and puts a new user's profiles under
+    /// `$XDG_CONFIG_HOME/mozilla/firefox/` (what the real firefox-esr does is checked in
+    /// `FirefoxDirectoryTests`); `MOZ_LEGACY_HOME=1` keeps it on `~/.mozilla`.
+    @Test func firefoxReadsTheFirstPlaceWhoseDirectoryExistsElseTheLast() throws {
+        try write("/home/ada/.config/mozilla/firefox/profiles.ini", "[Profile0]\nName=XDG\n")
+        try write("/xdg/mozilla/firefox/profiles.ini", "[Profile0]\nName=Own XDG\n")
+        #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["XDG"])
+        #expect(finder(["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg"]).profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["Own XDG"])
+        // An existing ~/.mozilla/firefox/ stays in use, even before it has a profiles.ini.
+        try fileSystem.createDirectory("/home/ada/.mozilla", permissions: 0o700)
+        try fileSystem.createDirectory("/home/ada/.mozilla/firefox", permissions: 0o700)
+        #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").isEmpty)
+        try write("/home/ada/.mozilla/firefox/profiles.ini", "[Profile0]\nName=Legacy\n")
+        #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["Legacy"])
+        #expect(finder().profileListPath(["~/a/list", "~/b/list"], format: .firefox) == "/home/ada/b/list")
+        #expect(finder(["HOME": "/home/ada", "MOZ_LEGACY_HOME": "1"]).profileListPath(["~/a/list", "~/b/list"], format: .firefox) == "/home/ada/a/list")
+        #expect(finder(["HOME": "/home/ada", "MOZ_LEGACY_HOME": "1"]).profileListPath(["~/a/list", "~/b/list"], format: .chromium) == "/home/ada/b/list")
+        #expect(finder().profileListPath(["~/a/list", "relative/list"], format: .firefox) == nil)
     }
 
     @Test func aListThatCannotBeReadIsSkippedWithOneLine() throws {
