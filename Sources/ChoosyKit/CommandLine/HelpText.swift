@@ -28,11 +28,15 @@ package enum HelpText {
               choosy open Browser browse url=https://example.org --choose
               choosy url Maps search query='Alexanderplatz, Berlin'
 
-            Exit status: 0 ok, 1 internal error, 2 usage, 3 unknown type/action/app,
-            4 nothing installed can do it or no catalog data, 5 no choice made, 6 launch
-            failed, 7 corrupt file. See choosy(1).
+            \(exitStatuses)
 
             """
+    }
+
+    private static var exitStatuses: String {
+        // A status and its words stay on one line.
+        let statuses = ExitStatus.allCases.map { "\($0.rawValue) \($0.summary)" }
+        return wrapped(["Exit status:"] + statuses.dropLast().map { $0 + ";" } + [(statuses.last ?? "") + ".", "See", "choosy(1)."], width: 80)
     }
 
     /// Two columns, indented by two; a first column wider than `column` keeps three spaces.

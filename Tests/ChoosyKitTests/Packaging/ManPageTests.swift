@@ -41,6 +41,29 @@ import Testing
         let declared = Set((CommandGrammar.options + CommandGrammar.insteadOfCommand).map(\.label))
         #expect(options.count == declared.count && Set(options) == declared, "\(options)")
     }
+
+    /// EXIT STATUS says what `ExitStatus` says, status by status: the one table there is.
+    @Test func theExitStatusesAreTheCodes() {
+        let lines = Array(ManPage(source: sandbox.read(page) ?? "").section("EXIT STATUS"))
+        var described: [(String, String)] = []
+        for index in lines.indices.dropLast() where lines[index] == ".TP" {
+            let text = lines[(index + 2)...].prefix { $0 != ".TP" && $0 != ".PP" }.map(ManPage.text)
+            described.append((ManPage.text(lines[index + 1]), text.joined(separator: " ").replacingOccurrences(of: " ,", with: ",")))
+        }
+        #expect(described.map(\.0) == ExitStatus.allCases.map { String($0.rawValue) })
+        #expect(described.map(\.1) == ExitStatus.allCases.map(\.meaning))
+    }
+
+    /// The licence is MIT everywhere it is stated: LICENSE, the Debian copyright file (as
+    /// `Expat`), the man page and the README.
+    @Test func theLicenceIsMITEverywhere() {
+        let root = Sandbox.packageRoot
+        #expect(sandbox.read(root + "/LICENSE")?.hasPrefix("MIT License\n") == true)
+        let copyright = sandbox.read(root + "/packaging/deb/copyright") ?? ""
+        #expect(copyright.contains("Files: *\nCopyright: 2026 the choosy authors\nLicense: Expat\n"))
+        #expect(ManPage(source: sandbox.read(page) ?? "").section("COPYRIGHT").joined(separator: " ").contains("MIT licence"))
+        #expect(sandbox.read(root + "/README.md")?.contains("[MIT licence](LICENSE)") == true)
+    }
 }
 
 /// Just enough of man(7) to read what a section says: font macros and escapes dropped.
