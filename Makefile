@@ -26,9 +26,9 @@ INSTALLED_FILES = $(BINDIR)/choosy $(MAN1DIR)/choosy.1 $(BASH_COMPLETIONSDIR)/ch
 	$(ZSH_COMPLETIONSDIR)/_choosy $(FISH_COMPLETIONSDIR)/choosy.fish $(APPLICATIONSDIR)/choosy.desktop
 
 BUILD_PACKAGES := libcurl4-openssl-dev binutils
-# libidn2 (IDNA) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
+# ICU (IDNA by UTS #46) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
 # them, so they are needed to run, not to build.
-WEB_PACKAGES := libidn2-0 libpsl5
+WEB_PACKAGES := libicu72 libpsl5
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
 TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit

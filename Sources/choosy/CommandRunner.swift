@@ -27,9 +27,9 @@ struct CommandRunner {
         // it read, object by object, is work nobody sees (a few percent of a command).
         _ = Unmanaged.passRetained(choosy)
         defer { choosy.finish() }
-        // A config file that cannot be read stops every command (exit 7), not only those
-        // that happen to need one of its settings.
-        _ = try choosy.configuration()
+        // A config file that cannot be read is reported by every command, not only those that
+        // happen to need one of its settings (and stops none of them).
+        _ = choosy.configuration()
         let interactive = isatty(1) == 1
         let formatter = OutputFormatter(style: TerminalStyle.forStream(1, environment: environment), json: invocation.options.json)
         let options = invocation.options.open
@@ -109,6 +109,7 @@ struct CommandRunner {
         var settings = Choosy.Settings(executable: currentExecutable())
         settings.verbose = invocation.options.verbose
         settings.offline = invocation.options.offline
+        settings.dryRun = invocation.options.open.dryRun
         let diagnostics = StandardErrorDiagnostics(
             verbose: invocation.options.verbose, style: TerminalStyle.forStream(2, environment: environment)
         )

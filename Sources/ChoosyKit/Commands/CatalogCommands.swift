@@ -29,9 +29,20 @@ extension Choosy {
 
 extension Choosy {
     /// `choosy describe TYPE`: the type, and its links whose patterns can be read (the others
-    /// are reported).
-    package func describe(_ input: String) throws(ChoosyError) -> (AppType, [CatalogLink]) {
+    /// are reported), each example checked against the merged catalog with every type's links.
+    package func describe(_ input: String) throws(ChoosyError) -> (AppType, [LinkExampleCheck.CheckedLink]) {
         let type = try appType(input)
-        return (type, type.read(try catalog().links(of: type.key), diagnostics: diagnostics).map(\.link))
+        let links = type.read(try catalog().links(of: type.key, withExamples: true), diagnostics: diagnostics).map(\.link)
+        guard links.contains(where: { !$0.examples.isEmpty }) else { return (type, links.map { .init(link: $0, verdicts: []) }) }
+        let local = localCatalog()
+        var types: [(AppType, [CatalogLink])] = []
+        for key in local.summaries().map(\.key) {
+            let typeLinks = key == type.key ? links : local.links(of: key, withExamples: true)
+            guard !typeLinks.isEmpty, let other = key == type.key ? type : try? local.appType(key) else { continue }
+            types.append((other, typeLinks))
+        }
+        // This type's invalid links were named above, another type's when it is described.
+        let matcher = CatalogLinkMatcher(types: types, host: nil, diagnostics: RecordingDiagnostics())
+        return (type, LinkExampleCheck(matcher: matcher).check(links, of: type.key))
     }
 }

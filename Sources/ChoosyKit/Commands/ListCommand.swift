@@ -71,7 +71,7 @@ extension Choosy {
             }
             types = all
         }
-        let remembered = try preferences().all()
+        let remembered = preferences().all()
         let directory = try installedCatalog()
         var listings: [TypeListing] = []
         for type in types {

@@ -14,6 +14,12 @@ extension Choosy {
     /// When a choice is needed and no picker can be shown, the link opens as it would have
     /// without choosy, with the system's own handler, just once.
     package func handle(_ link: String, options: OpenOptions) throws(ChoosyError) -> HandleResult {
+        // A clicked link has no terminal: what was said about corrupt files is shown on the
+        // desktop too, as the fallback's own notice is.
+        defer {
+            let said = corruptFiles.messages
+            if !options.dryRun && !said.isEmpty { desktopNotifier().notify(said.joined(separator: "\n")) }
+        }
         let target = try LinkClassifier(catalogLinks: catalogLinks(for:), diagnostics: diagnostics).classify(link)
         do {
             switch target {

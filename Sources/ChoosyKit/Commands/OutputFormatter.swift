@@ -12,7 +12,7 @@ package struct OutputFormatter: Sendable {
 
     /// A type, with its links whose patterns could be read, and the desktop entries of its
     /// installed apps by app key, whose actions are shown.
-    package func describe(_ type: AppType, links: [CatalogLink], entries: [String: DesktopEntry]) -> String {
+    package func describe(_ type: AppType, links: [LinkExampleCheck.CheckedLink], entries: [String: DesktopEntry]) -> String {
         if json { return describeJSON(type, links: links, entries: entries).rendered() + "\n" }
         var lines = ["\(style.bold(shown(type.name))) (\(shown(type.key)))", "", style.bold("Actions:")]
         let keyWidth = (type.actions.map { shown($0.key).count } + type.parameters.map { shown($0.key).count }).max() ?? 0
@@ -51,16 +51,21 @@ package struct OutputFormatter: Sendable {
         }
         if !links.isEmpty {
             lines += ["", style.bold("Links:")]
-            let actionWidth = links.map { shown($0.action).count }.max() ?? 0
-            for link in links {
+            let actionWidth = links.map { shown($0.link.action).count }.max() ?? 0
+            for checked in links {
+                let link = checked.link
                 let only = link.apps.map { style.dim("  [only \($0.map(shown).joined(separator: ", "))]") } ?? ""
                 lines.append("  \(pad(shown(link.action), actionWidth))  \(shown(link.pattern))\(only)")
+                for verdict in checked.verdicts {
+                    let failure = verdict.failure.map { " (fails: \(shown($0)))" } ?? ""
+                    lines.append("      " + style.dim("e.g. \(shown(verdict.example.link)) → \(shown(verdict.example.outcome))") + failure)
+                }
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    package func describeJSON(_ type: AppType, links: [CatalogLink], entries: [String: DesktopEntry]) -> JSONValue {
+    package func describeJSON(_ type: AppType, links: [LinkExampleCheck.CheckedLink], entries: [String: DesktopEntry]) -> JSONValue {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),

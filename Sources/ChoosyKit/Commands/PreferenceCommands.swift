@@ -5,7 +5,7 @@ extension Choosy {
         // Only the key is needed: no desktop entry is read.
         let key = try catalog().resolve(typeInput)
         let store = preferences()
-        let previous = try store.preference(for: key).defaultApp
+        let previous = store.preference(for: key).defaultApp
         try store.update(key) { $0 = TypePreference() }
         return previous
     }
@@ -17,7 +17,7 @@ extension Choosy {
 
     /// `choosy default TYPE`: the remembered app key, if any.
     package func defaultApp(_ typeInput: String) throws(ChoosyError) -> String? {
-        try preferences().preference(for: catalog().resolve(typeInput)).defaultApp
+        preferences().preference(for: try catalog().resolve(typeInput)).defaultApp
     }
 
     /// `choosy default TYPE APP`: makes an installed app, or one of its profiles

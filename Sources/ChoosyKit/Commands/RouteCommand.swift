@@ -11,7 +11,7 @@ extension Choosy {
     /// script, if any. The resulting callback is opened through the system's handler for its
     /// scheme, never through choosy.
     package func route(_ url: String, options: OpenOptions) throws(ChoosyError) -> RouteReport {
-        var router = CallbackRouter(schemes: ["choosy"] + (try configuration().schemes))
+        var router = CallbackRouter(schemes: ["choosy"] + configuration().schemes)
         // Why a choice was cancelled, for stderr (x-cancel carries no reason).
         let cancelled = CancelReason()
         router.register(action: "open") { request in

@@ -25,7 +25,7 @@ extension Choosy {
             // `--app firefox@Work` is `--app firefox --profile Work`.
             if profile == nil { (key, profile) = ChoiceKey.split(key) }
             if let profile, let problem = SiteRule.problem(withProfile: profile) {
-                throw .usage("--profile '\(WebHost.visible(profile))': \(problem)")
+                throw .usage("--profile '\(singleLine(profile))': \(problem)")
             }
             try checkRuleApp(key, profile: profile, privateWindow: privateWindow, for: site)
             target = .app(key: key, profile: profile, privateWindow: privateWindow)
@@ -41,7 +41,7 @@ extension Choosy {
 
     /// `choosy rule list`, in the order the rules were added.
     package func listRules() throws(ChoosyError) -> [SiteRule] {
-        try siteRules.rules(whenCorrupt: .refuse).rules
+        siteRules.rules().rules
     }
 
     /// `choosy rule remove SITE`: the rule removed; a site without one is exit 3.
@@ -73,7 +73,7 @@ extension Choosy {
         guard let web = try WebLink(request, type: type, action: type.knownAction(action.action)) else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
-        guard let rule = try siteRules.rules(whenCorrupt: .refuse).match(web.url) else {
+        guard let rule = siteRules.rules().match(web.url) else {
             return RuleTest(rule: nil, outcome: "no rule: the usual decision applies", result: nil)
         }
         let opener = try actionOpener()
@@ -92,7 +92,7 @@ extension Choosy {
         do {
             return try Site(parsing: text)
         } catch {
-            throw .usage("'\(WebHost.visible(text))' is not a site: \(error.reason) (write it like example.org, =www.example.org or github.com/work-org)")
+            throw .usage("'\(singleLine(text))' is not a site: \(error.reason) (write it like example.org, =www.example.org or github.com/work-org)")
         }
     }
 

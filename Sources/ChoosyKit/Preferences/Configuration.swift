@@ -1,5 +1,6 @@
-/// The user's settings file, `$XDG_CONFIG_HOME/choosy/config.json`. It is written by hand, so
-/// a broken one is reported (exit 7) rather than moved aside or ignored.
+/// The user's settings file, `$XDG_CONFIG_HOME/choosy/config.json`. It is written by hand and
+/// choosy never writes it, so a broken one (an empty file, a trailing comma) is never moved:
+/// it is reported once and the defaults stand, since a link must open whatever the file says.
 package struct Configuration: Equatable, Sendable {
     /// Base of the remote catalog tree (`<base>/app-data/<type>.json`).
     package var catalogURL: String?
@@ -27,15 +28,18 @@ package struct Configuration: Equatable, Sendable {
         joinPath(environment.configHome, "choosy", "config.json")
     }
 
-    package static func load(environment: Environment, fileSystem: FileSystem) throws(ChoosyError) -> Configuration {
+    package static func load(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings) -> Configuration {
         let path = path(environment: environment)
         guard fileSystem.info(path) != nil else { return Configuration() }
+        let reason: String
         do {
             return try Configuration(json: JSONReader.parse(fileSystem.read(path, limit: 1 << 20)))
         } catch let error as FileSystemError {
-            throw .corrupt("\(path) is not valid: \(error.reason); fix or remove it")
+            reason = error.reason
         } catch {
-            throw .corrupt("\(path) is not valid: \(error); fix or remove it")
+            reason = "\(error)"
         }
+        warnings.report(path, "\(path) is not valid (\(reason)): using the default settings until it is fixed")
+        return Configuration()
     }
 }

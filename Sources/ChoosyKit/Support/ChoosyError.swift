@@ -20,7 +20,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .unavailable: "nothing installed can do it, or no catalog data"
         case .noChoice: "no choice made"
         case .launchFailed: "launch failed"
-        case .corruptFile: "a corrupt file blocks the command"
+        case .corruptFile: "a file the command must change is corrupt or newer"
         }
     }
 
@@ -34,7 +34,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
         case .unavailable: "Nothing installed can do it, or no catalog data."
         case .noChoice: "No choice made: cancelled, a hook said no, or no picker available."
         case .launchFailed: "The app could not be started."
-        case .corruptFile: "A corrupt file blocks the command."
+        case .corruptFile:
+            "A file the command must change is corrupt and cannot be moved aside (a read-only or foreign directory), or was written by a newer choosy;"
+                + " or a rule command found rules.json corrupt (it is moved aside). Commands that only read a corrupt file, handle and open included,"
+                + " go on as if it were empty."
         }
     }
 }
