@@ -30,6 +30,8 @@ public final class Choosy {
     /// The corrupt files this command met, each reported once.
     package let corruptFiles: CorruptFileWarnings
     package let runner: ProcessRunner
+    /// Firefox's profile group stores, read through libsqlite3, which only a read loads.
+    package let profileGroupStores: SQLiteReader = SQLiteLibraryReader()
     private let httpClient: @Sendable () -> HTTPClient
 
     package init(
@@ -146,7 +148,7 @@ public final class Choosy {
         let installer = linkHandlerInstaller()
         let found = InstalledCatalog(
             catalog: try catalog(), probe: probe(),
-            profileFinder: BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics),
+            profileFinder: BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, stores: profileGroupStores),
             diagnostics: diagnostics
         ) { installer.previousHandler(for: $0) }
         loadedInstalledCatalog = found

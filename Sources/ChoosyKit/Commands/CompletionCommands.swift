@@ -13,7 +13,7 @@ extension Choosy {
         )
         // Only for `app@<Tab>`: the app's installed variant is found, and its profile list read.
         let quiet = RecordingDiagnostics(verbose: false)
-        let finder = BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: quiet)
+        let finder = BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: quiet, stores: profileGroupStores)
         let rules = siteRules
         return Completer(catalog: catalog, profiles: { [unowned self] app in
             guard let entry = self.probe().installedEntry(for: app) else { return [] }

@@ -22,6 +22,39 @@ import Testing
         #expect(profiles.allSatisfy { $0.selector == $0.name })
     }
 
+    /// Where each profile's directory is, and which names a profile group's store.
+    @Test func firefoxEntriesHaveTheirDirectoriesAndStores() {
+        let entries = FirefoxProfileList.entries(in: fixture("profiles.ini"))
+        #expect(entries.map { $0.directory(root: "/r") } == ["/srv/profiles/work-elsewhere", "/r/Profiles/k2l3m4n5.Work", "/r/Profiles/x9y8z7w6.default-release", "/r/Profiles/aaaa0000.--foo"])
+        let group = FirefoxProfileList.entries(in: Array("[Profile0]\nName=A\nIsRelative=1\nPath=a\nStoreID=0a1b2c3d\n[Profile1]\nName=B\nStoreID=\nIsRelative=yes\nPath=b\n".utf8))
+        #expect(group == [
+            FirefoxProfileList.Entry(name: "A", path: "a", isRelative: true, storeID: "0a1b2c3d"),
+            FirefoxProfileList.Entry(name: "B", path: "b", isRelative: false, storeID: nil),
+        ])
+        #expect(FirefoxProfileList.Entry(name: "C").directory(root: "/r") == nil)
+    }
+
+    /// A profile group store's rows as Firefox's `Profiles` table holds them, read leniently.
+    @Test func profileGroupRowsAreItsProfilesByID() {
+        let rows: [[String?]] = [
+            ["1", "Profiles/a.Original", "Original profile"],
+            ["2", "/elsewhere/b.Work", "Work"],
+            ["3", nil, "No path"], ["4", "Profiles/d", nil], ["5", "Profiles/e", "Line\nbreak"],
+            ["6", "Profiles/a.Original", "Same directory"], ["7", "Profiles/g", "Work"], ["8", "Profiles/h"],
+            ["9", "Profiles/i.Shop", "Shopping"],
+        ]
+        let profiles = FirefoxProfileGroup.profiles(rows: rows, root: "/r")
+        #expect(profiles.map(\.name) == ["Original profile", "Work", "Shopping"])
+        #expect(profiles.map(\.directory) == ["/r/Profiles/a.Original", "/elsewhere/b.Work", "/r/Profiles/i.Shop"])
+        let firefox = AppProfiles(format: .firefox, paths: [:], arguments: ["-P", "{{profile}}"])
+        #expect(profiles[1].arguments(firefox) == ["--profile", "/elsewhere/b.Work"])
+        #expect(!BrowserProfile(name: "-x", selector: "-x", directory: "/d", inProfileGroup: true).looksLikeAnOption(firefox))
+        #expect(FirefoxProfileGroup.storePath(root: "/r", storeID: "0a1b2c3d") == "/r/Profile Groups/0a1b2c3d.sqlite")
+        for bad in ["", "../../etc/x", "a/b", "..", "a.b"] {
+            #expect(FirefoxProfileGroup.storePath(root: "/r", storeID: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func firefoxListsSurviveWhatCrashesAndHandsLeave() {
         // [Install…] and [General] say nothing of names; a group without a Name is no profile.
         #expect(names("[Install1]\nName=no\n[General]\nName=no\n[Profile0]\nPath=x\n[Profile1]\r\nName = Spaced \r\n") == ["Spaced"])
@@ -94,7 +127,7 @@ import Testing
     )
 
     func finder(_ variables: [String: String] = ["HOME": "/home/ada"]) -> BrowserProfileFinder {
-        BrowserProfileFinder(environment: Environment(variables), fileSystem: fileSystem, diagnostics: diagnostics)
+        BrowserProfileFinder(environment: Environment(variables), fileSystem: fileSystem, diagnostics: diagnostics, stores: SQLiteLibraryReader())
     }
 
     func write(_ path: String, _ text: String) throws {
