@@ -1,8 +1,8 @@
 import Glibc
 
 /// The composition root: every side effect comes in here (environment, files, clock,
-/// processes, network), and each command is a method on it. The `choosy` executable builds
-/// one, calls one method and prints the result.
+/// processes, network), and it builds the parts the commands (`ChoosyCommand`) run with, each
+/// on first use.
 public final class Choosy {
     package struct Settings: Sendable {
         package var verbose = false
@@ -57,6 +57,15 @@ public final class Choosy {
     // MARK: Parts, built on first use so each command pays only for what it touches.
 
     private var loadedConfiguration: Configuration?
+    /// The link cleaner with the rules found for this installation and user.
+    func linkCleaner() -> LinkCleaner {
+        let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
+        return LinkCleaner(
+            files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics),
+            removesReferralMarketing: configuration().cleanReferrals, warn: diagnostics.warning
+        )
+    }
+
     package func configuration() -> Configuration {
         if let loadedConfiguration { return loadedConfiguration }
         let configuration = Configuration.load(environment: environment, fileSystem: fileSystem, warnings: corruptFiles)
@@ -159,6 +168,21 @@ public final class Choosy {
     package func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] {
         try installedCatalog().installedApps(of: type)
     }
+
+    /// What a plain link stands for (`handle`, `rule test`).
+    func linkClassifier() -> LinkClassifier {
+        LinkClassifier(catalogLinks: catalogLinks(for:), diagnostics: diagnostics)
+    }
+
+    /// The links of the app types that have links for `host`, in the order `list` shows the
+    /// types. Only the catalog's own data counts: no desktop entry is read to know what a link is.
+    private func catalogLinks(for host: WebHost) throws(ChoosyError) -> CatalogLinkMatcher {
+        let catalog = try catalog()
+        var types: [(AppType, [CatalogLink])] = []
+        for key in catalog.typesWithLinks(matching: host) { types.append((try catalog.appType(key), catalog.links(of: key))) }
+        return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
+    }
+
 
     func launcher() -> Launcher {
         Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics)

@@ -8,11 +8,15 @@ package struct Configuration: Equatable, Sendable {
     package var schemes: [String]
     /// The picker when neither `--picker` nor `CHOOSY_PICKER` says.
     package var picker: String?
+    /// `clean_referrals`: cleaning removes referral marketing items too (affiliate tags), which
+    /// the ClearURLs add-on keeps by default.
+    package var cleanReferrals: Bool
 
-    package init(catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil) {
+    package init(catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false) {
         self.catalogURL = catalogURL
         self.schemes = schemes
         self.picker = picker
+        self.cleanReferrals = cleanReferrals
     }
 
     init(json: JSONValue) throws(JSONError) {
@@ -20,7 +24,8 @@ package struct Configuration: Equatable, Sendable {
         self.init(
             catalogURL: try fields.optional("catalog_url", .string),
             schemes: try fields.optional("schemes", .array(of: .string)) ?? [],
-            picker: try fields.optional("picker", .string)
+            picker: try fields.optional("picker", .string),
+            cleanReferrals: try fields.optional("clean_referrals", .bool) ?? false
         )
     }
 

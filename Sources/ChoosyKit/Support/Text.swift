@@ -106,3 +106,8 @@ package func wrapped(_ words: [String], width: Int, indent: String = "") -> Stri
     }
     return (lines + [line]).joined(separator: "\n")
 }
+
+/// `text` with spaces after it up to `width` characters, for a column.
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}

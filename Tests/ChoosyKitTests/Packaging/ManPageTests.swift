@@ -29,16 +29,16 @@ import Testing
         let synopses = ManPage(source: sandbox.read(page) ?? "").section("SYNOPSIS")
             .split(whereSeparator: { $0 == ".br" })
             .map { lines in lines.map(ManPage.text).filter { !$0.isEmpty }.joined(separator: " ") }
-        #expect(synopses == CommandGrammar.commands.map { $0.synopsis.replacingOccurrences(of: "…", with: "...") })
+        #expect(synopses == CommandTable.grammar.commands.map { $0.synopsis.replacingOccurrences(of: "…", with: "...") })
     }
 
     /// COMMANDS describes each command, in the table's order; OPTIONS each option, once.
     @Test func commandsAndOptionsAreTheGrammars() {
         let manPage = ManPage(source: sandbox.read(page) ?? "")
         let commands = manPage.tags(of: "COMMANDS").map { String($0.prefix { $0 != " " }) }
-        #expect(commands == CommandGrammar.commands.map(\.name))
+        #expect(commands == CommandTable.grammar.commands.map(\.name))
         let options = manPage.tags(of: "OPTIONS")
-        let declared = Set((CommandGrammar.options + CommandGrammar.insteadOfCommand).map(\.label))
+        let declared = Set((CommandTable.grammar.options + CommandGrammar.insteadOfCommand).map(\.label))
         #expect(options.count == declared.count && Set(options) == declared, "\(options)")
     }
 
