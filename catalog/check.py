@@ -666,25 +666,33 @@ class Checker:
         if not isinstance(paths, dict) or not paths:
             self.err(w, "profiles paths must be a non-empty object of desktop ID -> path")
             return
-        for desktop_id, path in paths.items():
+        for desktop_id, written in paths.items():
             pw = "%s: profiles path of %r" % (w, desktop_id)
             if desktop_id not in ids:
                 self.err(pw, "is not one of the app's desktop_ids")
-            if not isinstance(path, str) or not path.startswith(("~/", "$XDG_CONFIG_HOME/")):
-                self.err(pw, "must start with ~/ or $XDG_CONFIG_HOME/, got %r" % (path,))
-                continue
-            snap = SNAP_ID_RE.match(desktop_id)
-            flatpak = FLATPAK_ID_RE.match(desktop_id)
-            if snap:
-                homes = tuple("~/snap/%s/%s/" % (snap.group(1), part) for part in ("common", "current"))
-                if not path.startswith(homes):
-                    self.err(pw, "a Snap keeps its files under %s or %s, got %r" % (homes[0], homes[1], path))
-            elif flatpak:
-                home = "~/.var/app/%s/" % flatpak.group(1)
-                if not path.startswith(home):
-                    self.err(pw, "a Flatpak keeps its files under %s, got %r" % (home, path))
-            elif path.startswith(("~/.var/app/", "~/snap/")):
-                self.err(pw, "a distro package's files are not under a Flatpak's or Snap's home: %r" % path)
+            # An array: the places the browser chooses between, the one it used first.
+            candidates = written if isinstance(written, list) and written else [written]
+            for path in candidates:
+                self.check_profile_path(pw, path, desktop_id)
+
+    def check_profile_path(self, pw, path, desktop_id):
+        """One place a variant keeps its profile list: under ~ or $XDG_CONFIG_HOME, and under
+        a Flatpak's or Snap's own home for their IDs."""
+        if not isinstance(path, str) or not path.startswith(("~/", "$XDG_CONFIG_HOME/")):
+            self.err(pw, "must start with ~/ or $XDG_CONFIG_HOME/, got %r" % (path,))
+            return
+        snap = SNAP_ID_RE.match(desktop_id)
+        flatpak = FLATPAK_ID_RE.match(desktop_id)
+        if snap:
+            homes = tuple("~/snap/%s/%s/" % (snap.group(1), part) for part in ("common", "current"))
+            if not path.startswith(homes):
+                self.err(pw, "a Snap keeps its files under %s or %s, got %r" % (homes[0], homes[1], path))
+        elif flatpak:
+            home = "~/.var/app/%s/" % flatpak.group(1)
+            if not path.startswith(home):
+                self.err(pw, "a Flatpak keeps its files under %s, got %r" % (home, path))
+        elif path.startswith(("~/.var/app/", "~/snap/")):
+            self.err(pw, "a distro package's files are not under a Flatpak's or Snap's home: %r" % path)
 
     def check_private(self, w, args):
         """`private`: the options that open a private window."""

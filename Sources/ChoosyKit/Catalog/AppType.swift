@@ -13,6 +13,17 @@ package struct AppType: Equatable, Sendable {
     package func action(_ key: String) -> Action? { actions.first { $0.key == key } }
     package func app(_ key: String) -> App? { apps.first { $0.key == key } }
     package func parameter(_ key: String) -> Parameter? { parameters.first { $0.key == key } }
+
+    /// The app key someone meant by `input`, of the apps `among` (keys of this type): the
+    /// app one of whose desktop IDs it names (`firefox-esr` or `firefox_esr`: Firefox is
+    /// `firefox-esr.desktop`), else the nearest key by spelling.
+    package func suggestedApp(for input: String, among keys: [String]) -> String? {
+        let typed = keyFromText(input.hasSuffix(".desktop") ? input.dropLast(".desktop".count) : input[...])
+        let named = apps.first { app in
+            keys.contains(app.key) && app.desktopIDs.contains { keyFromText($0.dropLast(".desktop".count)) == typed }
+        }
+        return named?.key ?? suggestion(for: input, among: keys)
+    }
 }
 
 package struct Parameter: Equatable, Sendable {
@@ -74,8 +85,10 @@ package struct AppProfiles: Equatable, Sendable {
     }
 
     package var format: Format
-    /// Desktop ID → the profile list of that variant, with `~` and `$XDG_CONFIG_HOME` as written.
-    package var paths: [String: String]
+    /// Desktop ID → where that variant keeps its profile list, with `~` and
+    /// `$XDG_CONFIG_HOME` as written: one path, or the places the browser chooses between,
+    /// the one it used first (`BrowserProfileFinder.profileListPath`).
+    package var paths: [String: [String]]
     /// The arguments that select a profile, `{{profile}}` standing for it.
     package var arguments: [String]
 

@@ -130,16 +130,19 @@ package enum CatalogDecoder {
     }
 
     /// `profiles`, when it names a known format and its `args` use `{{profile}}`: without
-    /// them a profile could not be chosen. Paths that are not strings are dropped.
+    /// them a profile could not be chosen. A path is a string or an array of strings (the
+    /// places the browser chooses between); anything else is dropped.
     private static func profiles(_ value: JSONValue) -> AppProfiles? {
         guard let format = value["format"]?.stringValue.flatMap(AppProfiles.Format.init(rawValue:)),
               let arguments = value["args"].flatMap(arguments),
               arguments.contains(where: { holds($0, AppProfiles.placeholder) }),
               case .object(let members)? = value["paths"]
         else { return nil }
-        var paths: [String: String] = [:]
+        var paths: [String: [String]] = [:]
         for (id, path) in members {
-            if let path = path.stringValue, !path.isEmpty { paths[id] = path }
+            let candidates = path.elements.map { $0.compactMap(\.stringValue) } ?? path.stringValue.map { [$0] } ?? []
+            let usable = candidates.filter { !$0.isEmpty }
+            if !usable.isEmpty { paths[id] = usable }
         }
         return AppProfiles(format: format, paths: paths, arguments: arguments)
     }

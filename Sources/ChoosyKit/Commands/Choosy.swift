@@ -32,6 +32,8 @@ public final class Choosy {
     package let runner: ProcessRunner
     /// The activation token choosy was started with; `environment` no longer holds it.
     package let activation: ActivationToken
+    /// Firefox's profile group stores, read through libsqlite3, which only a read loads.
+    package let profileGroupStores: SQLiteReader = SQLiteLibraryReader()
     private let httpClient: @Sendable () -> HTTPClient
 
     package init(
@@ -159,7 +161,7 @@ public final class Choosy {
         let installer = linkHandlerInstaller()
         let found = InstalledCatalog(
             catalog: try catalog(), probe: probe(),
-            profileFinder: BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics),
+            profileFinder: BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, stores: profileGroupStores),
             diagnostics: diagnostics
         ) { installer.previousHandler(for: $0) }
         loadedInstalledCatalog = found

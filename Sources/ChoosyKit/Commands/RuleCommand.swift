@@ -203,7 +203,8 @@ struct RuleCommand: ChoosyCommand {
                 throw .unknown("\(type.app(key)!.name) (\(key)) cannot take the links of \(site.text) (apps that can: \(owners.flatMap(\.apps).joined(separator: ", ")))")
             }
             let names = owners.map(\.type.name).joined(separator: " or ")
-            throw .unknown("unknown app '\(key)' for a rule of \(site.text): it must be an app of \(names)" + didYouMean(key, among: owners.flatMap(\.apps)))
+            let near = owners.lazy.compactMap { $0.type.suggestedApp(for: key, among: $0.apps) }.first
+            throw .unknown("unknown app '\(key)' for a rule of \(site.text): it must be an app of \(names)" + didYouMean(near))
         }
         let installed = try choosy.installedApps(of: owner)
         guard let found = installed.first(where: { $0.app.key == key }) else {

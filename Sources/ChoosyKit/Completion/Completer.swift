@@ -7,14 +7,21 @@ package struct Completer {
     private let catalog: Catalog
     /// The profiles of an installed app that declares them; asked only once `app@` is typed.
     private let profiles: (App) -> [BrowserProfile]
+    /// The installed apps of a type that no catalog names (`org_gnome_maps`), which `--app`
+    /// takes as `list` shows them; asked only when an app key is completed.
+    private let discoveredApps: (AppType) -> [App]
     /// The sites of the user's site rules; read only when such a site is being typed.
     private let ruleSites: () -> [String]
 
     /// `catalog` should be offline: completion runs on every Tab and must never wait.
-    package init(grammar: CommandGrammar, catalog: Catalog, profiles: @escaping (App) -> [BrowserProfile], ruleSites: @escaping () -> [String]) {
+    package init(
+        grammar: CommandGrammar, catalog: Catalog, profiles: @escaping (App) -> [BrowserProfile],
+        discoveredApps: @escaping (AppType) -> [App], ruleSites: @escaping () -> [String]
+    ) {
         self.grammar = grammar
         self.catalog = catalog
         self.profiles = profiles
+        self.discoveredApps = discoveredApps
         self.ruleSites = ruleSites
     }
 
@@ -113,7 +120,9 @@ package struct Completer {
     /// App keys; after `app@`, that app's profile keys (`firefox@Work`), which are case-sensitive.
     private func appKeys(of type: AppType, typed: String) -> [CompletionCandidate] {
         let (appKey, profile) = ChoiceKey.split(typed)
-        guard profile != nil else { return matching(typed.lowercased(), type.apps.map { CompletionCandidate($0.key, $0.name) }) }
+        guard profile != nil else {
+            return matching(typed.lowercased(), (type.apps + discoveredApps(type)).map { CompletionCandidate($0.key, $0.name) })
+        }
         guard let app = type.app(appKey.lowercased()), app.profiles != nil else { return [] }
         return matching(ChoiceKey.make(app: app.key, profile: profile), profiles(app).map { profile in
             CompletionCandidate(ChoiceKey.make(app: app.key, profile: profile.name), "\(app.name) — \(profile.name)")

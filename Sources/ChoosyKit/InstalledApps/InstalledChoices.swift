@@ -43,7 +43,8 @@ extension InstalledAppDirectory {
     package func choice(_ key: String, profile: String? = nil, in type: AppType) throws(ChoosyError) -> InstalledApp {
         let (appKey, named) = profile.map { (key, $0) } ?? ChoiceKey.split(key)
         guard let app = type.app(appKey) else {
-            throw .unknown("unknown app '\(appKey)' for \(type.name)" + didYouMean(appKey, among: type.apps.map(\.key)))
+            let near = type.suggestedApp(for: appKey, among: type.apps.map(\.key))
+            throw .unknown("unknown app '\(appKey)' for \(type.name)" + didYouMean(near))
         }
         guard let installed = try installedApps(of: type).first(where: { $0.app.key == app.key }) else {
             throw .unavailable("\(app.name) (\(app.key)) is not installed" + (app.isWebApp ? " (it needs a browser)" : ""))

@@ -239,7 +239,8 @@ final class ActionOpener {
             if remembers, let updated = ChoiceDecider.preferenceBeforePicking(decision, preference) {
                 remember("what changed among the apps of \(type.name)") { () throws(ChoosyError) in try preferences.update(type.key) { $0 = updated } }
             }
-            let ordered = keys.compactMap { key in candidates.first { $0.key == key } }
+            // The default may be a key that is not offered by itself (`ChoiceDecider.first`).
+            let ordered = keys.compactMap { key in candidates.first { $0.key == key } ?? choices.choice(key) }
             let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
             let remembered = forgetDefault ? nil : preference.defaultApp
             let answer = try pick(ordered, webPage: browsers, type: type, action: action, defaultApp: remembered, request: request)

@@ -55,10 +55,10 @@ package enum ChoiceDecider {
         let remembered = situation.preference.defaultApp
         // Looking at the list never costs the user a favourite: only *always* replaces it.
         if situation.choose {
-            return .pick(candidates: first(remembered, in: candidates), forgetDefault: false, reason: "--choose was given: the picker is shown (the default stays unless another is picked always)")
+            return .pick(candidates: first(remembered, in: situation), forgetDefault: false, reason: "--choose was given: the picker is shown (the default stays unless another is picked always)")
         }
         if situation.alwaysPicker {
-            return .pick(candidates: first(remembered, in: candidates), forgetDefault: false, reason: "CHOOSY_ALWAYS_DISPLAY_PICKER is set")
+            return .pick(candidates: first(remembered, in: situation), forgetDefault: false, reason: "CHOOSY_ALWAYS_DISPLAY_PICKER is set")
         }
         if let remembered {
             // A profile that is gone is gone like an uninstalled app.
@@ -67,7 +67,7 @@ package enum ChoiceDecider {
             }
             let new = situation.installed.filter { !situation.preference.seen.contains($0) }
             if !new.isEmpty {
-                return .pick(candidates: first(remembered, in: candidates), forgetDefault: false, reason: "new app(s) since the default was chosen: \(new.joined(separator: ", "))")
+                return .pick(candidates: first(remembered, in: situation), forgetDefault: false, reason: "new app(s) since the default was chosen: \(new.joined(separator: ", "))")
             }
             let rememberedApp = ChoiceKey.split(remembered).app
             if candidates.contains(remembered)
@@ -114,8 +114,15 @@ package enum ChoiceDecider {
         return updated
     }
 
-    private static func first(_ key: String?, in candidates: [String]) -> [String] {
-        guard let key, candidates.contains(key) else { return candidates }
-        return [key] + candidates.filter { $0 != key }
+    /// The candidates with the default first: moved there, or, when it is a key that is not
+    /// offered (`chromium`, the browser's own default profile, beside `chromium@Work`), put
+    /// there while its app is among them, so that the picker still offers the default.
+    private static func first(_ key: String?, in situation: ChoiceSituation) -> [String] {
+        let candidates = situation.candidates
+        guard let key else { return candidates }
+        if candidates.contains(key) { return [key] + candidates.filter { $0 != key } }
+        let app = ChoiceKey.split(key).app
+        guard situation.unoffered.contains(key), candidates.contains(where: { ChoiceKey.split($0).app == app }) else { return candidates }
+        return [key] + candidates
     }
 }

@@ -6,16 +6,25 @@ package struct BrowserProfile: Equatable, Sendable {
     /// What `{{profile}}` becomes on the command line: Firefox's `Name`, Chromium's profile
     /// directory (`Profile 1`).
     package var selector: String
+    /// The profile's directory, where it is known (Firefox's profiles).
+    package var directory: String?
+    /// A profile of a Firefox profile group, which `profiles.ini` does not name, so `-P`
+    /// cannot open it: Firefox is given its directory, `--profile DIR`, as Firefox's own
+    /// profile manager starts one (SPEC §10).
+    package var inProfileGroup = false
+    package static let profileGroupOption = "--profile"
 
     /// The app's profile arguments for this profile: each `{{profile}}` replaced by the
     /// selector, which stays inside its one argument whatever it holds.
     package func arguments(_ profiles: AppProfiles) -> [String] {
-        profiles.arguments.map { replacingEvery(AppProfiles.placeholder, in: $0, with: selector) }
+        if inProfileGroup, let directory { return [Self.profileGroupOption, directory] }
+        return profiles.arguments.map { replacingEvery(AppProfiles.placeholder, in: $0, with: selector) }
     }
 
     /// True when a browser would read the profile as an option: the selector starts with `-`
-    /// and is an argument of its own (`-P -foo`). `--profile-directory=-foo` is not.
+    /// and is an argument of its own (`-P -foo`). `--profile-directory=-foo` is not, nor is a
+    /// profile group's directory, which is absolute.
     package func looksLikeAnOption(_ profiles: AppProfiles) -> Bool {
-        selector.hasPrefix("-") && profiles.arguments.contains(AppProfiles.placeholder)
+        !inProfileGroup && selector.hasPrefix("-") && profiles.arguments.contains(AppProfiles.placeholder)
     }
 }

@@ -6,19 +6,22 @@ package struct BrowserProfileFinder: Sendable {
     private let environment: Environment
     private let fileSystem: FileSystem
     private let diagnostics: DiagnosticSink
+    /// Reads Firefox's profile group stores, asked only for a profile with a `StoreID`.
+    private let stores: SQLiteReader
 
-    package init(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink) {
+    package init(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink, stores: SQLiteReader) {
         self.environment = environment
         self.fileSystem = fileSystem
         self.diagnostics = diagnostics
+        self.stores = stores
     }
 
     /// The profiles `app` keeps when installed as `desktopID`, the ones a browser would read
     /// as options left out.
     package func profiles(of app: App, desktopID: String) -> [BrowserProfile] {
-        guard let declared = app.profiles, let written = declared.paths[desktopID] else { return [] }
-        guard let path = expandedPath(written) else {
-            diagnostics.explain("\(app.key): profile list '\(written)' is neither under ~ nor under $XDG_CONFIG_HOME; ignored")
+        guard let declared = app.profiles, let candidates = declared.paths[desktopID] else { return [] }
+        guard let path = profileListPath(candidates, format: declared.format) else {
+            diagnostics.explain("\(app.key): profile list '\(candidates.joined(separator: "', '"))' is neither under ~ nor under $XDG_CONFIG_HOME; ignored")
             return []
         }
         guard let info = fileSystem.info(path) else {
@@ -34,7 +37,7 @@ package struct BrowserProfileFinder: Sendable {
         do {
             let bytes = try fileSystem.read(path, limit: limit)
             switch declared.format {
-            case .firefox: found = FirefoxProfileList.profiles(in: bytes)
+            case .firefox: found = firefoxProfiles(FirefoxProfileList.entries(in: bytes), root: parentDirectory(of: path), app: app)
             case .chromium: found = try ChromiumLocalState.profiles(in: bytes)
             }
         } catch {
@@ -48,6 +51,74 @@ package struct BrowserProfileFinder: Sendable {
         }
         diagnostics.explain("\(app.key): \(usable.count) profile(s) in \(path)" + (usable.isEmpty ? "" : ": " + usable.map(\.name).joined(separator: ", ")))
         return usable
+    }
+
+    /// The profiles of a `profiles.ini` in `root`, each profile group's in place of the entry
+    /// that names its store (SPEC §10). That entry is one of the group's, found by its
+    /// directory, and stays a choice of its own only when none is; a store that cannot be
+    /// read costs only its group, the entry staying. A name seen already is left out.
+    private func firefoxProfiles(_ entries: [FirefoxProfileList.Entry], root: String, app: App) -> [BrowserProfile] {
+        var profiles: [BrowserProfile] = []
+        func add(_ profile: BrowserProfile) {
+            guard !profiles.contains(where: { $0.name == profile.name }) else {
+                diagnostics.explain("\(app.key): a second profile named '\(profile.name)' is left out")
+                return
+            }
+            profiles.append(profile)
+        }
+        for entry in entries {
+            let listed = BrowserProfile(name: entry.name, selector: entry.name, directory: entry.directory(root: root))
+            guard let storeID = entry.storeID, let group = groupProfiles(storeID, root: root, app: app) else {
+                add(listed)
+                continue
+            }
+            group.forEach(add)
+            if !group.contains(where: { $0.directory == listed.directory }) { add(listed) }
+        }
+        return profiles
+    }
+
+    /// The profiles of the group whose store is `storeID`, or nil (with one line under `-v`)
+    /// when the store is missing, too large, of another schema version, locked or corrupt.
+    private func groupProfiles(_ storeID: String, root: String, app: App) -> [BrowserProfile]? {
+        guard let path = FirefoxProfileGroup.storePath(root: root, storeID: storeID) else {
+            diagnostics.explain("\(app.key): the StoreID '\(singleLine(storeID))' names no store; its profile group is skipped")
+            return nil
+        }
+        func skip(_ reason: String) -> [BrowserProfile]? {
+            diagnostics.explain("\(app.key): skipping the profile group store \(path): \(reason)")
+            return nil
+        }
+        guard let info = fileSystem.info(path) else { return skip("it does not exist") }
+        guard info.kind == .regular, info.size <= Int64(FirefoxProfileGroup.sizeLimit) else {
+            return skip("not a regular file of at most \(FirefoxProfileGroup.sizeLimit >> 20) MiB")
+        }
+        do {
+            let store = try stores.read(path, query: FirefoxProfileGroup.query)
+            guard FirefoxProfileGroup.schemaVersions.contains(store.version) else {
+                return skip("schema version \(store.version), not one of \(FirefoxProfileGroup.schemaVersions.map(String.init).joined(separator: ", "))")
+            }
+            return FirefoxProfileGroup.profiles(rows: store.rows, root: root)
+        } catch {
+            return skip(error.description)
+        }
+    }
+
+    /// Which of the places a variant may keep its profile list the browser reads (SPEC §10,
+    /// "where Firefox keeps profiles"): the first whose directory exists, else the last. So
+    /// Firefox goes on with an existing `~/.mozilla/firefox/` and a new user's is
+    /// `$XDG_CONFIG_HOME/mozilla/firefox/`, as the real firefox-esr decides
+    /// (`Tests/Fixtures/firefox-esr/README.md`); `MOZ_LEGACY_HOME=1` keeps Firefox on the first.
+    /// Nil when a place is neither under `~` nor under `$XDG_CONFIG_HOME`.
+    func profileListPath(_ candidates: [String], format: AppProfiles.Format) -> String? {
+        var paths: [String] = []
+        for written in candidates {
+            guard let path = expandedPath(written) else { return nil }
+            paths.append(path)
+        }
+        guard let last = paths.last else { return nil }
+        if format == .firefox, environment.value("MOZ_LEGACY_HOME")?.hasPrefix("1") == true { return paths[0] }
+        return paths.dropLast().first { fileSystem.info(parentDirectory(of: $0)) != nil } ?? last
     }
 
     /// `~/…` under `$HOME`, `$XDG_CONFIG_HOME/…` under the config home (its default

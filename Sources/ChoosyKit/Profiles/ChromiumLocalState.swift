@@ -7,16 +7,23 @@ package enum ChromiumLocalState {
     package static let sizeLimit = 64 << 20
 
     /// The profiles in the file's order, named by their display name (the directory when it
-    /// has none); a second profile with the same display name is skipped, as its key
-    /// (`chromium@Work`) would be the first one's. Throws when the file is not JSON.
+    /// has none). Profiles whose display names are equal (Chromium lets two be "Person 1")
+    /// are each shown with their directory, "Person 1 (Profile 2)" (SPEC §10), so that each
+    /// has a key of its own; a name that is still another's is skipped. Throws when the file
+    /// is not JSON.
     package static func profiles(in bytes: [UInt8]) throws(JSONError) -> [BrowserProfile] {
         guard case .object(let directories)? = try JSONReader.parse(bytes)["profile"]?["info_cache"] else { return [] }
-        var profiles: [BrowserProfile] = []
+        var named: [(name: String, directory: String)] = []
         for (directory, info) in directories where !directory.isEmpty && !directory.utf8.contains(0) {
-            var name = info["name"]?.stringValue ?? ""
-            if name.isEmpty || name.utf8.contains(0) { name = directory }
-            guard !profiles.contains(where: { $0.name == name }) else { continue }
-            profiles.append(BrowserProfile(name: name, selector: directory))
+            let name = info["name"]?.stringValue ?? ""
+            named.append((name.isEmpty || name.utf8.contains(0) ? directory : name, directory))
+        }
+        var profiles: [BrowserProfile] = []
+        for (name, directory) in named {
+            let shared = named.contains { $0.name == name && $0.directory != directory }
+            let shown = shared ? "\(name) (\(directory))" : name
+            guard !profiles.contains(where: { $0.name == shown }) else { continue }
+            profiles.append(BrowserProfile(name: shown, selector: directory))
         }
         return profiles
     }

@@ -1,21 +1,44 @@
 /// Firefox's `profiles.ini` (also LibreWolf's, Waterfox's, Floorp's): `[Profile<N>]` groups
-/// with `Name`, `Path`, `IsRelative` and `Default`, next to `[General]` and `[Install<hash>]`
-/// groups, which say nothing about names. Read leniently: Firefox writes the file, but a
-/// crash or a hand edit can leave anything in it, and a line that is not `Key=Value` (or not
-/// UTF-8) is skipped rather than costing every profile.
+/// with `Name`, `Path`, `IsRelative`, `Default` and, for a profile group (SPEC §10), `StoreID`,
+/// next to `[General]` and `[Install<hash>]` groups, which say nothing about names. Read
+/// leniently: Firefox writes the file, but a crash or a hand edit can leave anything in it,
+/// and a line that is not `Key=Value` (or not UTF-8) is skipped rather than costing every
+/// profile.
 package enum FirefoxProfileList {
     /// A `profiles.ini` of real users is well under a KiB per profile.
     package static let sizeLimit = 1 << 20
 
+    /// One `[Profile<N>]` group with a name.
+    package struct Entry: Equatable, Sendable {
+        package var name: String
+        /// `Path` as written: below the file's directory when `isRelative`.
+        package var path: String?
+        /// `IsRelative=1`; Firefox reads any other value, or none, as an absolute `Path`.
+        package var isRelative = false
+        /// The profile group whose store is `Profile Groups/<StoreID>.sqlite` beside the file.
+        package var storeID: String?
+
+        /// The profile's directory, for a file in `root`; nil without a `Path`.
+        package func directory(root: String) -> String? {
+            guard let path, !path.isEmpty else { return nil }
+            return isRelative ? joinPath(root, path) : path
+        }
+    }
+
     /// The profiles in file order; one without a `Name` is skipped, and so is a second with
     /// the same name (Firefox's `-P` would open the first).
     package static func profiles(in bytes: [UInt8]) -> [BrowserProfile] {
-        var names: [String] = []
+        entries(in: bytes).map { BrowserProfile(name: $0.name, selector: $0.name) }
+    }
+
+    /// The named profiles in file order, each name once.
+    package static func entries(in bytes: [UInt8]) -> [Entry] {
+        var entries: [Entry] = []
         var inProfile = false
-        var name: String?
+        var current = Entry(name: "")
         func finishGroup() {
-            if inProfile, let name, !name.isEmpty, !names.contains(name) { names.append(name) }
-            name = nil
+            if inProfile, !current.name.isEmpty, !entries.contains(where: { $0.name == current.name }) { entries.append(current) }
+            current = Entry(name: "")
         }
         // A CR ends a line too (as in Firefox's own reader): no name can hold a line break.
         for rawLine in bytes.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
@@ -30,14 +53,21 @@ package enum FirefoxProfileList {
             guard inProfile, let equals = line.firstIndex(of: UInt8(ascii: "=")) else { continue }
             var key = line[..<equals]
             while key.last == 0x20 || key.last == 0x09 { key = key.dropLast() }
-            guard key.elementsEqual("Name".utf8) else { continue }
-            // A NUL can reach no argv element; a name that is not UTF-8 could not be typed.
+            // A NUL can reach no argv element; a value that is not UTF-8 could not be typed.
             var value = line[line.index(after: equals)...].drop { $0 == 0x20 || $0 == 0x09 }
             while value.last == 0x20 || value.last == 0x09 { value = value.dropLast() }
             guard !value.contains(0), let text = String(validating: value, as: UTF8.self) else { continue }
-            name = text
+            if key.elementsEqual("Name".utf8) {
+                current.name = text
+            } else if key.elementsEqual("Path".utf8) {
+                current.path = text
+            } else if key.elementsEqual("IsRelative".utf8) {
+                current.isRelative = text == "1"
+            } else if key.elementsEqual("StoreID".utf8) {
+                current.storeID = text.isEmpty ? nil : text
+            }
         }
         finishGroup()
-        return names.map { BrowserProfile(name: $0, selector: $0) }
+        return entries
     }
 }

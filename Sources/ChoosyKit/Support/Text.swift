@@ -43,7 +43,12 @@ package func suggestion(for input: String, among candidates: [String]) -> String
 
 /// ` (did you mean 'X'?)`, or nothing.
 package func didYouMean(_ input: String, among candidates: [String]) -> String {
-    suggestion(for: input, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+    didYouMean(suggestion(for: input, among: candidates))
+}
+
+/// ` (did you mean 'X'?)` for a suggestion, nothing for none.
+package func didYouMean(_ suggestion: String?) -> String {
+    suggestion.map { " (did you mean '\($0)'?)" } ?? ""
 }
 
 /// Appends `text` to `output` with each scalar that `escape` has a replacement for replaced by

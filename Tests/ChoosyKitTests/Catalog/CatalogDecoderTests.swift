@@ -304,14 +304,14 @@ extension CatalogDecoderTests {
         let records = try decode("""
             [{"key": "browser", "apps": [
               {"key": "ok", "private": ["--private-window"],
-               "profiles": {"format": "firefox", "paths": {"ok.desktop": "~/.ok/profiles.ini", "bad.desktop": 3}, "args": ["-P", "{{profile}}"]}},
+               "profiles": {"format": "firefox", "paths": {"ok.desktop": "~/.ok/profiles.ini", "bad.desktop": 3, "two.desktop": ["~/.a/profiles.ini", 4, "~/.b/profiles.ini"], "none.desktop": []}, "args": ["-P", "{{profile}}"]}},
               {"key": "format", "profiles": {"format": "opera", "paths": {}, "args": ["{{profile}}"]}, "private": []},
               {"key": "noplaceholder", "profiles": {"format": "chromium", "paths": {}, "args": ["--profile-directory"]}, "private": ["-x", 1]},
               {"key": "noargs", "profiles": {"format": "chromium", "paths": {}}, "private": "--incognito"}
             ]}]
             """)
         let apps = try #require(records.first?.apps)
-        #expect(apps[0].profiles == AppProfiles(format: .firefox, paths: ["ok.desktop": "~/.ok/profiles.ini"], arguments: ["-P", "{{profile}}"]))
+        #expect(apps[0].profiles == AppProfiles(format: .firefox, paths: ["ok.desktop": ["~/.ok/profiles.ini"], "two.desktop": ["~/.a/profiles.ini", "~/.b/profiles.ini"]], arguments: ["-P", "{{profile}}"]))
         #expect(apps[0].privateArguments == ["--private-window"])
         #expect(apps.dropFirst().allSatisfy { $0.profiles == nil && $0.privateArguments == nil })
         // A later source wins field by field, and what it does not say stands.

@@ -259,6 +259,20 @@ import Testing
         #expect(sandbox.pickerInvocations.count == 1)
     }
 
+    /// Two Chromium profiles named "Person 1" are two choices, each shown with its directory.
+    @Test func chromiumProfilesWithEqualNamesAreTwoChoices() throws {
+        let chromium = Self.variants[3]
+        install(chromium)
+        sandbox.write(sandbox.home + "/" + chromium.profileList, """
+            {"profile": {"info_cache": {"Default": {"name": "Person 1"}, "Profile 2": {"name": "Person 1"}}}}
+            """)
+        #expect(open(environment: ["PICK": "Chromium — Person 1 (Profile 2)"]).status == 0)
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium — Person 1 (Default)", "Chromium — Person 1 (Profile 2)", site: "example.org"))
+        #expect(sandbox.launched("chromium") == [["--profile-directory=Profile 2", Self.url]])
+        #expect(open("--app", "chromium@Person 1 (Default)").status == 0)
+        #expect(sandbox.launched("chromium", count: 2).last == ["--profile-directory=Default", Self.url])
+    }
+
     @Test func aNewProfileAsksAgainAndADeletedOneIsForgotten() throws {
         let firefox = Self.variants[0]
         install(firefox)

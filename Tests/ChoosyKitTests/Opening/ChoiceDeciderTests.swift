@@ -96,4 +96,21 @@ import Testing
         #expect(isPick(decide("firefox@Work", installed: profiles + ["firefox@Travel"]), ["firefox@Work", "firefox@Home", "chromium", "firefox@Travel"], forget: false))
         #expect(isPick(decide("firefox@Gone"), profiles, forget: true))
     }
+
+    /// A plain-key default of an app offered per profile is offered first by `--choose`, the
+    /// always-picker and the re-ask rule, though it is no choice of its own otherwise; not when
+    /// its app cannot do what is asked.
+    @Test func aPlainKeyDefaultIsOfferedFirstWhenThePickerIsShown() {
+        let profiles = ["firefox", "chromium@Work", "chromium@Home"]
+        func decide(candidates: [String] = profiles, seen: [String] = profiles, choose: Bool = false, always: Bool = false) -> ChoiceDecision {
+            ChoiceDecider.decide(ChoiceSituation(
+                installed: profiles, candidates: candidates, preference: TypePreference(defaultApp: "chromium", seen: seen),
+                unoffered: ["chromium"], choose: choose, alwaysPicker: always
+            ))
+        }
+        #expect(isPick(decide(choose: true), ["chromium"] + profiles, forget: false))
+        #expect(isPick(decide(always: true), ["chromium"] + profiles, forget: false))
+        #expect(isPick(decide(seen: ["firefox", "chromium@Work"]), ["chromium"] + profiles, forget: false))
+        #expect(isPick(decide(candidates: ["firefox"], choose: true), ["firefox"], forget: false))
+    }
 }

@@ -22,6 +22,39 @@ import Testing
         #expect(profiles.allSatisfy { $0.selector == $0.name })
     }
 
+    /// Where each profile's directory is, and which names a profile group's store.
+    @Test func firefoxEntriesHaveTheirDirectoriesAndStores() {
+        let entries = FirefoxProfileList.entries(in: fixture("profiles.ini"))
+        #expect(entries.map { $0.directory(root: "/r") } == ["/srv/profiles/work-elsewhere", "/r/Profiles/k2l3m4n5.Work", "/r/Profiles/x9y8z7w6.default-release", "/r/Profiles/aaaa0000.--foo"])
+        let group = FirefoxProfileList.entries(in: Array("[Profile0]\nName=A\nIsRelative=1\nPath=a\nStoreID=0a1b2c3d\n[Profile1]\nName=B\nStoreID=\nIsRelative=yes\nPath=b\n".utf8))
+        #expect(group == [
+            FirefoxProfileList.Entry(name: "A", path: "a", isRelative: true, storeID: "0a1b2c3d"),
+            FirefoxProfileList.Entry(name: "B", path: "b", isRelative: false, storeID: nil),
+        ])
+        #expect(FirefoxProfileList.Entry(name: "C").directory(root: "/r") == nil)
+    }
+
+    /// A profile group store's rows as Firefox's `Profiles` table holds them, read leniently.
+    @Test func profileGroupRowsAreItsProfilesByID() {
+        let rows: [[String?]] = [
+            ["1", "Profiles/a.Original", "Original profile"],
+            ["2", "/elsewhere/b.Work", "Work"],
+            ["3", nil, "No path"], ["4", "Profiles/d", nil], ["5", "Profiles/e", "Line\nbreak"],
+            ["6", "Profiles/a.Original", "Same directory"], ["7", "Profiles/g", "Work"], ["8", "Profiles/h"],
+            ["9", "Profiles/i.Shop", "Shopping"],
+        ]
+        let profiles = FirefoxProfileGroup.profiles(rows: rows, root: "/r")
+        #expect(profiles.map(\.name) == ["Original profile", "Work", "Shopping"])
+        #expect(profiles.map(\.directory) == ["/r/Profiles/a.Original", "/elsewhere/b.Work", "/r/Profiles/i.Shop"])
+        let firefox = AppProfiles(format: .firefox, paths: [:], arguments: ["-P", "{{profile}}"])
+        #expect(profiles[1].arguments(firefox) == ["--profile", "/elsewhere/b.Work"])
+        #expect(!BrowserProfile(name: "-x", selector: "-x", directory: "/d", inProfileGroup: true).looksLikeAnOption(firefox))
+        #expect(FirefoxProfileGroup.storePath(root: "/r", storeID: "0a1b2c3d") == "/r/Profile Groups/0a1b2c3d.sqlite")
+        for bad in ["", "../../etc/x", "a/b", "..", "a.b"] {
+            #expect(FirefoxProfileGroup.storePath(root: "/r", storeID: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func firefoxListsSurviveWhatCrashesAndHandsLeave() {
         // [Install…] and [General] say nothing of names; a group without a Name is no profile.
         #expect(names("[Install1]\nName=no\n[General]\nName=no\n[Profile0]\nPath=x\n[Profile1]\r\nName = Spaced \r\n") == ["Spaced"])
@@ -48,12 +81,23 @@ import Testing
         ])
     }
 
+    /// Two profiles named "Person 1" are two choices, each shown with its directory (SPEC §10);
+    /// a profile whose own name is what another is shown as is left out, keys being unique.
+    @Test func chromiumProfilesWithEqualNamesAreShownWithTheirDirectories() throws {
+        let equal = #"{"profile": {"info_cache": {"Default": {"name": "Person 1"}, "Profile 1": {"name": "Work"}, "Profile 2": {"name": "Person 1"}, "Profile 3": {"name": "Person 1 (Profile 2)"}}}}"#
+        #expect(try ChromiumLocalState.profiles(in: Array(equal.utf8)) == [
+            BrowserProfile(name: "Person 1 (Default)", selector: "Default"),
+            BrowserProfile(name: "Work", selector: "Profile 1"),
+            BrowserProfile(name: "Person 1 (Profile 2)", selector: "Profile 2"),
+        ])
+    }
+
     @Test func chromiumLocalStatesWithoutProfilesOrNotJSON() throws {
         #expect(try ChromiumLocalState.profiles(in: Array("{}".utf8)).isEmpty)
         #expect(try ChromiumLocalState.profiles(in: Array(#"{"profile": {"info_cache": []}}"#.utf8)).isEmpty)
-        // No name, or one taken already: the directory is the name, and a duplicate is left out.
+        // No name: the directory is the name, which may then be another's.
         let odd = #"{"profile": {"info_cache": {"Default": {}, "Profile 1": {"name": "Default"}, "Profile 2": {"name": 3}, "": {"name": "x"}}}}"#
-        #expect(try ChromiumLocalState.profiles(in: Array(odd.utf8)).map(\.selector) == ["Default", "Profile 2"])
+        #expect(try ChromiumLocalState.profiles(in: Array(odd.utf8)).map(\.name) == ["Default (Default)", "Default (Profile 1)", "Profile 2"])
         #expect(throws: JSONError.self) { try ChromiumLocalState.profiles(in: Array(#"{"profile": {"#.utf8)) }
     }
 
@@ -73,17 +117,17 @@ import Testing
     static let firefox = App(
         key: "firefox", name: "Firefox", urlScheme: "http:", desktopIDs: ["firefox.desktop", "org.mozilla.firefox.desktop"],
         profiles: AppProfiles(format: .firefox, paths: [
-            "firefox.desktop": "~/.mozilla/firefox/profiles.ini",
-            "org.mozilla.firefox.desktop": "~/.var/app/org.mozilla.firefox/.mozilla/firefox/profiles.ini",
+            "firefox.desktop": ["~/.mozilla/firefox/profiles.ini", "$XDG_CONFIG_HOME/mozilla/firefox/profiles.ini"],
+            "org.mozilla.firefox.desktop": ["~/.var/app/org.mozilla.firefox/.mozilla/firefox/profiles.ini"],
         ], arguments: ["-P", "{{profile}}"])
     )
     static let chromium = App(
         key: "chromium", name: "Chromium", urlScheme: "http:", desktopIDs: ["chromium.desktop"],
-        profiles: AppProfiles(format: .chromium, paths: ["chromium.desktop": "$XDG_CONFIG_HOME/chromium/Local State"], arguments: ["--profile-directory={{profile}}"])
+        profiles: AppProfiles(format: .chromium, paths: ["chromium.desktop": ["$XDG_CONFIG_HOME/chromium/Local State"]], arguments: ["--profile-directory={{profile}}"])
     )
 
     func finder(_ variables: [String: String] = ["HOME": "/home/ada"]) -> BrowserProfileFinder {
-        BrowserProfileFinder(environment: Environment(variables), fileSystem: fileSystem, diagnostics: diagnostics)
+        BrowserProfileFinder(environment: Environment(variables), fileSystem: fileSystem, diagnostics: diagnostics, stores: SQLiteLibraryReader())
     }
 
     func write(_ path: String, _ text: String) throws {
@@ -109,6 +153,26 @@ import Testing
         #expect(finder(["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg"]).profiles(of: Self.chromium, desktopID: "chromium.desktop").map(\.name) == ["XDG"])
         #expect(finder().expandedPath("relative/Local State") == nil)
         #expect(finder().expandedPath("~/x") == "/home/ada/x")
+    }
+
+    /// Firefox keeps an existing `~/.mozilla/firefox/` and puts a new user's profiles under
+    /// `$XDG_CONFIG_HOME/mozilla/firefox/` (what the real firefox-esr does is checked in
+    /// `FirefoxDirectoryTests`); `MOZ_LEGACY_HOME=1` keeps it on `~/.mozilla`.
+    @Test func firefoxReadsTheFirstPlaceWhoseDirectoryExistsElseTheLast() throws {
+        try write("/home/ada/.config/mozilla/firefox/profiles.ini", "[Profile0]\nName=XDG\n")
+        try write("/xdg/mozilla/firefox/profiles.ini", "[Profile0]\nName=Own XDG\n")
+        #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["XDG"])
+        #expect(finder(["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg"]).profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["Own XDG"])
+        // An existing ~/.mozilla/firefox/ stays in use, even before it has a profiles.ini.
+        try fileSystem.createDirectory("/home/ada/.mozilla", permissions: 0o700)
+        try fileSystem.createDirectory("/home/ada/.mozilla/firefox", permissions: 0o700)
+        #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").isEmpty)
+        try write("/home/ada/.mozilla/firefox/profiles.ini", "[Profile0]\nName=Legacy\n")
+        #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["Legacy"])
+        #expect(finder().profileListPath(["~/a/list", "~/b/list"], format: .firefox) == "/home/ada/b/list")
+        #expect(finder(["HOME": "/home/ada", "MOZ_LEGACY_HOME": "1"]).profileListPath(["~/a/list", "~/b/list"], format: .firefox) == "/home/ada/a/list")
+        #expect(finder(["HOME": "/home/ada", "MOZ_LEGACY_HOME": "1"]).profileListPath(["~/a/list", "~/b/list"], format: .chromium) == "/home/ada/b/list")
+        #expect(finder().profileListPath(["~/a/list", "relative/list"], format: .firefox) == nil)
     }
 
     @Test func aListThatCannotBeReadIsSkippedWithOneLine() throws {

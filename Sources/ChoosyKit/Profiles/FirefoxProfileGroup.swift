@@ -1,0 +1,39 @@
+/// A Firefox profile group (SPEC §10): the profiles that Firefox's profile manager (Firefox
+/// 138 and later) keeps in `Profile Groups/<StoreID>.sqlite` beside `profiles.ini`, in the
+/// `Profiles` table its ProfilesDatastoreService creates (`id`, `path`, `name`, `avatar`,
+/// theme columns), read as its SelectableProfileService reads them: `path` is below the
+/// directory of `profiles.ini` unless absolute, and the group's profiles go by `id`.
+package enum FirefoxProfileGroup {
+    /// Real stores hold a few rows and some shared preferences; anything near this is no store.
+    package static let sizeLimit = 64 << 20
+    /// The `user_version`s Firefox's source gives the store: 0 before its migrations, then 1
+    /// to 3; the `Profiles` table is the same in all of them.
+    package static let schemaVersions: ClosedRange<Int64> = 0...3
+    package static let query = "SELECT id, path, name FROM Profiles ORDER BY id"
+
+    /// The store of `storeID` beside a `profiles.ini` in `root`. Firefox makes store IDs of
+    /// hex digits; one with anything but letters, digits, `-` and `_` (a `/`, `..`) is no
+    /// store, as it could name a file elsewhere.
+    package static func storePath(root: String, storeID: String) -> String? {
+        let allowed = !storeID.isEmpty && storeID.utf8.allSatisfy { byte in
+            PercentEncoding.isUnreserved(byte) && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "~")
+        }
+        return allowed ? joinPath(root, "Profile Groups", storeID + ".sqlite") : nil
+    }
+
+    /// The group's profiles from the rows of `query`, leniently: a row without a path or a
+    /// name, with a line break or NUL in either, or with a directory or name seen already,
+    /// is skipped rather than costing the others.
+    package static func profiles(rows: [[String?]], root: String) -> [BrowserProfile] {
+        var profiles: [BrowserProfile] = []
+        for row in rows where row.count >= 3 {
+            guard let path = row[1], let name = row[2], !path.isEmpty, !name.isEmpty,
+                  !(path + name).utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D })
+            else { continue }
+            let directory = path.hasPrefix("/") ? path : joinPath(root, path)
+            guard !profiles.contains(where: { $0.directory == directory || $0.name == name }) else { continue }
+            profiles.append(BrowserProfile(name: name, selector: name, directory: directory, inProfileGroup: true))
+        }
+        return profiles
+    }
+}
