@@ -20,15 +20,15 @@ APPLICATIONSDIR := $(DATADIR)/applications
 # The directories install created, for uninstall; empty: none recorded (make deb).
 DIRS_RECORD ?= $(DATADIR)/choosy/installed-directories
 STRIP ?= strip
-INSTALL_DIRS = $(BINDIR) $(DATADIR)/choosy/catalog/app-data $(MAN1DIR) $(BASH_COMPLETIONSDIR) \
+INSTALL_DIRS = $(BINDIR) $(DATADIR)/choosy/catalog/app-data $(DATADIR)/choosy/clean $(MAN1DIR) $(BASH_COMPLETIONSDIR) \
 	$(ZSH_COMPLETIONSDIR) $(FISH_COMPLETIONSDIR) $(APPLICATIONSDIR)
 INSTALLED_FILES = $(BINDIR)/choosy $(MAN1DIR)/choosy.1 $(BASH_COMPLETIONSDIR)/choosy \
 	$(ZSH_COMPLETIONSDIR)/_choosy $(FISH_COMPLETIONSDIR)/choosy.fish $(APPLICATIONSDIR)/choosy.desktop
 
 BUILD_PACKAGES := libcurl4-openssl-dev binutils
-# libidn2 (IDNA) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
+# ICU (IDNA by UTS #46) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
 # them, so they are needed to run, not to build.
-WEB_PACKAGES := libidn2-0 libpsl5
+WEB_PACKAGES := libicu72 libpsl5 libpcre2-8-0
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
 TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
@@ -100,6 +100,7 @@ install: $(if $(filter .build/release/choosy,$(BINARY)),build)
 	install -m 755 -s --strip-program=$(STRIP) $(BINARY) $(DESTDIR)$(BINDIR)/choosy
 	install -m 644 catalog/README.md $(DESTDIR)$(DATADIR)/choosy/catalog/
 	install -m 644 catalog/app-data/*.json $(DESTDIR)$(DATADIR)/choosy/catalog/app-data/
+	install -m 644 clean/README.md clean/LICENSE clean/data.min.json clean/choosy.json $(DESTDIR)$(DATADIR)/choosy/clean/
 	install -m 644 doc/choosy.1 $(DESTDIR)$(MAN1DIR)/choosy.1
 	$(BINARY) completions bash > $(DESTDIR)$(BASH_COMPLETIONSDIR)/choosy
 	$(BINARY) completions zsh > $(DESTDIR)$(ZSH_COMPLETIONSDIR)/_choosy
@@ -111,7 +112,7 @@ install: $(if $(filter .build/release/choosy,$(BINARY)),build)
 ## uninstall: removes what install installed, and the directories it created that are empty
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
-	rm -rf $(DESTDIR)$(DATADIR)/choosy/catalog
+	rm -rf $(DESTDIR)$(DATADIR)/choosy/catalog $(DESTDIR)$(DATADIR)/choosy/clean
 	scripts/install-dirs.sh remove "$(DESTDIR)" "$(DIRS_RECORD)"
 	rm -rf $(DESTDIR)$(DATADIR)/choosy
 

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 MIN_TYPES = 10
 MIN_APPS = 40
@@ -56,79 +57,220 @@ LINK_HOST_RE = re.compile(r"^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
 LINK_KEY_RE = re.compile(r"^[A-Za-z0-9_]+$")
 
 
-def link_pattern_problem(pattern):
-    """Why `pattern` is not a link pattern (README, "Links in the catalog"), with the
-    placeholder keys it uses; the same rules as choosy's own reader (LinkPattern.swift)."""
+PLACEHOLDER_KINDS = {
+    "digits": re.compile(r"^[0-9]+$"),
+    "number": re.compile(r"^-?[0-9]+(\.[0-9]+)?$"),
+    "word": re.compile(r"^[A-Za-z0-9_]+$"),
+}
+LENGTH_RE = re.compile(r"^([0-9]{1,6})(?:-([0-9]{1,6}))?$")
+
+
+class Placeholder:
+    """`{{key}}`, `{{_}}` or `{{key:kind:min-max}}` (README, "Links in the catalog")."""
+
+    def __init__(self, key, kind, length):
+        self.key, self.kind, self.length = key, kind, length
+
+    def accepts(self, value):
+        if self.kind is None:
+            return True
+        if self.length and not self.length[0] <= len(value) <= self.length[1]:
+            return False
+        return PLACEHOLDER_KINDS[self.kind].match(value) is not None
+
+
+def parse_link_pattern(pattern):
+    """The pattern read by the same rules as choosy's own reader (LinkPattern.swift):
+    (host, includes_subdomains, path segments, query items, fragment or None), with the
+    placeholder keys it uses. Raises ValueError saying what is wrong."""
     keys = []
 
     def placeholder(text):
         if not text.startswith("{{") or "}}" not in text:
             raise ValueError("a '{{' in %r is never closed" % text)
-        name, rest = text[2:].split("}}", 1)
-        required = name.endswith("!")
+        inside, rest = text[2:].split("}}", 1)
+        required = inside.endswith("!")
         if required:
-            name = name[:-1]
-        if not LINK_KEY_RE.match(name):
-            raise ValueError("placeholder {{%s}} is not {{key}} with a key of letters, digits and '_'" % name)
+            inside = inside[:-1]
+        fields = inside.split(":")
+        name = fields[0]
+        if not LINK_KEY_RE.match(name) or len(fields) > 3:
+            raise ValueError("placeholder {{%s}} is not {{key}} or {{key:kind}} with a key of letters, digits and '_'" % inside)
+        kind = fields[1] if len(fields) > 1 else None
+        if kind is not None and kind not in PLACEHOLDER_KINDS:
+            raise ValueError("placeholder {{%s}} has an unknown kind %r (digits, number or word)" % (inside, kind))
+        length = None
+        if len(fields) > 2:
+            m = LENGTH_RE.match(fields[2])
+            low, high = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else (0, 0)
+            if not m or low < 1 or low > high:
+                raise ValueError("placeholder {{%s}} has a length that is not N or MIN-MAX" % inside)
+            length = (low, high)
         if name != "_":
             if name in keys:
                 raise ValueError("placeholder {{%s}} appears twice" % name)
             keys.append(name)
-        return (None if name == "_" else name), required, rest
+        return Placeholder(None if name == "_" else name, kind, length), required, rest
 
+    def segment(text):
+        parts = []
+        while text:
+            if text.startswith("{{"):
+                p, required, text = placeholder(text)
+                if required:
+                    raise ValueError("'!' marks required query items only")
+                if parts and isinstance(parts[-1], Placeholder):
+                    raise ValueError("two placeholders touch (a literal must separate them)")
+                parts.append(p)
+            else:
+                literal = text.split("{{", 1)[0]
+                if "{" in literal or "}" in literal:
+                    raise ValueError("a brace in %r opens or closes no placeholder" % text)
+                parts.append(literal)
+                text = text[len(literal):]
+        return parts
+
+    def query_items(text):
+        items = []
+        for item in [i for i in text.split("&") if i]:
+            name, eq, value = item.partition("=")
+            name = unquote_plus(name) if eq else name
+            if not eq or not name or "{" in name or name in [n for n, _, _ in items]:
+                raise ValueError("query item %r is not name=value with a new name" % item)
+            invalid = "query item %r must be name={{key}}, name={{key!}}, name={{_!}} or name=text" % item
+            if value.startswith("{{"):
+                p, required, after = placeholder(value)
+                if after or (p.key is None and p.kind is None and not required):
+                    raise ValueError(invalid)
+                items.append((name, "required" if required else "optional", p))
+            elif not value or "{" in value or "}" in value:
+                raise ValueError(invalid)
+            else:
+                items.append((name, "literal", unquote_plus(value)))
+        return items
+
+    scheme, sep, rest = pattern.partition("://")
+    if not sep or scheme.lower() not in ("https", "http"):
+        raise ValueError("it does not start with https://")
+    rest, _, fragment = rest.partition("#") if "#" in rest else (rest, "", None)
+    rest, _, query = rest.partition("?") if "?" in rest else (rest, "", None)
+    host, slash, path = rest.partition("/")
+    if not LINK_HOST_RE.match(host):
+        raise ValueError("its host %r is not a domain name" % host)
+    texts = path.split("/") if slash else []
+    if texts and texts[-1] == "":
+        texts.pop()
+    segments = []
+    for text in texts:
+        if text == "":
+            raise ValueError("it has an empty path segment ('//')")
+        segments.append(segment(text))
+    items = query_items(query) if query is not None else []
+    parsed_fragment = None
+    if fragment is not None:
+        if fragment == "":
+            raise ValueError("its fragment is empty")
+        fpath, mark, fquery = fragment.partition("?")
+        fsegments = [[unquote(p) if isinstance(p, str) else p for p in segment(t)] for t in fpath.split("/")]
+        fitems = query_items(fquery) if mark else []
+        if mark and not fitems:
+            raise ValueError("its fragment has a '?' with no query items after it")
+        parsed_fragment = (fsegments, fitems)
+    subdomains = host.startswith("*.")
+    return (host[2:] if subdomains else host).lower(), subdomains, segments, items, parsed_fragment, keys
+
+
+def link_pattern_problem(pattern):
+    """Why `pattern` is not a link pattern, or None, with the placeholder keys it uses."""
     try:
-        scheme, sep, rest = pattern.partition("://")
-        if not sep or scheme.lower() not in ("https", "http"):
-            raise ValueError("it does not start with https://")
-        rest, _, fragment = rest.partition("#") if "#" in rest else (rest, "", None)
-        rest, _, query = rest.partition("?") if "?" in rest else (rest, "", None)
-        host, slash, path = rest.partition("/")
-        if not LINK_HOST_RE.match(host):
-            raise ValueError("its host %r is not a domain name" % host)
-        segments = path.split("/") if slash else []
-        if segments and segments[-1] == "":
-            segments.pop()
-        for segment in segments:
-            if segment == "":
-                raise ValueError("it has an empty path segment ('//')")
-            last_was_placeholder = False
-            while segment:
-                if segment.startswith("{{"):
-                    _, required, segment = placeholder(segment)
-                    if required:
-                        raise ValueError("'!' marks required query items only")
-                    if last_was_placeholder:
-                        raise ValueError("two placeholders touch (a literal must separate them)")
-                    last_was_placeholder = True
-                else:
-                    literal = segment.split("{{", 1)[0]
-                    if "{" in literal or "}" in literal:
-                        raise ValueError("a brace in %r opens or closes no placeholder" % segment)
-                    segment = segment[len(literal):]
-                    last_was_placeholder = False
-        if query is not None:
-            names = set()
-            for item in [i for i in query.split("&") if i]:
-                name, eq, value = item.partition("=")
-                if not eq or not name or "{" in name or name in names:
-                    raise ValueError("query item %r is not name=value with a new name" % item)
-                names.add(name)
-                if value.startswith("{{"):
-                    key, required, after = placeholder(value)
-                    if after or (key is None and not required):
-                        raise ValueError("query item %r must be name={{key}}, name={{key!}}, name={{_!}} or name=text" % item)
-                elif not value or "{" in value or "}" in value:
-                    raise ValueError("query item %r must be name={{key}}, name={{key!}}, name={{_!}} or name=text" % item)
-        if fragment is not None:
-            if not fragment.startswith("/") or "{{" not in fragment:
-                raise ValueError("its fragment must be #/ followed by optional text and one {{key}}")
-            prefix = fragment[1:].split("{{", 1)[0]
-            _, required, after = placeholder(fragment[1 + len(prefix):])
-            if after or required or "{" in prefix or "}" in prefix:
-                raise ValueError("its fragment must be #/ followed by optional text and one {{key}}")
+        return None, parse_link_pattern(pattern)[5]
     except ValueError as e:
-        return str(e), keys
-    return None, keys
+        return str(e), []
+
+
+def _match_segment(parts, text, decoded, params, plus_is_space=False):
+    if not parts:
+        return text == ""
+    part, rest = parts[0], parts[1:]
+    if isinstance(part, str):
+        return text.startswith(part) and _match_segment(rest, text[len(part):], decoded, params, plus_is_space)
+    end = len(text)
+    if rest and isinstance(rest[0], str):
+        end = text.find(rest[0], 1)
+        if end < 0:
+            return False
+    if end <= 0:
+        return False
+    value = text[:end] if decoded else (unquote_plus if plus_is_space else unquote)(text[:end])
+    if not part.accepts(value):
+        return False
+    if part.key:
+        params[part.key] = value
+    return _match_segment(rest, text[end:], decoded, params, plus_is_space)
+
+
+def _match_segments(segments, texts, decoded, params, plus_is_space=False):
+    if len(texts) > len(segments) and texts and texts[-1] == "":
+        texts = texts[:-1]
+    return len(texts) == len(segments) and all(
+        _match_segment(s, t, decoded, params, plus_is_space) for s, t in zip(segments, texts))
+
+
+def _match_items(items, text, plus_is_space, params):
+    values = {}
+    for item in (text or "").split("&"):
+        if not item:
+            continue
+        name, _, value = item.partition("=")
+        if plus_is_space:
+            name, value = unquote_plus(name), unquote_plus(value)
+        values.setdefault(name, value)
+    for name, how, expected in items:
+        value = values.get(name)
+        if how == "literal":
+            if value != expected:
+                return False
+        elif value:
+            if not expected.accepts(value):
+                return False
+            if expected.key:
+                params[expected.key] = value
+        elif how == "required":
+            return False
+    return True
+
+
+def match_link(parsed, link, plus_is_space=False):
+    """The parameters a parsed pattern takes from `link`, or None; hosts as ASCII, lowercased,
+    without a trailing dot (the bundled examples need no more of the URL standard)."""
+    host, subdomains, segments, items, fragment, _ = parsed
+    url = urlsplit(link)
+    if url.scheme.lower() not in ("http", "https"):
+        return None
+    name = (url.hostname or "").rstrip(".")
+    if not (name == host or (subdomains and name.endswith("." + host))):
+        return None
+    params = {}
+    if not _match_segments(segments, url.path.split("/")[1:] if url.path else [], False, params, plus_is_space):
+        return None
+    if items and not _match_items(items, url.query, True, params):
+        return None
+    if fragment is not None:
+        decoded = unquote(url.fragment)
+        fpath, _, fquery = decoded.partition("?")
+        if not url.fragment or not _match_segments(fragment[0], fpath.split("/"), True, params):
+            return None
+        if fragment[1] and not _match_items(fragment[1], fquery, False, params):
+            return None
+    return params
+
+
+def specificity(parsed):
+    host, subdomains, segments, items, fragment, _ = parsed
+    literal = lambda s: all(isinstance(p, str) for p in s)
+    return (0 if subdomains else 1,
+            sum(1 for s in segments if literal(s)) + sum(1 for s in (fragment[0] if fragment else []) if literal(s)),
+            sum(1 for _, how, _ in items if how == "literal"))
 
 
 def host_is_covered(pattern, host):
@@ -166,6 +308,8 @@ class Checker:
         self.types = {}  # key -> (action keys, parameter keys)
         self.app_count = 0
         self.links = []  # (type key, action, pattern)
+        self.matchers = []  # (type key, action, parsed pattern, link_param, parameters, plus_is_space, examples, where)
+        self.type_names = {}
 
     def err(self, where, msg):
         self.problems.append("%s: %s" % (where, msg))
@@ -195,6 +339,7 @@ class Checker:
         for tkey, action, host in REQUIRED_LINKS:
             if not any(t == tkey and a == action and host_is_covered(p, host) for t, a, p in self.links):
                 self.err(self.data_dir, "no link pattern of %r makes %s links %r" % (tkey, host, action))
+        self.check_examples_hold()
         if self.type_count < MIN_TYPES:
             self.err(self.data_dir, "only %d app types, need at least %d" % (self.type_count, MIN_TYPES))
         if self.app_count < MIN_APPS:
@@ -245,6 +390,8 @@ class Checker:
         self.check_type_schemes(where, t, params)
         if isinstance(key, str):
             self.types[key] = (actions, params)
+            if nonempty_str(t.get("name")):
+                self.type_names[key] = t["name"]
 
         apps = t.get("apps")
         if not isinstance(apps, list) or not apps:
@@ -269,7 +416,7 @@ class Checker:
             if not isinstance(link, dict):
                 self.err(w, "must be an object")
                 continue
-            unknown = set(link) - {"action", "pattern", "link_param", "apps"}
+            unknown = set(link) - {"action", "pattern", "link_param", "apps", "parameters", "plus_is_space", "examples"}
             if unknown:
                 self.err(w, "unknown fields %s" % sorted(unknown))
             pattern = link.get("pattern")
@@ -300,8 +447,71 @@ class Checker:
                     for k in only:
                         if k not in app_keys:
                             self.err(w, "'apps' names %r, which is no app of the type" % k)
+            fixed = link.get("parameters", {})
+            if not isinstance(fixed, dict) or not all(isinstance(k, str) and k in params and nonempty_str(v) for k, v in fixed.items()):
+                self.err(w, "'parameters' must map declared parameters of the type to text")
+                fixed = {}
+            if not isinstance(link.get("plus_is_space", False), bool):
+                self.err(w, "'plus_is_space' must be true or false")
+            examples = self.check_examples(w, link.get("examples", []), actions, params)
+            if type_key != "browser" and action in actions:
+                taken = [e for e in examples if e.get("action") == action]
+                missed = [e for e in examples if e.get("action") != action]
+                if len(examples) < 2 or not taken or not missed:
+                    self.err(w, "needs at least two examples: one it takes, one near miss it does not")
             if not problem:
                 self.links.append((type_key, action, pattern))
+                self.matchers.append((type_key, action, parse_link_pattern(pattern), link_param, fixed,
+                                      link.get("plus_is_space") is True, examples, w))
+
+    def check_examples(self, w, examples, actions, params):
+        """`examples`: [{"link", "action", "parameters"}] or [{"link", "browser": true}]."""
+        if not isinstance(examples, list):
+            self.err(w, "'examples' must be an array")
+            return []
+        good = []
+        for i, e in enumerate(examples):
+            where = "%s: examples[%d]" % (w, i)
+            if not isinstance(e, dict) or not nonempty_str(e.get("link")):
+                self.err(where, "needs a link")
+                continue
+            if e.get("browser") is True:
+                if set(e) != {"link", "browser"}:
+                    self.err(where, "a browser example is {\"link\", \"browser\": true} only")
+                    continue
+            elif set(e) - {"link", "action", "parameters"} or not isinstance(e.get("parameters"), dict) \
+                    or not all(isinstance(v, str) for v in e["parameters"].values()):
+                self.err(where, "must be {\"link\", \"action\", \"parameters\": {…}} or {\"link\", \"browser\": true}")
+                continue
+            good.append(e)
+        return good
+
+    def check_examples_hold(self):
+        """Every example through the matcher, with the whole catalog's links loaded: the most
+        specific pattern wins, a tie goes to catalog order (types by name, links in order)."""
+        order = sorted(self.matchers, key=lambda m: self.type_names.get(m[0], m[0]).lower())
+        for type_key, action, _, _, _, _, examples, w in self.matchers:
+            for e in examples:
+                best = None
+                for t, a, parsed, link_param, fixed, plus, _, _ in order:
+                    spec = specificity(parsed)
+                    if best is not None and spec <= best[0]:
+                        continue
+                    got = match_link(parsed, e["link"], plus)
+                    if got is None:
+                        continue
+                    got.update(fixed)
+                    if link_param:
+                        got[link_param] = e["link"]
+                    best = (spec, t, a, got)
+                if e.get("browser"):
+                    if best is not None and best[1] != "browser":
+                        self.err(w, "example %r should stay in the browser, but is %s %s %r" % (e["link"], best[1], best[2], best[3]))
+                elif best is None:
+                    self.err(w, "example %r: no pattern takes it" % e["link"])
+                elif (best[1], best[2], best[3]) != (type_key, e["action"], e["parameters"]):
+                    self.err(w, "example %r should be %s %s %r, but is %s %s %r"
+                             % (e["link"], type_key, e["action"], e["parameters"], best[1], best[2], best[3]))
 
     def check_type_schemes(self, where, t, params):
         """`schemes` and type-level `url_format`: what any handler of those schemes can do

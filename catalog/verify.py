@@ -76,10 +76,17 @@ PACKAGES = {
     "fragments": ["fragments"],
     "gnome_calls": ["gnome-calls"],
     "linphone": ["linphone-desktop"],
+    # contrib; the package's entry is steam.desktop.
+    "steam": ["steam-installer"],
 }
 
 # Catalog apps with desktop IDs that no Debian package provides, and where they come from.
 NOT_IN_DEBIAN = {
+    "element_desktop": "Element's own .deb (packages.element.io) and Flathub",
+    "discord": "Discord's own .deb, Flathub and the Snap Store",
+    "spotify": "Spotify's own .deb, Flathub and the Snap Store",
+    "slack": "Slack's own .deb, Flathub and the Snap Store",
+    "teams_for_linux": "its own .deb, Flathub and the Snap Store",
     "librewolf": "LibreWolf's own repository and Flathub",
     "waterfox": "Waterfox's own builds and Flathub",
     "floorp": "Floorp's own repository and Flathub",

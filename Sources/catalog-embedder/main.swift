@@ -2,7 +2,7 @@ import Foundation
 
 // Usage: catalog-embedder OUTPUT.swift FILE.json...
 // Writes a Swift source holding each file's JSON in two raw string literals, the file without
-// its types' `links` and the links alone (a file of key and links per type), without the
+// its types' `links` and the links alone (with and without their examples) (a file of key and links per type), without the
 // whitespace between tokens; plus the key, the name and the hosts of the links of each app
 // type. So choosy resolves a type name, and tells which types a web link could belong to,
 // without decoding every file, and only `handle` and `describe` read links.
@@ -41,10 +41,15 @@ for path in arguments.dropFirst() {
         guard let links = type["links"] else { return nil }
         return ["key": type["key"] ?? "", "links": links]
     }
+    // A link's examples are for `describe` and the tests; `handle` decodes links without them.
+    let linksWithoutExamples = links.map { file in
+        file.mapValues { value in (value as? [[String: Any]])?.map { $0.filter { $0.key != "examples" } } ?? value }
+    }
     source += "        EmbeddedFile(\n"
     source += "            types: [\(entries.joined(separator: ", "))],\n"
     source += "            json: \(rawLiteral(compactJSON(withoutLinks))),\n"
-    source += "            links: \(rawLiteral(compactJSON(links)))\n"
+    source += "            links: \(rawLiteral(compactJSON(linksWithoutExamples))),\n"
+    source += "            linksWithExamples: \(rawLiteral(compactJSON(links)))\n"
     source += "        ),\n"
 }
 source += "    ]\n}\n"

@@ -13,10 +13,21 @@ func fail(_ error: ChoosyError) -> Never {
     exit(error.status.rawValue)
 }
 
+// Parse, run, print: each command is one unit of ChoosyKit, found in its `CommandTable`.
+let invocation: Invocation
 do {
-    let invocation = try CommandLineParser.parse(arguments)
-    let status = try CommandRunner(invocation: invocation, environment: environment).run()
-    exit(status)
+    invocation = try CommandTable.parse(arguments)
 } catch {
+    fail(error)
+}
+let context = CommandContext(environment: environment, options: invocation.options)
+do {
+    let output = try invocation.command.run(in: context)
+    writeStandardOutput(output.standardOutput)
+    writeStandardError(output.standardError)
+    context.finish()
+    exit(output.status)
+} catch {
+    context.finish()
     fail(error)
 }

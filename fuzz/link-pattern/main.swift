@@ -4,7 +4,8 @@
 // pattern reader must survive any text; a pattern it accepts reads the same again, and its
 // match of a link is deterministic, takes only the pattern's own placeholders, holds only for
 // a host the pattern names (or a subdomain, for `*.`), and needs the same number of path
-// segments; a matching link still matches when its query items are reordered.
+// segments; a matching link still matches when its query items are reordered; a typed
+// placeholder's value is of its kind (`{{id:digits}}`).
 //
 // Input fields: the pattern, then a link.
 
@@ -20,6 +21,10 @@ public func fuzzLinkPattern(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     invariant(pattern.match(link) == parameters, "matching \(source.debugDescription) is not deterministic")
     for key in parameters.keys {
         invariant(keys.contains(key), "\(source.debugDescription) gave \(key.debugDescription), which it has no placeholder for")
+    }
+    for (key, kind) in placeholderKinds(source) {
+        guard let value = parameters[key] else { continue }
+        invariant(fits(value, kind), "\(source.debugDescription) gave \(key)=\(value.debugDescription), which is not \(kind)")
     }
     let host = pattern.host
     invariant(link.host.domainName.map { host.includesSubdomains ? link.host.isWithin(.domain(host.domain)) : $0 == host.domain } == true,
@@ -38,9 +43,32 @@ public func fuzzLinkPattern(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     return 0
 }
 
-/// The keys between `{{` and `}}` in a pattern, without a trailing `!`.
+/// The keys between `{{` and `}}` in a pattern, without a kind (`:digits`) or a trailing `!`.
 private func placeholderKeys(_ source: String) -> [String] {
     source.split(separator: "{{").dropFirst().compactMap { part in
-        part.firstRange(of: "}}").map { String(part[..<$0.lowerBound].replacing("!", with: "")) }
+        part.firstRange(of: "}}").map { String(part[..<$0.lowerBound].replacing("!", with: "").prefix { $0 != ":" }) }
+    }
+}
+
+/// Each typed placeholder's key and kind (`{{id:digits:9-11}}` is `id`, `digits`).
+private func placeholderKinds(_ source: String) -> [(String, String)] {
+    source.split(separator: "{{").dropFirst().compactMap { part in
+        guard let close = part.firstRange(of: "}}") else { return nil }
+        let fields = part[..<close.lowerBound].replacing("!", with: "").split(separator: ":", omittingEmptySubsequences: false)
+        return fields.count > 1 ? (String(fields[0]), String(fields[1])) : nil
+    }
+}
+
+/// The kinds as the README states them, written apart from the reader's own checks.
+private func fits(_ value: String, _ kind: String) -> Bool {
+    let digits = { (text: Substring) in !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
+    switch kind {
+    case "digits": return digits(value[...])
+    case "word": return !value.isEmpty && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    case "number":
+        let unsigned = value.hasPrefix("-") ? value.dropFirst() : value[...]
+        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        return parts.allSatisfy(digits)
+    default: return false
     }
 }

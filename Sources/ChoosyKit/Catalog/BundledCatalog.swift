@@ -6,7 +6,10 @@ package enum BundledCatalog {
         /// The file without the types' links: what every command that reads the type needs.
         var json: String
         /// The types' links alone, as a catalog file of key and links: only links need them.
+        /// Without their examples, which only `describe` reads.
         var links: String
+        /// The same with the links' examples.
+        var linksWithExamples: String
     }
 
     /// Key and name of every bundled app type, without decoding any file.
@@ -19,9 +22,10 @@ package enum BundledCatalog {
         files.first { file in file.types.contains { $0.key == key } }?.json
     }
 
-    /// The links of the file that holds `key`, as a catalog file of key and links, if bundled.
-    package static func linksJSON(for key: String) -> String? {
-        files.first { file in file.types.contains { $0.key == key } }?.links
+    /// The links of the file that holds `key`, as a catalog file of key and links, if bundled;
+    /// with their examples only when asked.
+    package static func linksJSON(for key: String, withExamples: Bool) -> String? {
+        files.first { file in file.types.contains { $0.key == key } }.map { withExamples ? $0.linksWithExamples : $0.links }
     }
 
     /// The JSON text of every bundled file.

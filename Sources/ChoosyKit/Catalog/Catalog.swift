@@ -42,6 +42,7 @@ package final class Catalog {
     private var merged: [String: AppType] = [:]
     /// The records of each downloaded type read so far (nil: no download).
     private var cachedRecords: [String: [AppTypeRecord]?] = [:]
+    /// By type key, and `KEY examples` for the links with their bundled examples.
     private var mergedLinks: [String: [CatalogLink]] = [:]
     /// An unreachable server costs at most one warning line per command.
     private var warnedAboutNetwork = false
@@ -170,15 +171,16 @@ package final class Catalog {
     }
 
     /// The type's links from every source, merged (README, "Links in the catalog"); read only
-    /// when a link is handled or links are shown.
-    package func links(of key: String) -> [CatalogLink] {
-        if let links = mergedLinks[key] { return links }
-        let bundled = BundledCatalog.linksJSON(for: key).map { json in
+    /// when a link is handled or links are shown. The bundled links' examples are read only
+    /// `withExamples` (`describe`): a handled link does not pay for them.
+    package func links(of key: String, withExamples: Bool = false) -> [CatalogLink] {
+        if let links = mergedLinks[key + (withExamples ? " examples" : "")] { return links }
+        let bundled = BundledCatalog.linksJSON(for: key, withExamples: withExamples).map { json in
             (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
         } ?? []
         let cached = cachedRecords[key] ?? cache.entry(for: key, diagnostics: diagnostics)?.records
         let links = CatalogMerger.links((bundled + (cached ?? []) + userRecords).filter { $0.key == key })
-        mergedLinks[key] = links
+        mergedLinks[key + (withExamples ? " examples" : "")] = links
         return links
     }
 

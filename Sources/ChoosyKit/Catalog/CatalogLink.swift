@@ -9,8 +9,42 @@ package struct CatalogLink: Equatable, Sendable {
     package var linkParam: String? = nil
     /// The only apps that may take the link; nil: any app of the type.
     package var apps: [String]? = nil
+    /// Parameters every link of the pattern gives (`server` of a Jitsi server's links).
+    package var parameters: [String: String] = [:]
+    /// `+` in a path segment is a space (Google Maps writes `/maps/search/Alexanderplatz+Berlin`).
+    package var plusIsSpace = false
+    /// What the pattern must make of real links (README, "Links in the catalog").
+    package var examples: [LinkExample] = []
     /// The file (or URL) that said so, for warnings.
     package var origin: String
+}
+
+/// A real link and what the catalog must make of it: an action with exactly these parameters
+/// (`link_param` included), or the browser.
+package struct LinkExample: Equatable, Sendable {
+    package enum Expected: Equatable, Sendable {
+        case action(String, parameters: [String: String])
+        case browser
+    }
+
+    package var link: String
+    package var expected: Expected
+
+    /// What it must be, as `describe` shows it: `chat open_chat username=durov`, `browser`.
+    package var outcome: String {
+        guard case .action(let action, let parameters) = expected else { return "the browser" }
+        return ([action] + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: " ")
+    }
+
+    package var json: JSONValue {
+        switch expected {
+        case .browser:
+            .object([("link", .string(link)), ("browser", .bool(true))])
+        case .action(let action, let parameters):
+            .object([("link", .string(link)), ("action", .string(action)),
+                     ("parameters", .object(sortedByName: parameters.mapValues(JSONValue.string)))])
+        }
+    }
 }
 
 extension CatalogLink {

@@ -161,8 +161,34 @@ package enum CatalogDecoder {
             return nil
         }
         let linkParam = value["link_param"]?.stringValue
+        var examples: [LinkExample] = []
+        for (index, example) in (value["examples"]?.elements ?? []).enumerated() {
+            guard let parsed = Self.example(example) else {
+                invalid.append("example \(index + 1) of '\(pattern.prefix(80))' of '\(key)': it must be {\"link\", \"action\", \"parameters\"} or {\"link\", \"browser\": true}")
+                continue
+            }
+            examples.append(parsed)
+        }
         return CatalogLink(action: action, pattern: pattern, linkParam: linkParam?.isEmpty == true ? nil : linkParam,
-                           apps: value["apps"]?.elements?.compactMap(\.stringValue), origin: source)
+                           apps: value["apps"]?.elements?.compactMap(\.stringValue),
+                           parameters: value["parameters"]?.members.map(Self.textMembers) ?? [:],
+                           plusIsSpace: value["plus_is_space"]?.boolValue == true, examples: examples, origin: source)
+    }
+
+    private static func example(_ value: JSONValue) -> LinkExample? {
+        guard let link = value["link"]?.stringValue, !link.isEmpty else { return nil }
+        if value["browser"]?.boolValue == true { return LinkExample(link: link, expected: .browser) }
+        guard let action = value["action"]?.stringValue, let parameters = value["parameters"]?.members else { return nil }
+        let text = textMembers(parameters)
+        guard text.count == parameters.count else { return nil }
+        return LinkExample(link: link, expected: .action(action, parameters: text))
+    }
+
+    /// The members whose values are text.
+    private static func textMembers(_ members: [(String, JSONValue)]) -> [String: String] {
+        var text: [String: String] = [:]
+        for (name, value) in members { if let string = value.stringValue { text[name] = string } }
+        return text
     }
 
     /// A scheme as RFC 3986 spells one, lowercased; anything else is dropped (it could never

@@ -47,16 +47,53 @@ package struct LinkPattern: Equatable, Sendable {
 
     enum Part: Equatable, Sendable {
         case literal([UInt8])
+        case placeholder(Placeholder)
+    }
+
+    /// `{{key}}`, `{{_}}`, or one that says what it matches: `{{key:word:5-32}}`.
+    struct Placeholder: Equatable, Sendable {
         /// nil is `{{_}}`: it matches and keeps nothing.
-        case placeholder(String?)
+        let key: String?
+        let kind: Kind?
+        /// In characters; only with a kind.
+        let length: ClosedRange<Int>?
+
+        enum Kind: String, CaseIterable, Sendable {
+            /// ASCII digits.
+            case digits
+            /// Optional `-`, digits, optional `.` and digits (not `52.`, `.5`, `+5`, `1e5`).
+            case number
+            /// ASCII letters, digits and `_`.
+            case word
+        }
+
+        /// Whether a (decoded, non-empty) value fits the kind and length.
+        func accepts(_ value: String) -> Bool {
+            guard let kind else { return true }
+            let bytes = Array(value.utf8)
+            if let length, !length.contains(bytes.count) { return false }
+            switch kind {
+            case .digits: return !bytes.isEmpty && bytes.allSatisfy(LinkPattern.isDigit)
+            case .word: return !bytes.isEmpty && bytes.allSatisfy { LinkPattern.isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") }
+            case .number:
+                var rest = bytes[...]
+                if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+                let whole = rest.prefix(while: LinkPattern.isDigit)
+                guard !whole.isEmpty else { return false }
+                rest = rest.dropFirst(whole.count)
+                guard let dot = rest.first else { return true }
+                let fraction = rest.dropFirst()
+                return dot == UInt8(ascii: ".") && !fraction.isEmpty && fraction.allSatisfy(LinkPattern.isDigit)
+            }
+        }
     }
 
     struct QueryItem: Equatable, Sendable {
         enum Value: Equatable, Sendable {
-            /// `k={{key}}`: taken when present.
-            case optional(String)
-            /// `k={{key!}}`: present and not empty; nil is `{{_!}}`, which keeps nothing.
-            case required(String?)
+            /// `k={{key}}`: taken when present (and then it must fit the placeholder's kind).
+            case optional(Placeholder)
+            /// `k={{key!}}`: present and not empty; `{{_!}}` keeps nothing.
+            case required(Placeholder)
             /// `k=text`: present and equal.
             case literal(String)
         }
@@ -65,10 +102,11 @@ package struct LinkPattern: Equatable, Sendable {
         let value: Value
     }
 
-    /// `#/` + literal text + one placeholder taking the rest of the decoded fragment up to a `?`.
+    /// `#` + segments split at `/`, matched like the path's, then optionally `?` and query
+    /// items, all against the percent-decoded fragment (matrix.to `#/!{{room_id}}?via={{via}}`).
     struct Fragment: Equatable, Sendable {
-        let prefix: String
-        let key: String?
+        let segments: [Segment]
+        let query: [QueryItem]
     }
 
     /// Which of two matching patterns wins: an exact host, then more literal path segments,
@@ -87,52 +125,69 @@ package struct LinkPattern: Equatable, Sendable {
     package var specificity: Specificity {
         Specificity(
             exactHost: !host.includesSubdomains,
-            literalSegments: segments.count { $0.isLiteral },
+            literalSegments: segments.count { $0.isLiteral } + (fragment?.segments.count { $0.isLiteral } ?? 0),
             literalQueryItems: query.count { if case .literal = $0.value { true } else { false } }
         )
     }
 
-    /// The parameters the link gives, or nil when it does not match.
-    package func match(_ link: WebURL) -> [String: String]? {
+    /// The parameters the link gives, or nil when it does not match. `plusIsSpace`: a `+` in
+    /// the path is a space, as the site writes it (the link's `plus_is_space`).
+    package func match(_ link: WebURL, plusIsSpace: Bool = false) -> [String: String]? {
         guard host.matches(link.host) else { return nil }
         var parameters: [String: String] = [:]
         // A trailing `/` on the link is the same page (`https://t.me/name/`).
-        var linkSegments = link.pathSegments[...]
-        if linkSegments.last == "" { linkSegments.removeLast() }
-        guard linkSegments.count == segments.count else { return nil }
-        for (segment, text) in zip(segments, linkSegments) {
-            guard Self.match(segment.parts[...], Array(text.utf8)[...], into: &parameters) else { return nil }
-        }
+        guard Self.match(segments, link.pathSegments[...], decoded: plusIsSpace ? .plusIsSpace : .encoded, into: &parameters) else { return nil }
         if !query.isEmpty {
-            guard matchQuery(link.query, into: &parameters) else { return nil }
+            guard Self.match(query, Self.items(link.query, plusIsSpace: true), into: &parameters) else { return nil }
         }
         if let fragment {
             let decoded = PercentEncoding.decodeLeniently(link.fragment ?? "")
-            guard decoded.hasPrefix("/" + fragment.prefix) else { return nil }
-            let rest = decoded.utf8.dropFirst(1 + fragment.prefix.utf8.count).prefix { $0 != UInt8(ascii: "?") }
-            guard !rest.isEmpty else { return nil }
-            if let key = fragment.key { parameters[key] = String(decoding: rest, as: UTF8.self) }
+            let mark = decoded.firstIndex(of: "?")
+            let path = decoded[..<(mark ?? decoded.endIndex)].split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            guard Self.match(fragment.segments, path[...], decoded: .decoded, into: &parameters) else { return nil }
+            if !fragment.query.isEmpty {
+                let items = Self.items(mark.map { decoded[decoded.index(after: $0)...] }, plusIsSpace: false)
+                guard Self.match(fragment.query, items, into: &parameters) else { return nil }
+            }
         }
         return parameters
     }
 
-    /// A segment's parts against the (percent-encoded) segment text: a placeholder takes one or
-    /// more bytes up to the next literal text, or to the end.
-    private static func match(_ parts: ArraySlice<Part>, _ text: ArraySlice<UInt8>, into parameters: inout [String: String]) -> Bool {
+    /// How a segment's text is written: percent-encoded (`+` as it is, or a space), or decoded.
+    private enum SegmentText {
+        case encoded, plusIsSpace, decoded
+    }
+
+    private static func match(_ segments: [Segment], _ texts: ArraySlice<String>, decoded: SegmentText, into parameters: inout [String: String]) -> Bool {
+        var texts = texts
+        if texts.count > segments.count, texts.last == "" { texts.removeLast() }
+        guard texts.count == segments.count else { return false }
+        for (segment, text) in zip(segments, texts) {
+            guard match(segment.parts[...], Array(text.utf8)[...], decoded: decoded, into: &parameters) else { return false }
+        }
+        return true
+    }
+
+    /// A segment's parts against the segment text, written as `decoded` says: a
+    /// placeholder takes one or more bytes up to the next literal text, or to the end.
+    private static func match(_ parts: ArraySlice<Part>, _ text: ArraySlice<UInt8>, decoded: SegmentText, into parameters: inout [String: String]) -> Bool {
         guard let part = parts.first else { return text.isEmpty }
         switch part {
         case .literal(let literal):
             guard text.starts(with: literal) else { return false }
-            return match(parts.dropFirst(), text.dropFirst(literal.count), into: &parameters)
-        case .placeholder(let key):
+            return match(parts.dropFirst(), text.dropFirst(literal.count), decoded: decoded, into: &parameters)
+        case .placeholder(let placeholder):
             var end = text.endIndex
             if case .literal(let next)? = parts.dropFirst().first {
                 guard let found = firstIndex(of: next, in: text.dropFirst()) else { return false }
                 end = found
             }
             guard end > text.startIndex else { return false }
-            if let key { parameters[key] = PercentEncoding.decodeLeniently(String(decoding: text[..<end], as: UTF8.self)) }
-            return match(parts.dropFirst(), text[end...], into: &parameters)
+            let raw = String(decoding: text[..<end], as: UTF8.self)
+            let value = decoded == .decoded ? raw : PercentEncoding.decodeLeniently(raw, plusIsSpace: decoded == .plusIsSpace)
+            guard placeholder.accepts(value) else { return false }
+            if let key = placeholder.key { parameters[key] = value }
+            return match(parts.dropFirst(), text[end...], decoded: decoded, into: &parameters)
         }
     }
 
@@ -146,24 +201,30 @@ package struct LinkPattern: Equatable, Sendable {
         return nil
     }
 
-    /// Query items by decoded name, as HTML forms write them (`+` is a space); the first of a
-    /// repeated name counts.
-    private func matchQuery(_ linkQuery: String?, into parameters: inout [String: String]) -> Bool {
+    /// Query items by decoded name, as HTML forms write them (`+` is a space, in the link's
+    /// query); the first of a repeated name counts. A fragment's items are decoded already.
+    private static func items(_ text: (some StringProtocol)?, plusIsSpace: Bool) -> [String: String] {
         var items: [String: String] = [:]
-        for (name, value) in URLParts.queryItems(of: linkQuery) {
-            let decodedName = PercentEncoding.decodeLeniently(name, plusIsSpace: true)
+        for (name, value) in URLParts.queryItems(of: text) {
+            let decodedName = plusIsSpace ? PercentEncoding.decodeLeniently(name, plusIsSpace: true) : String(name)
             if items[decodedName] == nil {
-                items[decodedName] = PercentEncoding.decodeLeniently(value ?? "", plusIsSpace: true)
+                items[decodedName] = plusIsSpace ? PercentEncoding.decodeLeniently(value ?? "", plusIsSpace: true) : String(value ?? "")
             }
         }
+        return items
+    }
+
+    private static func match(_ query: [QueryItem], _ items: [String: String], into parameters: inout [String: String]) -> Bool {
         for item in query {
             let value = items[item.name]
             switch item.value {
-            case .optional(let key):
-                if let value, !value.isEmpty { parameters[key] = value }
-            case .required(let key):
-                guard let value, !value.isEmpty else { return false }
-                if let key { parameters[key] = value }
+            case .optional(let placeholder):
+                guard let value, !value.isEmpty else { continue }
+                guard placeholder.accepts(value) else { return false }
+                if let key = placeholder.key { parameters[key] = value }
+            case .required(let placeholder):
+                guard let value, !value.isEmpty, placeholder.accepts(value) else { return false }
+                if let key = placeholder.key { parameters[key] = value }
             case .literal(let literal):
                 guard value == literal else { return false }
             }
@@ -240,33 +301,36 @@ extension LinkPattern {
         guard !path.isEmpty else { return [] }
         var texts = path.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         if texts.last?.isEmpty == true { texts.removeLast() }
-        var segments: [Segment] = []
-        for text in texts {
+        return try texts.map { text throws(LinkPatternError) in
             guard !text.isEmpty else { throw LinkPatternError("it has an empty path segment ('//')") }
-            var parts: [Part] = []
-            var rest = text
-            while !rest.isEmpty {
-                if rest.starts(with: "{{".utf8) {
-                    let (key, required, after) = try placeholder(rest, keys: &keys)
-                    guard !required else { throw LinkPatternError("'!' marks required query items only, not path placeholders") }
-                    if case .placeholder? = parts.last {
-                        throw LinkPatternError("two placeholders touch in segment '\(string(text))' (a literal must separate them)")
-                    }
-                    parts.append(.placeholder(key))
-                    rest = after
-                } else {
-                    let end = firstIndex(of: Array("{{".utf8), in: rest) ?? rest.endIndex
-                    let literal = rest[..<end]
-                    guard !hasBrace(literal) else {
-                        throw LinkPatternError("a brace in '\(string(text))' opens or closes no placeholder")
-                    }
-                    parts.append(.literal(Array(literal)))
-                    rest = rest[end...]
-                }
-            }
-            segments.append(Segment(parts: parts))
+            return try segment(text, keys: &keys)
         }
-        return segments
+    }
+
+    /// Literal text and placeholders, never two placeholders side by side.
+    private static func segment(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> Segment {
+        var parts: [Part] = []
+        var rest = text
+        while !rest.isEmpty {
+            if rest.starts(with: "{{".utf8) {
+                let (placeholder, required, after) = try placeholder(rest, keys: &keys)
+                guard !required else { throw LinkPatternError("'!' marks required query items only, not path or fragment placeholders") }
+                if case .placeholder? = parts.last {
+                    throw LinkPatternError("two placeholders touch in segment '\(string(text))' (a literal must separate them)")
+                }
+                parts.append(.placeholder(placeholder))
+                rest = after
+            } else {
+                let end = firstIndex(of: Array("{{".utf8), in: rest) ?? rest.endIndex
+                let literal = rest[..<end]
+                guard !hasBrace(literal) else {
+                    throw LinkPatternError("a brace in '\(string(text))' opens or closes no placeholder")
+                }
+                parts.append(.literal(Array(literal)))
+                rest = rest[end...]
+            }
+        }
+        return Segment(parts: parts)
     }
 
     private static func queryItems(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> [QueryItem] {
@@ -282,16 +346,10 @@ extension LinkPattern {
                 throw LinkPatternError("query item name '\(name)' is a placeholder or appears twice")
             }
             if valueText.starts(with: "{{".utf8) {
-                let (key, required, after) = try placeholder(valueText, keys: &keys)
-                // `{{_!}}` asks only that the item be there; `{{_}}` would ask nothing.
-                guard after.isEmpty else { throw invalid }
-                if let key {
-                    items.append(QueryItem(name: name, value: required ? .required(key) : .optional(key)))
-                } else if required {
-                    items.append(QueryItem(name: name, value: .required(nil)))
-                } else {
-                    throw invalid
-                }
+                let (placeholder, required, after) = try placeholder(valueText, keys: &keys)
+                // `{{_!}}` asks only that the item be there (of its kind); `{{_}}` would ask nothing.
+                guard after.isEmpty, required || placeholder.key != nil || placeholder.kind != nil else { throw invalid }
+                items.append(QueryItem(name: name, value: required ? .required(placeholder) : .optional(placeholder)))
             } else {
                 guard !valueText.isEmpty, !hasBrace(valueText) else { throw invalid }
                 items.append(QueryItem(name: name, value: .literal(PercentEncoding.decodeLeniently(string(valueText), plusIsSpace: true))))
@@ -300,33 +358,62 @@ extension LinkPattern {
         return items
     }
 
-    /// `/` + literal text + one placeholder, compared with the decoded fragment.
+    /// Segments split at `/` (an empty one is literal: `#/` starts with one), then `?` and
+    /// query items; literal text is compared with the decoded fragment.
     private static func fragment(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> Fragment {
-        let invalid = LinkPatternError("its fragment must be #/ followed by optional text and one {{key}}")
-        guard text.first == UInt8(ascii: "/"), let open = firstIndex(of: Array("{{".utf8), in: text) else { throw invalid }
-        let literal = text[(text.startIndex + 1)..<open]
-        let (key, required, after) = try placeholder(text[open...], keys: &keys)
-        guard after.isEmpty, !required, !hasBrace(literal) else { throw invalid }
-        return Fragment(prefix: PercentEncoding.decodeLeniently(string(literal)), key: key)
+        guard !text.isEmpty else { throw LinkPatternError("its fragment is empty (a '#' with nothing after it)") }
+        let mark = text.firstIndex(of: UInt8(ascii: "?"))
+        let path = text[..<(mark ?? text.endIndex)]
+        let segments = try path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { text throws(LinkPatternError) in
+            let segment = try segment(text, keys: &keys)
+            return Segment(parts: segment.parts.map { part in
+                if case .literal(let bytes) = part { .literal(Array(PercentEncoding.decodeLeniently(string(bytes[...])).utf8)) } else { part }
+            })
+        }
+        let query = try mark.map { mark throws(LinkPatternError) in try queryItems(text[(mark + 1)...], keys: &keys) } ?? []
+        guard mark == nil || !query.isEmpty else { throw LinkPatternError("its fragment has a '?' with no query items after it") }
+        return Fragment(segments: segments, query: query)
     }
 
-    /// A `{{key}}`, `{{key!}}` or `{{_}}` at the start of `text`: its key (nil for `_`),
-    /// whether it is required, and what follows it.
-    private static func placeholder(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> (String?, Bool, ArraySlice<UInt8>) {
+    /// A `{{key}}`, `{{key!}}`, `{{_}}` or `{{key:kind:min-max!}}` at the start of `text`: the
+    /// placeholder, whether it is required, and what follows it.
+    private static func placeholder(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> (Placeholder, Bool, ArraySlice<UInt8>) {
         guard let close = firstIndex(of: Array("}}".utf8), in: text) else {
             throw LinkPatternError("a '{{' in '\(string(text))' is never closed")
         }
-        var name = text[(text.startIndex + 2)..<close]
-        let required = name.last == UInt8(ascii: "!")
-        if required { name = name.dropLast() }
-        guard !name.isEmpty, name.allSatisfy({ isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") }) else {
-            throw LinkPatternError("placeholder '{{\(string(name))}}' is not {{key}} with a key of letters, digits and '_'")
+        var inside = text[(text.startIndex + 2)..<close]
+        let required = inside.last == UInt8(ascii: "!")
+        if required { inside = inside.dropLast() }
+        let fields = inside.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        let name = fields[0]
+        guard !name.isEmpty, name.allSatisfy({ isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") }), fields.count <= 3 else {
+            throw LinkPatternError("placeholder '{{\(string(inside))}}' is not {{key}} or {{key:kind}} with a key of letters, digits and '_'")
         }
+        var kind: Placeholder.Kind?
+        if fields.count > 1 {
+            kind = Placeholder.Kind(rawValue: string(fields[1]))
+            guard kind != nil else {
+                throw LinkPatternError("placeholder '{{\(string(inside))}}' has an unknown kind '\(string(fields[1]))' (digits, number or word)")
+            }
+        }
+        let length = try fields.count > 2 ? lengthRange(fields[2], in: inside) : nil
         let after = text[(close + 2)...]
-        if name.elementsEqual("_".utf8) { return (nil, required, after) }
-        let key = string(name)
-        guard keys.insert(key).inserted else { throw LinkPatternError("placeholder '{{\(key)}}' appears twice") }
-        return (key, required, after)
+        let key = name.elementsEqual("_".utf8) ? nil : string(name)
+        if let key {
+            guard keys.insert(key).inserted else { throw LinkPatternError("placeholder '{{\(key)}}' appears twice") }
+        }
+        return (Placeholder(key: key, kind: kind, length: length), required, after)
+    }
+
+    /// `5` or `5-32`: a length in characters, at least 1.
+    private static func lengthRange(_ text: ArraySlice<UInt8>, in inside: ArraySlice<UInt8>) throws(LinkPatternError) -> ClosedRange<Int> {
+        let invalid = LinkPatternError("placeholder '{{\(string(inside))}}' has a length that is not N or MIN-MAX (1 or more, MIN at most MAX)")
+        let bounds = text.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        let numbers = bounds.map { bound in
+            bound.isEmpty || bound.count > 6 || !bound.allSatisfy(isDigit) ? nil : Int(string(bound))
+        }
+        guard numbers.count <= 2, let low = numbers.first ?? nil, let high = numbers.last ?? nil, low >= 1, low <= high else { throw invalid }
+        return low...high
     }
 
     private static func hasBrace(_ text: ArraySlice<UInt8>) -> Bool {
@@ -337,8 +424,12 @@ extension LinkPattern {
         String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+    fileprivate static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        isDigit(byte) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+    }
+
+    fileprivate static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= 0x30 && byte <= 0x39
     }
 }
 

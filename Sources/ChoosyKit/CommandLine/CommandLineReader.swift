@@ -1,6 +1,6 @@
-/// A command line read against `CommandGrammar`: the command, its arguments (the words that
+/// A command line read against a `CommandGrammar`: the command, its arguments (the words that
 /// are not options, in order) and what its options set. What the arguments mean is the
-/// executable's business.
+/// command's business (`ChoosyCommand`).
 package struct ParsedCommandLine: Sendable {
     /// nil when there is none: `choosy` alone, or an option in its place (`choosy --version`).
     package var command: CommandGrammar.Command?
@@ -11,8 +11,14 @@ package struct ParsedCommandLine: Sendable {
 /// Reads argv: options anywhere after the command, `--` ends them; a usage error (exit 2)
 /// names what was wrong. The arguments are checked against the command's only when it is
 /// not asked for its help.
-package enum CommandLineReader {
-    package static func read(_ words: [String]) throws(ChoosyError) -> ParsedCommandLine {
+package struct CommandLineReader: Sendable {
+    package let grammar: CommandGrammar
+
+    package init(grammar: CommandGrammar) {
+        self.grammar = grammar
+    }
+
+    package func read(_ words: [String]) throws(ChoosyError) -> ParsedCommandLine {
         var line = ParsedCommandLine()
         var words = words[...]
         while let first = words.first, let option = CommandGrammar.beforeCommand.first(where: { $0.isWritten(first) }) {
@@ -24,11 +30,11 @@ package enum CommandLineReader {
             option.set(nil, in: &line.options)
             return line
         }
-        guard let command = CommandGrammar.command(named: first) else {
+        guard let command = grammar.command(named: first) else {
             if first.hasPrefix("-") {
                 throw .usage("'\(first)' must come after a command (see 'choosy help')")
             }
-            throw .usage("unknown command '\(first)'" + didYouMean(first, among: CommandGrammar.commands.map(\.name)) + "; see 'choosy help'")
+            throw .usage("unknown command '\(first)'" + didYouMean(first, among: grammar.commands.map(\.name)) + "; see 'choosy help'")
         }
         if command.hidden {
             return ParsedCommandLine(command: command, arguments: Array(words))
@@ -45,7 +51,7 @@ package enum CommandLineReader {
     }
 
     /// Returns whether the command's alternative to its arguments was given (`reset --all`).
-    private static func readOptions(
+    private func readOptions(
         _ words: [String], of command: CommandGrammar.Command, into line: inout ParsedCommandLine
     ) throws(ChoosyError) -> Bool {
         var alternativeGiven = false
@@ -69,7 +75,7 @@ package enum CommandLineReader {
                 inlineValue = String(word[word.index(after: equals)...])
             }
             guard let option = command.option(name) else {
-                let known = CommandGrammar.options.map(\.name)
+                let known = grammar.options.map(\.name)
                 if known.contains(name) {
                     throw .usage("option \(name) does not apply to '\(command.name)'")
                 }

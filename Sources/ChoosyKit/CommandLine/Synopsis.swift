@@ -13,20 +13,7 @@ extension CommandGrammar.Command {
     /// The synopsis in lines of at most `width` characters, the later ones indented to the
     /// first argument.
     package func synopsis(width: Int) -> String {
-        let indent = String(repeating: " ", count: "choosy \(name) ".count)
-        var lines: [String] = []
-        var line = ""
-        for part in synopsisParts(full: true) {
-            if line.isEmpty {
-                line = part
-            } else if line.count + 1 + part.count > width {
-                lines.append(line)
-                line = indent + part
-            } else {
-                line += " " + part
-            }
-        }
-        return (lines + [line]).joined(separator: "\n")
+        wrapped(synopsisParts(full: true), width: width, indent: String(repeating: " ", count: "choosy \(name) ".count))
     }
 
     /// The words of the synopsis; a bracketed option with its value is one.

@@ -1,7 +1,7 @@
 extension CommandGrammar {
     /// What a word on the command line stands for: completion offers candidates by it, and the
     /// parser refuses a word outside a closed set.
-    package enum ValueKind: Sendable, Equatable {
+    package indirect enum ValueKind: Sendable, Equatable {
         /// An app type's key or name, any case.
         case appType
         /// An action of the app type given before it.
@@ -10,29 +10,27 @@ extension CommandGrammar {
         case parameter
         /// An app of the app type given before it.
         case appKey
+        /// An app of the browser type.
+        case browserApp
         case url
         /// One of the commands.
         case command
-        /// A shell `choosy completions` has a script for.
-        case shell
+        /// One of these words, and no other.
+        case choice([String])
         /// A named picker, or a command.
         case picker
+        /// The site of one of the user's site rules.
+        case ruleSite
+        /// What the word is depends on the command's first argument (`rule remove SITE`); after
+        /// any other, anything.
+        case chosenBy([String: ValueKind])
         /// Anything: a title, a shell command.
         case text
-        /// What `rule` does: add, list, remove, test.
-        case ruleCommand
-        /// A rule's SITE (or, for `rule test`, a URL).
-        case site
-        /// A rule's app: a browser, or an app of a type with links.
-        case ruleApp
 
         /// The only words allowed, for a kind that is a closed set.
         package var choices: [String]? {
-            switch self {
-            case .shell: CommandGrammar.shells
-            case .ruleCommand: CommandGrammar.ruleCommands
-            default: nil
-            }
+            if case .choice(let words) = self { return words }
+            return nil
         }
     }
 }

@@ -1,8 +1,8 @@
 import Glibc
 
 /// The composition root: every side effect comes in here (environment, files, clock,
-/// processes, network), and each command is a method on it. The `choosy` executable builds
-/// one, calls one method and prints the result.
+/// processes, network), and it builds the parts the commands (`ChoosyCommand`) run with, each
+/// on first use.
 public final class Choosy {
     package struct Settings: Sendable {
         package var verbose = false
@@ -14,6 +14,8 @@ public final class Choosy {
         /// Whether stale catalog data is refreshed by a detached `choosy __refresh` child; a
         /// Swift program using ChoosyKit is no `choosy` binary, so it refreshes explicitly.
         package var refreshInBackground = true
+        /// `--dry-run`: nothing is written, moved aside or downloaded, by any part.
+        package var dryRun = false
 
         package init(executable: String) {
             self.executable = executable
@@ -25,6 +27,8 @@ public final class Choosy {
     package let fileSystem: FileSystem
     package let clock: Clock
     package let diagnostics: DiagnosticSink
+    /// The corrupt files this command met, each reported once.
+    package let corruptFiles: CorruptFileWarnings
     package let runner: ProcessRunner
     private let httpClient: @Sendable () -> HTTPClient
 
@@ -37,30 +41,41 @@ public final class Choosy {
         self.environment = environment
         self.settings = settings
         self.diagnostics = diagnostics
-        self.fileSystem = fileSystem
+        self.corruptFiles = CorruptFileWarnings(diagnostics: diagnostics)
+        self.fileSystem = settings.dryRun ? DryRunFileSystem(reading: fileSystem) : fileSystem
         self.clock = clock
         self.runner = runner
         let showProgress = isatty(2) == 1
         self.httpClient = httpClient ?? { CurlHTTPClient(showProgress: showProgress) }
     }
 
-    package var isOffline: Bool { settings.offline || environment.flag("CHOOSY_OFFLINE") }
+    /// No network: asked for, or a dry run (which starts no download, not even in the background).
+    package var isOffline: Bool { settings.offline || settings.dryRun || environment.flag("CHOOSY_OFFLINE") }
 
     // MARK: Parts, built on first use so each command pays only for what it touches.
 
     private var loadedConfiguration: Configuration?
-    package func configuration() throws(ChoosyError) -> Configuration {
+    /// The link cleaner with the rules found for this installation and user.
+    func linkCleaner() -> LinkCleaner {
+        let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
+        return LinkCleaner(
+            files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics),
+            removesReferralMarketing: configuration().cleanReferrals, warn: diagnostics.warning
+        )
+    }
+
+    package func configuration() -> Configuration {
         if let loadedConfiguration { return loadedConfiguration }
-        let configuration = try Configuration.load(environment: environment, fileSystem: fileSystem)
+        let configuration = Configuration.load(environment: environment, fileSystem: fileSystem, warnings: corruptFiles)
         loadedConfiguration = configuration
         return configuration
     }
 
     /// The remote catalog's base: `CHOOSY_CATALOG_URL`, the config's `catalog_url`, or the
     /// project's published tree.
-    package func catalogBaseURL() throws(ChoosyError) -> String {
+    package func catalogBaseURL() -> String {
         if let url = environment.value("CHOOSY_CATALOG_URL") { return url }
-        return try configuration().catalogURL ?? Choosy.publishedCatalogURL
+        return configuration().catalogURL ?? Choosy.publishedCatalogURL
     }
 
     package static let publishedCatalogURL = "https://raw.githubusercontent.com/choosy-linux/choosy/main/catalog"
@@ -73,7 +88,7 @@ public final class Choosy {
         if !isOffline {
             let freshness = CatalogFreshness(environment: environment, diagnostics: diagnostics)
             let refresher = CatalogRefresher(
-                baseURL: try catalogBaseURL(), cache: cache, client: httpClient, freshness: freshness, clock: clock
+                baseURL: catalogBaseURL(), cache: cache, client: httpClient, freshness: freshness, clock: clock
             )
             let background = settings.refreshInBackground
                 ? ProcessBackgroundRefresher(executable: settings.executable, environment: environment, runner: runner) : nil
@@ -87,16 +102,27 @@ public final class Choosy {
         return catalog
     }
 
+    /// The local sources alone (bundled, downloaded, the user's), never refreshed, saying
+    /// nothing: what `describe` checks a type's examples against, without touching the
+    /// network or the cache for the other types.
+    func localCatalog() -> Catalog {
+        Catalog(
+            cache: CatalogCache(environment: environment, fileSystem: fileSystem),
+            userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem),
+            network: nil, clock: clock, diagnostics: RecordingDiagnostics()
+        )
+    }
+
     private var loadedPreferences: PreferenceStore?
     package func preferences() -> PreferenceStore {
         if let loadedPreferences { return loadedPreferences }
-        let store = PreferenceStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: clock)
+        let store = PreferenceStore(environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock)
         loadedPreferences = store
         return store
     }
 
     /// rules.json, read when a web link or a `rule` command first asks.
-    package private(set) lazy var siteRules = SiteRuleStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: clock)
+    package private(set) lazy var siteRules = SiteRuleStore(environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock)
 
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
     package func finish() {
@@ -141,6 +167,21 @@ public final class Choosy {
         try installedCatalog().installedApps(of: type)
     }
 
+    /// What a plain link stands for (`handle`, `rule test`).
+    func linkClassifier() -> LinkClassifier {
+        LinkClassifier(catalogLinks: catalogLinks(for:), diagnostics: diagnostics)
+    }
+
+    /// The links of the app types that have links for `host`, in the order `list` shows the
+    /// types. Only the catalog's own data counts: no desktop entry is read to know what a link is.
+    private func catalogLinks(for host: WebHost) throws(ChoosyError) -> CatalogLinkMatcher {
+        let catalog = try catalog()
+        var types: [(AppType, [CatalogLink])] = []
+        for key in catalog.typesWithLinks(matching: host) { types.append((try catalog.appType(key), catalog.links(of: key))) }
+        return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
+    }
+
+
     func launcher() -> Launcher {
         Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics)
     }
@@ -150,7 +191,7 @@ public final class Choosy {
             picker: { [environment, runner, fileSystem] preference throws(ChoosyError) in
                 try PickerSelector(environment: environment, runner: runner, fileSystem: fileSystem).picker(for: preference)
             },
-            configured: { [unowned self] () throws(ChoosyError) in try self.configuration().picker },
+            configured: { [unowned self] in self.configuration().picker },
             environment: environment
         )
         return ActionOpener(
@@ -163,8 +204,12 @@ public final class Choosy {
         let installer = linkHandlerInstaller()
         return SystemHandlerFallback(
             probe: probe(), previousHandler: { installer.previousHandler(for: $0) }, launcher: launcher(),
-            notifier: DesktopNotifier(environment: environment, runner: runner, fileSystem: fileSystem), diagnostics: diagnostics
+            notifier: desktopNotifier(), diagnostics: diagnostics
         )
+    }
+
+    func desktopNotifier() -> DesktopNotifier {
+        DesktopNotifier(environment: environment, runner: runner, fileSystem: fileSystem)
     }
 
     package func linkHandlerInstaller() -> LinkHandlerInstaller {

@@ -54,14 +54,14 @@ extension Choosy {
         options.title = action.pickerTitle
         let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         defer { finish() }
-        return ChoosyOutcome(try open(OpenRequest(type: action.appType, action: action.action, parameters: parameters, options: options)))
+        return ChoosyOutcome(try actionOpener().open(OpenRequest(type: action.appType, action: action.action, parameters: parameters, options: options)))
     }
 
     /// Forgets the favourite app of the action's type, then handles the action, so the user
     /// is asked again. What Choosy's `resetAppSelectionAndHandleAction:` was.
     @discardableResult
     public func resetAppSelectionAndHandle(_ action: ChoosyAction) throws(ChoosyError) -> ChoosyOutcome {
-        try reset(action.appType)
+        try ResetCommand.forget(action.appType, in: self)
         return try handle(action)
     }
 
@@ -76,7 +76,7 @@ extension Choosy {
         var failed: [String: String] = [:]
         for type in types {
             do {
-                for report in try update([type]) {
+                for report in try UpdateCommand.update([type], in: self) {
                     if case .failed(let reason) = report.outcome { failed[type] = reason }
                 }
             } catch {

@@ -1,3 +1,91 @@
+/// `choosy list [TYPE] [--json]`: the app types, or the apps of one with what is installed.
+struct ListCommand: ChoosyCommand {
+    static let grammar = CommandGrammar.Command(
+        "list", "app types, or the apps of a type",
+        arguments: [.optional("TYPE", .appType)], options: [CommandGrammar.json], misuse: "list takes at most one app type",
+        help: "Lists the app types, or the apps of TYPE with whether each is installed, by which desktop entry, and a browser's profiles."
+    )
+
+    /// nil: every type.
+    let type: String?
+
+    init(_ line: ParsedCommandLine) { type = line.arguments.first }
+
+    func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
+        let listings = try Self.listings(type, in: context.choosy())
+        if context.options.json { return CommandOutput(JSONValue.array(listings.map(\.json)).rendered() + "\n") }
+        return CommandOutput(Self.text(listings, single: type != nil, style: context.style))
+    }
+
+    /// Every type (or one) with its apps, installed or not; for one type, with the profiles of
+    /// its installed browsers. Also route's `list`.
+    static func listings(_ typeInput: String?, in choosy: Choosy) throws(ChoosyError) -> [TypeListing] {
+        let types: [AppType]
+        if let typeInput {
+            types = [try choosy.appType(typeInput)]
+        } else {
+            var all: [AppType] = []
+            for summary in try choosy.catalog().summaries() {
+                all.append(try choosy.appType(summary.key))
+            }
+            types = all
+        }
+        let remembered = choosy.preferences().all()
+        let directory = try choosy.installedCatalog()
+        var listings: [TypeListing] = []
+        for type in types {
+            let installed = try choosy.installedApps(of: type)
+            let defaultKey = remembered[type.key]?.defaultApp
+            let defaultApp = defaultKey.map { ChoiceKey.split($0).app }
+            listings.append(TypeListing(type: type, apps: type.apps.map { app in
+                let found = installed.first { $0.app.key == app.key }
+                var entry = TypeListing.Entry(app: app, installed: found, isDefault: app.key == defaultApp)
+                if typeInput != nil, let found, app.profiles != nil { entry.profiles = directory.profiles(of: found) }
+                return entry
+            }, defaultKey: defaultKey, links: type.read(try choosy.catalog().links(of: type.key), diagnostics: choosy.diagnostics).map(\.link)))
+        }
+        return listings
+    }
+
+    /// Every type in a line; one type with its apps, one a line, and their profiles.
+    static func text(_ listings: [TypeListing], single: Bool, style: TerminalStyle) -> String {
+        if !single {
+            let width = listings.map { singleLine($0.type.key).count }.max() ?? 0
+            return listings.map { listing in
+                let installed = listing.apps.filter { $0.installed != nil }.count
+                let defaultApp = listing.defaultKey.map { style.dim(", default \(singleLine($0))") } ?? ""
+                return "\(pad(singleLine(listing.type.key), width))  \(singleLine(listing.type.name)) " + style.dim("(\(installed) of \(listing.apps.count) installed") + defaultApp + style.dim(")")
+            }.joined(separator: "\n") + "\n"
+        }
+        var lines: [String] = []
+        for listing in listings {
+            lines.append("\(style.bold(singleLine(listing.type.name))) (\(singleLine(listing.type.key)))")
+            let choices = listing.apps.flatMap(\.profileChoices)
+            let keyWidth = (listing.apps.map { singleLine($0.app.key).count } + choices.map { singleLine($0.key).count }).max() ?? 0
+            let nameWidth = (listing.apps.map { singleLine($0.installed?.displayName ?? $0.app.name).count } + choices.map { singleLine($0.displayName).count }).max() ?? 0
+            for entry in listing.apps {
+                let isDefault = listing.defaultKey == entry.app.key
+                let marker = isDefault ? style.green("*") : " "
+                let name = pad(singleLine(entry.installed?.displayName ?? entry.app.name), nameWidth)
+                let status: String
+                if let installed = entry.installed {
+                    status = installed.entry.map { "installed: \(singleLine($0.id))" } ?? "web app, opens in the browser"
+                } else {
+                    status = style.dim(entry.app.isWebApp ? "web app, needs a browser" : "not installed")
+                }
+                lines.append("\(marker) \(pad(singleLine(entry.app.key), keyWidth))  \(name)  \(status)\(isDefault ? style.green("  (default)") : "")")
+                // Each profile is a choice of its own, listed under its app.
+                for choice in entry.profileChoices {
+                    let isDefault = listing.defaultKey == choice.key
+                    let marker = isDefault ? style.green("*") : " "
+                    lines.append("\(marker) \(pad(singleLine(choice.key), keyWidth))  \(pad(singleLine(choice.displayName), nameWidth))  " + style.dim("profile") + (isDefault ? style.green("  (default)") : ""))
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
 /// One app type as `choosy list` shows it.
 package struct TypeListing: Sendable {
     package struct Entry: Sendable {
@@ -44,47 +132,5 @@ package struct TypeListing: Sendable {
             })),
             ("links", .array(links.map(\.json))),
         ])
-    }
-}
-
-extension Choosy {
-    /// The desktop entry of each installed native app of `type`, by app key, for `describe`
-    /// (which shows their actions). Web apps have none, so no other type is looked at.
-    package func installedEntries(of type: AppType) -> [String: DesktopEntry] {
-        var entries: [String: DesktopEntry] = [:]
-        for app in type.apps {
-            if let entry = probe().installedEntry(for: app) { entries[app.key] = entry }
-        }
-        return entries
-    }
-
-    /// `choosy list [TYPE]`: every type (or one) with its apps, installed or not; for one
-    /// type, with the profiles of its installed browsers.
-    package func list(_ typeInput: String?) throws(ChoosyError) -> [TypeListing] {
-        let types: [AppType]
-        if let typeInput {
-            types = [try appType(typeInput)]
-        } else {
-            var all: [AppType] = []
-            for summary in try catalog().summaries() {
-                all.append(try appType(summary.key))
-            }
-            types = all
-        }
-        let remembered = try preferences().all()
-        let directory = try installedCatalog()
-        var listings: [TypeListing] = []
-        for type in types {
-            let installed = try installedApps(of: type)
-            let defaultKey = remembered[type.key]?.defaultApp
-            let defaultApp = defaultKey.map { ChoiceKey.split($0).app }
-            listings.append(TypeListing(type: type, apps: type.apps.map { app in
-                let found = installed.first { $0.app.key == app.key }
-                var entry = TypeListing.Entry(app: app, installed: found, isDefault: app.key == defaultApp)
-                if typeInput != nil, let found, app.profiles != nil { entry.profiles = directory.profiles(of: found) }
-                return entry
-            }, defaultKey: defaultKey, links: type.read(try catalog().links(of: type.key), diagnostics: diagnostics).map(\.link)))
-        }
-        return listings
     }
 }

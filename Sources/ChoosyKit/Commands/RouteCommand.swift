@@ -1,54 +1,72 @@
-/// What `choosy route` did: the routing result, and whether its callback was opened.
-package struct RouteReport: Sendable {
-    package var result: RouteResult
-    /// The argv that opened the callback (empty in a dry run or when none was opened).
-    package var callbackArgv: [String]
-}
+/// `choosy route URL`: answers an x-callback-url request (README, "choosy route").
+struct RouteCommand: ChoosyCommand {
+    static let grammar = CommandGrammar.Command(
+        "route", "answer an x-callback-url",
+        arguments: [.one("URL", .url)], shared: CommandGrammar.openOptions, misuse: "route needs one URL",
+        help: "Answers an x-callback-url (choosy://x-callback-url/ACTION?…): open, url, reset, default, list, or a custom action script; then opens x-success, x-error or x-cancel."
+    )
 
-extension Choosy {
-    /// `choosy route URL`: an x-callback-url request (README, "choosy route"). Built-in actions `open`,
-    /// `url`, `reset`, `default` and `list`; any other action runs the user's custom action
-    /// script, if any. The resulting callback is opened through the system's handler for its
-    /// scheme, never through choosy.
-    package func route(_ url: String, options: OpenOptions) throws(ChoosyError) -> RouteReport {
-        var router = CallbackRouter(schemes: ["choosy"] + (try configuration().schemes))
+    let url: String
+
+    init(_ line: ParsedCommandLine) { url = line.arguments[0] }
+
+    func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
+        let options = context.options.open
+        return Self.output(of: try Self.route(url, options: options, in: context.choosy()), dryRun: options.dryRun)
+    }
+
+    /// What route says: the callback it would open in a dry run, why it failed on stderr; and
+    /// its status as the exit status.
+    static func output(of report: RouteReport, dryRun: Bool) -> CommandOutput {
+        let result = report.result
+        var output = CommandOutput(status: result.status)
+        if dryRun, let callback = result.callbackURL { output.standardOutput = callback + "\n" }
+        if let message = result.message { output.standardError = "choosy: \(singleLine(message))\n" }
+        return output
+    }
+
+    /// Built-in actions `open`, `url`, `reset`, `default` and `list`; any other action runs
+    /// the user's custom action script, if any. The resulting callback is opened through the
+    /// system's handler for its scheme, never through choosy. Also `handle`'s choosy: links.
+    static func route(_ url: String, options: OpenOptions, in choosy: Choosy) throws(ChoosyError) -> RouteReport {
+        var router = CallbackRouter(schemes: ["choosy"] + choosy.configuration().schemes)
         // Why a choice was cancelled, for stderr (x-cancel carries no reason).
         let cancelled = CancelReason()
         router.register(action: "open") { request in
-            self.outcome(cancelled) { () throws(ChoosyError) in
-                let result = try self.open(self.openRequest(request, options: options, purpose: .launch))
+            outcome(cancelled) { () throws(ChoosyError) in
+                let result = try choosy.actionOpener().open(openRequest(request, options: options, purpose: .launch))
                 return [("app", result.app)]
             }
         }
         router.register(action: "url") { request in
-            self.outcome(cancelled) { () throws(ChoosyError) in
-                let result = try self.open(self.openRequest(request, options: options, purpose: .url))
+            outcome(cancelled) { () throws(ChoosyError) in
+                let result = try choosy.actionOpener().open(openRequest(request, options: options, purpose: .url))
                 return [("app", result.app), ("url", result.url ?? "")]
             }
         }
         router.register(action: "reset") { request in
-            self.outcome(cancelled) { () throws(ChoosyError) in
-                try self.reset(try self.required("type", in: request))
+            outcome(cancelled) { () throws(ChoosyError) in
+                try ResetCommand.forget(try required("type", in: request), in: choosy)
                 return []
             }
         }
         router.register(action: "default") { request in
-            self.outcome(cancelled) { () throws(ChoosyError) in
-                let type = try self.required("type", in: request)
-                if let app = request.parameters["app"] { try self.setDefaultApp(type, app: app) }
-                return [("app", try self.defaultApp(type) ?? "")]
+            outcome(cancelled) { () throws(ChoosyError) in
+                let type = try required("type", in: request)
+                if let app = request.parameters["app"] { try DefaultCommand.setDefault(type, app: app, in: choosy) }
+                return [("app", try DefaultCommand.defaultApp(type, in: choosy) ?? "")]
             }
         }
         router.register(action: "list") { request in
-            self.outcome(cancelled) { () throws(ChoosyError) in
+            outcome(cancelled) { () throws(ChoosyError) in
                 if let type = request.parameters["type"] {
-                    let listing = try self.list(type)
+                    let listing = try ListCommand.listings(type, in: choosy)
                     return [("apps", listing.flatMap(\.apps).filter { $0.installed != nil }.map(\.app.key).joined(separator: ","))]
                 }
-                return [("types", try self.catalog().summaries().map(\.key).joined(separator: ","))]
+                return [("types", try choosy.catalog().summaries().map(\.key).joined(separator: ","))]
             }
         }
-        let hooks = hookRunner()
+        let hooks = choosy.hookRunner()
         router.fallback = { request in
             switch hooks.runCustomAction(request.action, parameters: request.parameters) {
             case .success(let parameters)?: .success(parameters)
@@ -64,15 +82,15 @@ extension Choosy {
         var argv: [String] = []
         if let callback = result.callbackURL {
             if options.dryRun {
-                diagnostics.explain("dry run: not opening \(callback)")
+                choosy.diagnostics.explain("dry run: not opening \(callback)")
             } else {
-                argv = try openCallback(callback)
+                argv = try openCallback(callback, in: choosy)
             }
         }
         return RouteReport(result: result, callbackArgv: argv)
     }
 
-    private func openRequest(_ request: XCallbackRequest, options: OpenOptions, purpose: OpenRequest.Purpose) throws(ChoosyError) -> OpenRequest {
+    private static func openRequest(_ request: XCallbackRequest, options: OpenOptions, purpose: OpenRequest.Purpose) throws(ChoosyError) -> OpenRequest {
         var parameters = request.parameters
         let type = try required("type", in: request)
         parameters["type"] = nil
@@ -86,7 +104,7 @@ extension Choosy {
         )
     }
 
-    private func required(_ name: String, in request: XCallbackRequest) throws(ChoosyError) -> String {
+    private static func required(_ name: String, in request: XCallbackRequest) throws(ChoosyError) -> String {
         guard let value = request.parameters[name], !value.isEmpty else {
             throw .usage("\(request.action) needs the parameter '\(name)'")
         }
@@ -94,7 +112,7 @@ extension Choosy {
     }
 
     /// A cancelled choice is x-cancel; any other error is x-error with its exit status.
-    private func outcome(_ cancelled: CancelReason, _ body: () throws(ChoosyError) -> [(String, String)]) -> CallbackOutcome {
+    private static func outcome(_ cancelled: CancelReason, _ body: () throws(ChoosyError) -> [(String, String)]) -> CallbackOutcome {
         do {
             return .success(try body())
         } catch {
@@ -108,15 +126,23 @@ extension Choosy {
 
     /// Opens a callback URL with the system's default handler for its scheme, which is never
     /// choosy itself.
-    private func openCallback(_ url: String) throws(ChoosyError) -> [String] {
+    private static func openCallback(_ url: String, in choosy: Choosy) throws(ChoosyError) -> [String] {
+        let diagnostics = choosy.diagnostics
         guard let scheme = URLParts(url)?.scheme.lowercased() else { return [] }
-        guard let entry = probe().mimeApps.associations(forScheme: scheme).defaultEntry else {
+        guard let entry = choosy.probe().mimeApps.associations(forScheme: scheme).defaultEntry else {
             diagnostics.warning("no app handles \(scheme): links, so the callback \(url) was not opened")
             return []
         }
         diagnostics.explain("opening the callback with \(entry.id)")
-        return try Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics).launch(entry, url: url)
+        return try choosy.launcher().launch(entry, url: url)
     }
+}
+
+/// What `choosy route` did: the routing result, and whether its callback was opened.
+package struct RouteReport: Sendable {
+    package var result: RouteResult
+    /// The argv that opened the callback (empty in a dry run or when none was opened).
+    package var callbackArgv: [String]
 }
 
 private final class CancelReason {

@@ -1,16 +1,18 @@
 /// What `choosy __complete WORD…` answers: the candidates for the last word (the one being
 /// typed, possibly empty), given the words before it — everything after `choosy` on the
-/// command line. Commands and options come from `CommandGrammar`; app types, actions,
-/// parameter keys (`key=`) and app keys come from the catalog it is given.
+/// command line. Commands and options come from the grammar it is given; app types, actions,
+/// parameter keys (`key=`) and app keys from the catalog.
 package struct Completer {
+    private let grammar: CommandGrammar
     private let catalog: Catalog
     /// The profiles of an installed app that declares them; asked only once `app@` is typed.
     private let profiles: (App) -> [BrowserProfile]
-    /// The sites of the rules, for `rule remove`; read only then.
+    /// The sites of the user's site rules; read only when such a site is being typed.
     private let ruleSites: () -> [String]
 
     /// `catalog` should be offline: completion runs on every Tab and must never wait.
-    package init(catalog: Catalog, profiles: @escaping (App) -> [BrowserProfile], ruleSites: @escaping () -> [String]) {
+    package init(grammar: CommandGrammar, catalog: Catalog, profiles: @escaping (App) -> [BrowserProfile], ruleSites: @escaping () -> [String]) {
+        self.grammar = grammar
         self.catalog = catalog
         self.profiles = profiles
         self.ruleSites = ruleSites
@@ -28,7 +30,7 @@ package struct Completer {
             }
             return commands(typed: current)
         }
-        guard let command = CommandGrammar.commands.first(where: { $0.name == name }) else { return [] }
+        guard let command = grammar.commands.first(where: { $0.name == name }) else { return [] }
         let line = CommandLineSoFar(command: command, words: Array(before.dropFirst()))
         if let option = line.optionAwaitingValue {
             return values(of: option, line: line, typed: current)
@@ -79,16 +81,15 @@ package struct Completer {
             return parameterKeys(of: type, action: action, given: Array(rest.dropFirst(action == nil ? 0 : 1)), typed: typed)
         case .command:
             return commands(typed: typed)
-        case .shell:
-            return matching(typed, CommandGrammar.shells.map { CompletionCandidate($0, "") })
+        case .choice(let words):
+            return matching(typed, words.map { CompletionCandidate($0, "") })
         case .picker:
             return matching(typed, CommandGrammar.pickers.map { CompletionCandidate($0, "") })
-        case .ruleCommand:
-            return matching(typed, CommandGrammar.ruleCommands.map { CompletionCandidate($0, "") })
-        case .site:
-            guard line.positionals.first == "remove" else { return [] }
+        case .ruleSite:
             return matching(typed, ruleSites().map { CompletionCandidate($0, "") })
-        case .ruleApp:
+        case .chosenBy(let kinds):
+            return line.positionals.first.flatMap { kinds[$0] }.map { values($0, line: line, typed: typed) } ?? []
+        case .browserApp:
             return appType("browser").map { appKeys(of: $0, typed: typed) } ?? []
         case .url, .text:
             return []
@@ -96,7 +97,7 @@ package struct Completer {
     }
 
     private func commands(typed: String) -> [CompletionCandidate] {
-        matching(typed, CommandGrammar.commands.map { CompletionCandidate($0.name, $0.summary) })
+        matching(typed, grammar.commands.map { CompletionCandidate($0.name, $0.summary) })
     }
 
     private static func candidate(_ option: CommandGrammar.Option) -> CompletionCandidate {

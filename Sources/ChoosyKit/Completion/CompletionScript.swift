@@ -7,6 +7,9 @@ package enum CompletionScript {
         scripts.first { $0.shell == shell }?.text
     }
 
+    /// The shells there is a script for.
+    package static let shells = scripts.map(\.shell)
+
     private static let scripts: [(shell: String, text: String)] = [("bash", bash), ("zsh", zsh), ("fish", fish)]
 
     static let bash = #"""

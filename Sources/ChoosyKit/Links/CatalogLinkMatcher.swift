@@ -28,7 +28,8 @@ package struct CatalogLinkMatcher: Sendable {
             let pattern = entry.link.pattern
             // Only a strictly more specific pattern beats an earlier one.
             if let best, pattern.specificity <= best.specificity { continue }
-            guard var parameters = pattern.match(url) else { continue }
+            guard var parameters = pattern.match(url, plusIsSpace: entry.link.link.plusIsSpace) else { continue }
+            parameters.merge(entry.link.link.parameters) { taken, _ in taken }
             if let param = entry.link.link.linkParam { parameters[param] = original }
             best = (Match(type: entry.type, link: entry.link.link, parameters: parameters), pattern.specificity)
         }

@@ -8,7 +8,7 @@ final class ActionOpener {
         /// The picker to show for a preference, nil when `auto` finds none.
         var picker: (PickerPreference) throws(ChoosyError) -> (any Picker)?
         /// The picker of the config file, when `CHOOSY_PICKER` does not name one.
-        var configured: () throws(ChoosyError) -> String?
+        var configured: () -> String?
         var environment: Environment
     }
 
@@ -62,14 +62,40 @@ final class ActionOpener {
                 return try openInBrowser(link.url, request: request, browser: key, choose: request.options.choose)
             }
             // A web app of the type is the browser by another name: with no native app that
-            // can do what the link means, the browser gets it as it is (and `--choose` asks there).
-            guard let action, installed.contains(where: { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil }) else {
-                if let key = request.options.app { _ = try apps.choice(key, in: type) }
-                diagnostics.explain("no installed app of \(type.name) takes this link; opening it in the browser")
-                return try openInBrowser(link.url, request: request, choose: request.options.choose)
+            // can do what the link means, the browser gets it as it is (and `--choose` asks
+            // there), unless `--app` names a web app of another service.
+            let nativeCanTakeIt = action.map { action in installed.contains { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil } } ?? false
+            if !nativeCanTakeIt {
+                let named = try request.options.app.map { key throws(ChoosyError) in try apps.choice(key, in: type) }
+                // A choice is kept or refused, never swapped for the browser.
+                if let named, !named.isWebApp, let action, named.app.urlFormat(for: action.key) == nil {
+                    throw .unavailable("\(named.app.name) (\(named.app.key)) cannot \(action.key) this link; leave out --app to open it in the browser")
+                }
+                if named.map({ !$0.isWebApp || $0.app.isOwnService(of: link.web) }) ?? true {
+                    diagnostics.explain("no installed app of \(type.name) takes this link; opening it in the browser")
+                    return try openInBrowser(link.url, request: request, choose: request.options.choose)
+                }
+            }
+            if request.options.app == nil, !request.options.choose, try preferences.preference(for: type.key).linksInBrowser {
+                diagnostics.explain("the browser was picked always for \(type.name) links (choosy reset \(type.key) forgets it)")
+                return try openInBrowser(link.url, request: request)
             }
         }
-        let chosen = try choose(type: type, action: action, installed: installed, request: request)
+        // Never worse than the browser (SPEC §9.1): a web link's picker offers it too.
+        let webPage = request.link != nil && type.key != "browser" && request.options.app == nil
+        let chosen: InstalledApp
+        do {
+            chosen = try choose(type: type, action: action, installed: installed, request: request, offersWebPage: webPage)
+        } catch {
+            guard error.unpicked != nil, webPage, let link = request.link else { throw error }
+            diagnostics.explain("no picker available: the link opens in the browser, as it would without choosy")
+            return try openInBrowser(link.url, request: request)
+        }
+        // Only the browsers offered as the web page are apps of another type.
+        if let link = request.link, type.app(chosen.app.key) == nil {
+            diagnostics.explain("\(chosen.key) was picked: the link opens as it is in that browser")
+            return try openInBrowser(link.url, request: request, browser: chosen.key)
+        }
 
         if let action {
             let context = HookContext(type: type, action: action, app: chosen.app, parameters: parameters)
@@ -81,7 +107,14 @@ final class ActionOpener {
             diagnostics.explain("--configure needs an action; not run")
         }
 
-        if chosen.isWebApp, let link = request.link {
+        if chosen.isWebApp, let link = request.link, !chosen.app.isOwnService(of: link.web) {
+            // A web app of another service (OpenStreetMap for a Google Maps link) gets its own
+            // URL for the action, or the choice is refused, never silently swapped.
+            guard let action, chosen.app.urlFormat(for: action.key) != nil else {
+                throw .unavailable("\(chosen.app.name) (\(chosen.app.key)) has no address for \(action?.key ?? "this link"); the link was not opened")
+            }
+            diagnostics.explain("\(chosen.app.key) is a web app of another site: it gets its own address for \(action.key)")
+        } else if chosen.isWebApp, let link = request.link {
             diagnostics.explain("\(chosen.app.key) is a web app: opening the link as it is in the browser")
             var result = try openInBrowser(link.url, request: request)
             result.via = OpenResult.Via(type: result.type, app: result.app)
@@ -95,7 +128,7 @@ final class ActionOpener {
         if chosen.entry != nil {
             result.argv = try launch(chosen, url: url, options: request.options)
         } else if let url {
-            let browser = try openInBrowser(url, request: request, builtByWebApp: request.link == nil)
+            let browser = try openInBrowser(url, request: request, builtByWebApp: true)
             result.argv = browser.argv
             result.desktopID = browser.desktopID
             result.via = OpenResult.Via(type: browser.type, app: browser.app)
@@ -110,7 +143,7 @@ final class ActionOpener {
             throw .usage("refusing to open '\(link.prefix(60))': \(problem)")
         }
         let request = OpenRequest(type: type.key, action: nil, parameters: [], options: options)
-        let chosen = try choose(type: type, action: nil, installed: candidates, request: request)
+        let chosen = try choose(type: type, action: nil, installed: candidates, request: request, offersWebPage: false)
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
         let argv = try launch(chosen, url: link, options: options)
         return OpenResult(type: type.key, action: nil, app: chosen.key, url: link, argv: argv, desktopID: entry.id)
@@ -127,21 +160,22 @@ final class ActionOpener {
     }
 
     /// Parameters as a dictionary (a later duplicate wins). A key that is a near miss of a
-    /// declared parameter is reported, since it would silently reach no app.
+    /// declared parameter is refused (status 2), since it would silently reach no app.
     private func collect(_ pairs: [(String, String)], for type: AppType) throws(ChoosyError) -> [String: String] {
         var parameters: [String: String] = [:]
         let used = Set(type.parameters.map(\.key) + type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
         for (key, value) in pairs {
             if !used.contains(key), let near = suggestion(for: key, among: Array(used)) {
-                diagnostics.warning("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+                throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
             }
             parameters[key] = value
         }
         return parameters
     }
 
-    private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest) throws(ChoosyError) -> InstalledApp {
-        let chosen = try decide(type: type, action: action, installed: installed, request: request)
+    /// `offersWebPage`: the picker offers the browser's choices too, after the apps.
+    private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool) throws(ChoosyError) -> InstalledApp {
+        let chosen = try decide(type: type, action: action, installed: installed, request: request, offersWebPage: offersWebPage)
         // A web app's private window is the browser's, decided when it goes round through it.
         if request.options.privateWindow && !chosen.isWebApp {
             try chosen.requirePrivateWindow(among: installed, typeName: type.name)
@@ -149,7 +183,7 @@ final class ActionOpener {
         return chosen
     }
 
-    private func decide(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest) throws(ChoosyError) -> InstalledApp {
+    private func decide(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool) throws(ChoosyError) -> InstalledApp {
         let options = request.options
         var forced: InstalledApp?
         if let key = options.app {
@@ -176,7 +210,7 @@ final class ActionOpener {
             if able.isEmpty, let first = candidates.first {
                 try first.requirePrivateWindow(among: installed, typeName: type.name)
             }
-            if forced == nil, !options.choose, let remembered = try preferences.preference(for: type.key).defaultApp,
+            if forced == nil, !options.choose, let remembered = preferences.preference(for: type.key).defaultApp,
                let current = choices.choice(remembered), !current.isWebApp, !current.opensPrivateWindows {
                 try current.requirePrivateWindow(among: installed, typeName: type.name)
             }
@@ -185,11 +219,11 @@ final class ActionOpener {
         candidates = apps.systemDefaultFirst(candidates)
 
         let remembers = request.purpose == .launch && !options.dryRun && !options.noRemember
-        let preference = try preferences.preference(for: type.key)
+        let preference = preferences.preference(for: type.key)
         let shown = choices.offered.map(\.key)
         let situation = ChoiceSituation(
             installed: shown, candidates: candidates.map(\.key), preference: preference, unoffered: choices.unofferedKeys,
-            forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker
+            forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker, offersWebPage: offersWebPage
         )
         let decision = ChoiceDecider.decide(situation)
         switch decision {
@@ -203,20 +237,43 @@ final class ActionOpener {
         case .pick(let keys, let forgetDefault, let reason):
             diagnostics.explain("showing the picker: \(reason)")
             if remembers, let updated = ChoiceDecider.preferenceBeforePicking(decision, preference) {
-                try preferences.update(type.key) { $0 = updated }
+                remember("what changed among the apps of \(type.name)") { () throws(ChoosyError) in try preferences.update(type.key) { $0 = updated } }
             }
             let ordered = keys.compactMap { key in candidates.first { $0.key == key } }
+            let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
             let remembered = forgetDefault ? nil : preference.defaultApp
-            let answer = try pick(ordered, type: type, action: action, defaultApp: remembered, request: request)
-            let chosen = ordered[answer.index]
+            let answer = try pick(ordered, webPage: browsers, type: type, action: action, defaultApp: remembered, request: request)
+            let chosen = answer.index < ordered.count ? ordered[answer.index] : browsers[answer.index - ordered.count]
+            let isWebPage = answer.index >= ordered.count
             if remembers {
-                try preferences.update(type.key) { current in
-                    current = ChoiceDecider.preference(afterChoosing: chosen.key, always: answer.always, installed: shown, current)
+                remember("the choice of \(chosen.key)") { () throws(ChoosyError) in
+                    try preferences.update(type.key) { current in
+                        current = isWebPage
+                            ? ChoiceDecider.preference(afterChoosingTheBrowser: answer.always, installed: shown, current)
+                            : ChoiceDecider.preference(afterChoosing: chosen.key, always: answer.always, installed: shown, current)
+                    }
+                    if answer.always {
+                        diagnostics.explain(isWebPage ? "remembered: \(type.name) links stay in the browser" : "remembered \(chosen.key) as the default for \(type.name)")
+                    }
                 }
-                if answer.always { diagnostics.explain("remembered \(chosen.key) as the default for \(type.name)") }
             }
-            if let site = answer.site { try rememberRule(site: site, choice: chosen.key, privateWindow: request.options.privateWindow) }
+            if let site = answer.site {
+                remember("\(chosen.key) for the links of \(site)") { () throws(ChoosyError) in
+                    try rememberRule(site: site, choice: chosen.key, privateWindow: request.options.privateWindow)
+                }
+            }
             return chosen
+        }
+    }
+
+    /// Remembering is a side effect of opening: when its file cannot be written (a corrupt one
+    /// that cannot be moved aside, one a newer choosy wrote, a read-only directory) the link
+    /// still opens, and a warning says what was not kept.
+    private func remember(_ what: @autoclosure () -> String, _ write: () throws(ChoosyError) -> Void) {
+        do {
+            try write()
+        } catch {
+            diagnostics.warning("\(what()) was not remembered: \(error.message)")
         }
     }
 
@@ -224,7 +281,8 @@ final class ActionOpener {
         SiteRuleRouter(apps: apps, rules: rules, diagnostics: diagnostics)
     }
 
-    private func pick(_ candidates: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest) throws(ChoosyError) -> (index: Int, always: Bool, site: String?) {
+    /// `webPage`: browsers offered after the apps, for the link as it is ("Firefox (web page)").
+    private func pick(_ candidates: [InstalledApp], webPage: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest) throws(ChoosyError) -> (index: Int, always: Bool, site: String?) {
         let options = request.options
         // "(always)" is offered only when the answer can be remembered.
         let allowAlways = request.purpose == .launch && !options.noRemember && !options.dryRun
@@ -234,12 +292,14 @@ final class ActionOpener {
                 appKey: installed.key, displayName: installed.displayName,
                 icon: installed.entry?.icon, isDefault: installed.key == defaultApp
             )
+        } + webPage.map { browser in
+            PickerCandidate(appKey: browser.key, displayName: browser.displayName + " (web page)", icon: browser.entry?.icon, isDefault: false)
         }
         // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
-        let configured = pickers.environment["CHOOSY_PICKER"] == nil ? try pickers.configured() : nil
+        let configured = pickers.environment["CHOOSY_PICKER"] == nil ? pickers.configured() : nil
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
         guard let picker = try pickers.picker(preference) else {
-            throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: candidates.compactMap(\.entry?.id))
+            throw .noPickerAvailable(typeName: type.name, candidates: pickerCandidates, desktopIDs: (candidates + webPage).compactMap(\.entry?.id))
         }
         let site = allowAlways ? ruleSite(for: request, type: type, action: action) : nil
         switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways, site: site)) {
@@ -290,6 +350,11 @@ final class ActionOpener {
                 diagnostics.explain("\(app.key) does not take: \(dropped.joined(separator: ", "))")
             }
             url = app.url(for: action, parameters: parameters)
+            let needed = app.urlFormat(for: action).map { URLTemplate($0).placeholders } ?? []
+            if !needed.isEmpty, needed.allSatisfy({ (parameters[$0] ?? "").isEmpty }) {
+                diagnostics.warning("\(action) needs \(needed.joined(separator: " or ")), and none was given: \(app.key) opens \(url.prefix(80)) as it is")
+                diagnostics.explain("pass one as KEY=VALUE (choosy describe \(type.key) lists the parameters)")
+            }
         } else if chosen.isWebApp {
             diagnostics.explain("no action: opening the web app's address \(app.urlScheme)")
             url = app.urlScheme
@@ -344,4 +409,14 @@ final class ActionOpener {
 func isWebURL(_ url: String) -> Bool {
     let lowered = url.lowercased()
     return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+}
+
+extension App {
+    /// A web app is the link's own service when the link's host lies within the app's
+    /// (`www.` aside): matrix.to for a matrix.to link, x.com for `mobile.x.com`.
+    func isOwnService(of link: WebURL) -> Bool {
+        guard let host = (try? WebURL(parsing: urlScheme))?.host.domainName else { return false }
+        let site = host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
+        return link.host.isWithin(.domain(site))
+    }
 }

@@ -16,11 +16,15 @@ package struct ChoiceSituation: Equatable, Sendable {
     package var choose: Bool
     /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
     package var alwaysPicker: Bool
+    /// A web link: the picker offers the browser too ("Name (web page)", SPEC §9.1), so a
+    /// single app is not launched without asking while the type has no default.
+    package var offersWebPage: Bool
 
     package init(
         installed: [String], candidates: [String], preference: TypePreference, unoffered: [String] = [],
-        forcedApp: String? = nil, choose: Bool = false, alwaysPicker: Bool = false
+        forcedApp: String? = nil, choose: Bool = false, alwaysPicker: Bool = false, offersWebPage: Bool = false
     ) {
+        self.offersWebPage = offersWebPage
         self.installed = installed
         self.unoffered = unoffered
         self.candidates = candidates
@@ -72,8 +76,11 @@ package enum ChoiceDecider {
             }
             return .pick(candidates: candidates, forgetDefault: false, reason: "the default '\(remembered)' cannot do this action")
         }
-        if candidates.count == 1 {
+        if candidates.count == 1 && !situation.offersWebPage {
             return .launch(app: candidates[0], reason: "no default, and '\(candidates[0])' is the only app that can do it")
+        }
+        if candidates.count == 1 {
+            return .pick(candidates: candidates, forgetDefault: false, reason: "no default, and the web page in the browser is a choice beside '\(candidates[0])'")
         }
         return .pick(candidates: candidates, forgetDefault: false, reason: "no default, and \(candidates.count) apps can do it")
     }
@@ -89,10 +96,20 @@ package enum ChoiceDecider {
 
     /// What to remember once the user chose `app` from a list shown while `installed` were the
     /// installed apps: *always* makes it the default, and either way the apps seen are the
-    /// ones shown, so that only a later new app asks again. The one place `seen` is written.
+    /// ones shown, so that only a later new app asks again. With `afterChoosingTheBrowser`, the
+    /// only places `seen` is written.
     package static func preference(afterChoosing app: String, always: Bool, installed: [String], _ preference: TypePreference) -> TypePreference {
         var updated = preference
-        if always { updated.defaultApp = app }
+        if always { (updated.defaultApp, updated.linksInBrowser) = (app, false) }
+        updated.seen = installed
+        return updated
+    }
+
+    /// What to remember once the user chose the browser for a web link of the type:
+    /// *always* keeps the type's web links there; the default for `open` stays.
+    package static func preference(afterChoosingTheBrowser always: Bool, installed: [String], _ preference: TypePreference) -> TypePreference {
+        var updated = preference
+        if always { updated.linksInBrowser = true }
         updated.seen = installed
         return updated
     }

@@ -48,7 +48,7 @@ struct SiteRuleRouter {
     /// installed apps, already limited to the link's `apps`.
     func decide(_ link: WebLink, type: AppType, installed: [InstalledApp], options: OpenOptions) throws(ChoosyError) -> SiteRuleDecision {
         guard options.app == nil, !options.choose else { return .none }
-        guard let rule = try rules.rules(whenCorrupt: SiteRuleStore.goOnWithoutRules).match(link.url) else { return .none }
+        guard let rule = rules.rules().match(link.url) else { return .none }
         guard case .app(let key, let profile, _) = rule.target else {
             diagnostics.explain("the site rule '\(rule.site.text)' asks: the picker is shown")
             return .ask(rule)

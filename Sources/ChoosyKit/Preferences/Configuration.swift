@@ -1,5 +1,6 @@
-/// The user's settings file, `$XDG_CONFIG_HOME/choosy/config.json`. It is written by hand, so
-/// a broken one is reported (exit 7) rather than moved aside or ignored.
+/// The user's settings file, `$XDG_CONFIG_HOME/choosy/config.json`. It is written by hand and
+/// choosy never writes it, so a broken one (an empty file, a trailing comma) is never moved:
+/// it is reported once and the defaults stand, since a link must open whatever the file says.
 package struct Configuration: Equatable, Sendable {
     /// Base of the remote catalog tree (`<base>/app-data/<type>.json`).
     package var catalogURL: String?
@@ -7,11 +8,15 @@ package struct Configuration: Equatable, Sendable {
     package var schemes: [String]
     /// The picker when neither `--picker` nor `CHOOSY_PICKER` says.
     package var picker: String?
+    /// `clean_referrals`: cleaning removes referral marketing items too (affiliate tags), which
+    /// the ClearURLs add-on keeps by default.
+    package var cleanReferrals: Bool
 
-    package init(catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil) {
+    package init(catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false) {
         self.catalogURL = catalogURL
         self.schemes = schemes
         self.picker = picker
+        self.cleanReferrals = cleanReferrals
     }
 
     init(json: JSONValue) throws(JSONError) {
@@ -19,7 +24,8 @@ package struct Configuration: Equatable, Sendable {
         self.init(
             catalogURL: try fields.optional("catalog_url", .string),
             schemes: try fields.optional("schemes", .array(of: .string)) ?? [],
-            picker: try fields.optional("picker", .string)
+            picker: try fields.optional("picker", .string),
+            cleanReferrals: try fields.optional("clean_referrals", .bool) ?? false
         )
     }
 
@@ -27,15 +33,18 @@ package struct Configuration: Equatable, Sendable {
         joinPath(environment.configHome, "choosy", "config.json")
     }
 
-    package static func load(environment: Environment, fileSystem: FileSystem) throws(ChoosyError) -> Configuration {
+    package static func load(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings) -> Configuration {
         let path = path(environment: environment)
         guard fileSystem.info(path) != nil else { return Configuration() }
+        let reason: String
         do {
             return try Configuration(json: JSONReader.parse(fileSystem.read(path, limit: 1 << 20)))
         } catch let error as FileSystemError {
-            throw .corrupt("\(path) is not valid: \(error.reason); fix or remove it")
+            reason = error.reason
         } catch {
-            throw .corrupt("\(path) is not valid: \(error); fix or remove it")
+            reason = "\(error)"
         }
+        warnings.report(path, "\(path) is not valid (\(reason)): using the default settings until it is fixed")
+        return Configuration()
     }
 }

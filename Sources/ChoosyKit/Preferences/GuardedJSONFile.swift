@@ -1,35 +1,54 @@
 /// A JSON file of choosy's own in `$XDG_CONFIG_HOME/choosy/` (preferences, site rules). Every
 /// change is a read-modify-write under an exclusive lock with an atomic replace, so concurrent
-/// choosy processes never lose a completed write and a crash never tears the file. A file that
-/// cannot be read is moved aside (`<name>.corrupt-<time>`) and reported, never silently dropped.
+/// choosy processes never lose a completed write and a crash never tears the file.
+///
+/// A file that cannot be read never stops a command that only reads it: it is reported once
+/// and read as empty, and left where it is. Only a change moves it aside
+/// (`<name>.corrupt-<time>`), so it is never silently lost; when it cannot be moved (a
+/// read-only or foreign directory) the change fails with exit 7. A file of a newer `version`
+/// than `understoodVersion` is read as far as its decoder understands it and is never
+/// changed or moved (doc/configuration.md, "Corrupt and newer files").
 package struct GuardedJSONFile<Contents> {
-    /// What to do after a corrupt file was moved aside.
+    /// What a change does after a corrupt file was moved aside.
     package enum WhenCorrupt {
         /// Go on with empty contents; the warning says what was lost (`no remembered apps`).
-        case startEmpty(String)
+        case startEmpty
         /// Fail with exit 7: the command was about to build on what the file said.
         case refuse
     }
 
     package let path: String
     private let fileSystem: FileSystem
-    private let diagnostics: DiagnosticSink
+    private let warnings: CorruptFileWarnings
     private let clock: Clock
     private let empty: Contents
+    /// What reading the file as empty loses, in words (`no remembered apps`).
+    private let lost: String
+    private let understoodVersion: Int
     private let decode: (JSONValue) throws(JSONError) -> Contents
     private let encode: (Contents) -> JSONValue
 
     package init(
-        path: String, fileSystem: FileSystem, diagnostics: DiagnosticSink, clock: Clock, empty: Contents,
-        decode: @escaping (JSONValue) throws(JSONError) -> Contents, encode: @escaping (Contents) -> JSONValue
+        path: String, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock, empty: Contents, lost: String,
+        understoodVersion: Int, decode: @escaping (JSONValue) throws(JSONError) -> Contents, encode: @escaping (Contents) -> JSONValue
     ) {
         self.path = path
         self.fileSystem = fileSystem
-        self.diagnostics = diagnostics
+        self.warnings = warnings
         self.clock = clock
         self.empty = empty
+        self.lost = lost
+        self.understoodVersion = understoodVersion
         self.decode = decode
         self.encode = encode
+    }
+
+    /// What is stored, as far as this choosy can tell.
+    private enum Stored {
+        case missing
+        /// `newer`: the file's version, when it is newer than this choosy understands.
+        case read(Contents, newer: Int?)
+        case corrupt(reason: String, newer: Int?)
     }
 
     private var lockPath: String { path + ".lock" }
@@ -40,48 +59,84 @@ package struct GuardedJSONFile<Contents> {
         do {
             lock = try fileSystem.lock(lockPath, timeout: 30)
         } catch {
-            throw .internal("cannot lock \(path): \(error)")
+            // A read-only or foreign directory: a corrupt file there cannot be moved aside either.
+            if case .corrupt(let reason, _) = stored() {
+                throw .corrupt("\(path) is corrupt (\(reason)) and cannot be moved aside (\(Self.reason(of: error))); fix or remove it")
+            }
+            throw .internal("cannot lock \(path): \(Self.reason(of: error))")
         }
         defer { lock.unlock() }
         // A process killed mid-write leaves its temporary file; under the lock it is garbage.
         fileSystem.removeAbandonedTemporaryFiles(of: path)
-        var contents = try load(whenCorrupt: whenCorrupt)
+        var contents: Contents
+        switch stored() {
+        case .missing:
+            contents = empty
+        case .read(_, let newer?), .corrupt(_, let newer?):
+            throw .corrupt("\(path) was written by a newer choosy (version \(newer); this one knows version \(understoodVersion)): it is left as it is and nothing was changed")
+        case .read(let stored, nil):
+            contents = stored
+        case .corrupt(let reason, nil):
+            let aside = try moveAside(reason: reason)
+            switch whenCorrupt {
+            case .startEmpty:
+                if let aside { warnings.report(aside, "\(path) was corrupt: moved it to \(aside) and started with \(lost) (\(reason))") }
+                contents = empty
+            case .refuse:
+                throw .corrupt("\(path) was corrupt: moved it to \(aside ?? "a file beside it") (\(reason)); nothing was changed")
+            }
+        }
         try change(&contents)
         do {
             try fileSystem.writeAtomically(Array((encode(contents).rendered(indented: true) + "\n").utf8), to: path, permissions: 0o600)
         } catch {
-            throw .internal("cannot save \(path): \(error)")
+            throw .internal("cannot save \(path): \(Self.reason(of: error))")
         }
     }
 
-    /// The stored contents; empty when there is no file.
-    package func load(whenCorrupt: WhenCorrupt) throws(ChoosyError) -> Contents {
-        guard fileSystem.info(path) != nil else { return empty }
-        let reason: String
-        do {
-            return try decode(JSONReader.parse(fileSystem.read(path, limit: 8 << 20)))
-        } catch {
-            reason = "\(error)"
-        }
-        let aside = try moveAside()
-        switch whenCorrupt {
-        case .startEmpty(let lost):
-            if let aside { diagnostics.warning("\(path) was corrupt: moved it to \(aside) and started with \(lost) (\(reason))") }
+    /// The stored contents; empty when there is no file. A corrupt file is reported once and
+    /// read as empty, and stays where it is.
+    package func load() -> Contents {
+        switch stored() {
+        case .missing:
             return empty
-        case .refuse:
-            throw .corrupt("\(path) was corrupt: moved it to \(aside ?? "a file beside it") (\(reason)); nothing was changed")
+        case .read(let contents, nil):
+            return contents
+        case .read(let contents, let newer?):
+            warnings.report(path, "\(path) was written by a newer choosy (version \(newer); this one knows version \(understoodVersion)): using what it understands, and changing nothing in it")
+            return contents
+        case .corrupt(let reason, _):
+            warnings.report(path, "\(path) is corrupt (\(reason)): going on with \(lost); the next command that changes it moves it aside")
+            return empty
         }
     }
 
-    /// The stored contents, or nil when the file is missing or cannot be read; nothing is moved
-    /// or reported.
+    /// The stored contents, or nil when the file is missing or cannot be read; nothing is
+    /// reported.
     package func readable() -> Contents? {
-        guard let bytes = try? fileSystem.read(path, limit: 8 << 20) else { return nil }
-        return try? decode(JSONReader.parse(bytes))
+        guard case .read(let contents, _) = stored() else { return nil }
+        return contents
+    }
+
+    private func stored() -> Stored {
+        guard fileSystem.info(path) != nil else { return .missing }
+        let json: JSONValue
+        do {
+            json = try JSONReader.parse(fileSystem.read(path, limit: 8 << 20))
+        } catch {
+            return .corrupt(reason: Self.reason(of: error), newer: nil)
+        }
+        let version = json["version"]?.int
+        let newer = version.flatMap { $0 > understoodVersion ? $0 : nil }
+        do {
+            return .read(try decode(json), newer: newer)
+        } catch {
+            return .corrupt(reason: "\(error)", newer: newer)
+        }
     }
 
     /// Where the file went; nil when another process moved it first.
-    private func moveAside() throws(ChoosyError) -> String? {
+    private func moveAside(reason: String) throws(ChoosyError) -> String? {
         // A second corrupt file in the same second must not replace the first one moved aside.
         let stamp = "\(path).corrupt-\(Int(clock.now()))"
         var aside = stamp
@@ -95,10 +150,15 @@ package struct GuardedJSONFile<Contents> {
         } catch {
             // Another process may have moved it already; only a file still there is a problem.
             guard fileSystem.info(path) == nil else {
-                throw .corrupt("\(path) is corrupt and cannot be moved aside: \(error)")
+                throw .corrupt("\(path) is corrupt (\(reason)) and cannot be moved aside (\(Self.reason(of: error))); fix or remove it")
             }
             return nil
         }
         return aside
+    }
+
+    /// A file system error without the path the message already names.
+    private static func reason(of error: any Error) -> String {
+        (error as? FileSystemError)?.reason ?? "\(error)"
     }
 }

@@ -5,64 +5,80 @@ package struct TypePreference: Equatable, Sendable {
     /// The installed apps of the type the last time the user was shown a choice, so a new app
     /// can make choosy ask again.
     package var seen: [String]
+    /// The browser ("Name (web page)") was picked *always* for a web link of the type: its web
+    /// links stay in the browser, while `open` still uses `defaultApp`.
+    package var linksInBrowser: Bool
+    /// What a newer choosy stored for the type, kept as it was.
+    var unknownMembers = UnknownJSONMembers()
 
-    package init(defaultApp: String? = nil, seen: [String] = []) {
+    package init(defaultApp: String? = nil, seen: [String] = [], linksInBrowser: Bool = false) {
         self.defaultApp = defaultApp
         self.seen = seen
+        self.linksInBrowser = linksInBrowser
     }
 
     init(json: JSONValue) throws(JSONError) {
         let fields = try JSONFields(json)
-        self.init(defaultApp: try fields.optional("default", .string), seen: try fields.optional("seen", .array(of: .string)) ?? [])
+        self.init(defaultApp: try fields.optional("default", .string), seen: try fields.optional("seen", .array(of: .string)) ?? [],
+                  linksInBrowser: try fields.optional("links_in_browser", .bool) ?? false)
+        unknownMembers = fields.unknownMembers(known: ["default", "seen", "links_in_browser"])
     }
 
     var json: JSONValue {
         var members: [(String, JSONValue)] = []
         if let defaultApp { members.append(("default", .string(defaultApp))) }
+        if linksInBrowser { members.append(("links_in_browser", .bool(true))) }
         members.append(("seen", .strings(seen)))
-        return .object(members)
+        return unknownMembers.object(after: members)
     }
 }
 
-/// `$XDG_CONFIG_HOME/choosy/preferences.json`, a `GuardedJSONFile`: a corrupt file is moved
-/// aside and choosy starts again with no remembered apps.
+/// `$XDG_CONFIG_HOME/choosy/preferences.json`, a `GuardedJSONFile`: a corrupt file is read
+/// as no remembered apps, and the next change moves it aside and starts again.
 package final class PreferenceStore {
     private struct File {
-        var version = 1
+        /// The version this choosy writes; a newer file is never changed.
+        static let understoodVersion = 1
+
+        var version = File.understoodVersion
         var types: [String: TypePreference] = [:]
+        var unknownMembers = UnknownJSONMembers()
 
         init() {}
 
         init(json: JSONValue) throws(JSONError) {
             let fields = try JSONFields(json)
             version = try fields.required("version", .int)
-            types = try fields.required("types", .dictionary(of: JSONShape(TypePreference.init(json:))))
+            let shape = JSONShape(TypePreference.init(json:))
+            types = try fields.required("types", .dictionary(of: shape, skippingFailures: version > File.understoodVersion))
+            unknownMembers = fields.unknownMembers(known: ["types", "version"])
         }
 
         /// Indented, with names in order (the layout `JSONEncoder` gave it).
         var json: JSONValue {
-            .object([("types", .object(sortedByName: types.mapValues(\.json))), ("version", .int(version))])
+            unknownMembers.object(after: [("types", .object(sortedByName: types.mapValues(\.json))), ("version", .int(version))])
         }
     }
 
     private let file: GuardedJSONFile<File>
-    private static var whenCorrupt: GuardedJSONFile<File>.WhenCorrupt { .startEmpty("no remembered apps") }
+    private static var whenCorrupt: GuardedJSONFile<File>.WhenCorrupt { .startEmpty }
 
     package var path: String { file.path }
 
-    package init(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink, clock: Clock) {
+    package init(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock) {
         file = GuardedJSONFile(
-            path: joinPath(environment.configHome, "choosy", "preferences.json"), fileSystem: fileSystem, diagnostics: diagnostics,
-            clock: clock, empty: File(), decode: File.init(json:), encode: \.json
+            path: joinPath(environment.configHome, "choosy", "preferences.json"), fileSystem: fileSystem, warnings: warnings,
+            clock: clock, empty: File(), lost: "no remembered apps", understoodVersion: File.understoodVersion,
+            decode: File.init(json:), encode: \.json
         )
     }
 
-    package func preference(for type: String) throws(ChoosyError) -> TypePreference {
-        try file.load(whenCorrupt: Self.whenCorrupt).types[type] ?? TypePreference()
+    package func preference(for type: String) -> TypePreference {
+        file.load().types[type] ?? TypePreference()
     }
 
-    package func all() throws(ChoosyError) -> [String: TypePreference] {
-        try file.load(whenCorrupt: Self.whenCorrupt).types
+    package func all() -> [String: TypePreference] {
+        file.load().types
     }
 
     /// Applies `change` to the latest stored value of `type` and saves it.

@@ -40,7 +40,7 @@ package struct Site: Hashable, Sendable {
         if segments.last == "" { segments.removeLast() }
         guard !segments.contains("") else { throw SiteError("its path has an empty segment") }
         // `github.com.` is the site `github.com`; `.a..` is no site (browsers keep the other dots).
-        if let name = url.host.domainName, name.split(separator: ".", omittingEmptySubsequences: false).contains("") {
+        if url.host.hasEmptyLabel {
             throw SiteError("its host has an empty label")
         }
         // Written back, a leading `=` would mean "this host only".

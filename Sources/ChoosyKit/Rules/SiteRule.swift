@@ -9,6 +9,8 @@ package struct SiteRule: Equatable, Sendable {
 
     package var site: Site
     package var target: Target
+    /// What a newer choosy stored for the rule, kept as it was.
+    var unknownMembers = UnknownJSONMembers()
 
     package init(site: Site, target: Target) {
         self.site = site
@@ -36,6 +38,7 @@ package struct SiteRule: Equatable, Sendable {
         } catch {
             throw JSONError(shape: "is not a site: \(error.reason)").inside("site")
         }
+        unknownMembers = fields.unknownMembers(known: ["site", "ask", "app", "profile", "private"])
         if try fields.optional("ask", .bool) == true {
             target = .ask
             return
@@ -57,7 +60,7 @@ package struct SiteRule: Equatable, Sendable {
             if let profile { members.append(("profile", .string(profile))) }
             if privateWindow { members.append(("private", .bool(true))) }
         }
-        return .object(members)
+        return unknownMembers.object(after: members)
     }
 
     /// What `rule list` and `-v` say it does: `firefox`, `firefox, profile Work, private`, `ask`.
@@ -72,7 +75,13 @@ package struct SiteRule: Equatable, Sendable {
 
 /// The rules of rules.json, in the order they were added.
 package struct SiteRules: Equatable, Sendable {
+    /// The version this choosy writes; a newer file is never changed.
+    static let understoodVersion = 1
+
     package private(set) var rules: [SiteRule]
+    private var version = SiteRules.understoodVersion
+    /// What a newer choosy stored beside the rules, kept as it was.
+    private var unknownMembers = UnknownJSONMembers()
 
     package init(_ rules: [SiteRule] = []) {
         self.rules = rules
@@ -80,6 +89,7 @@ package struct SiteRules: Equatable, Sendable {
 
     /// The most specific rule whose site the link is part of.
     package func match(_ url: WebURL) -> SiteRule? {
+        guard !url.host.hasEmptyLabel else { return nil }
         // A site whose name does not end the link's host name cannot be its site: that byte
         // test, without allocating, leaves out most rules before the label-wise one.
         let name = url.host.domainName?.utf8
@@ -115,11 +125,13 @@ package struct SiteRules: Equatable, Sendable {
 
     init(json: JSONValue) throws(JSONError) {
         let fields = try JSONFields(json)
-        _ = try fields.required("version", .int)
-        rules = try fields.required("rules", .array(of: JSONShape(SiteRule.init(json:))))
+        version = try fields.required("version", .int)
+        let shape = JSONShape(SiteRule.init(json:))
+        rules = try fields.required("rules", .array(of: shape, skippingFailures: version > SiteRules.understoodVersion))
+        unknownMembers = fields.unknownMembers(known: ["version", "rules"])
     }
 
     var json: JSONValue {
-        .object([("version", .int(1)), ("rules", .array(rules.map(\.json)))])
+        unknownMembers.object(after: [("version", .int(version)), ("rules", .array(rules.map(\.json)))])
     }
 }

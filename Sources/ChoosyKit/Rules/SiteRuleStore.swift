@@ -1,29 +1,30 @@
 /// `$XDG_CONFIG_HOME/choosy/rules.json`, a `GuardedJSONFile` like the preferences. A corrupt
-/// file is moved aside; what happens next is the caller's choice: opening a link goes on
-/// without rules (a broken file must not stop links from opening), while `rule` commands stop
-/// with exit 7 rather than build on it.
+/// file is read as no rules (a broken file must not stop links from opening); a change moves
+/// it aside, and then goes on without rules (*always for SITE* from the picker) or stops with
+/// exit 7 rather than build on it (`rule add`, `rule remove`).
 package final class SiteRuleStore {
     package typealias WhenCorrupt = GuardedJSONFile<SiteRules>.WhenCorrupt
 
-    /// For opening links: a warning, then no rules.
-    package static var goOnWithoutRules: WhenCorrupt { .startEmpty("no site rules") }
+    /// For remembering a rule while opening a link: a warning, then no rules.
+    package static var goOnWithoutRules: WhenCorrupt { .startEmpty }
 
     private let file: GuardedJSONFile<SiteRules>
     private var loaded: SiteRules?
 
     package var path: String { file.path }
 
-    package init(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink, clock: Clock) {
+    package init(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock) {
         file = GuardedJSONFile(
-            path: joinPath(environment.configHome, "choosy", "rules.json"), fileSystem: fileSystem, diagnostics: diagnostics,
-            clock: clock, empty: SiteRules(), decode: SiteRules.init(json:), encode: \.json
+            path: joinPath(environment.configHome, "choosy", "rules.json"), fileSystem: fileSystem, warnings: warnings,
+            clock: clock, empty: SiteRules(), lost: "no site rules", understoodVersion: SiteRules.understoodVersion,
+            decode: SiteRules.init(json:), encode: \.json
         )
     }
 
-    /// Read once per command.
-    package func rules(whenCorrupt: WhenCorrupt) throws(ChoosyError) -> SiteRules {
+    /// Read once per command; a corrupt file is no rules.
+    package func rules() -> SiteRules {
         if let loaded { return loaded }
-        let rules = try file.load(whenCorrupt: whenCorrupt)
+        let rules = file.load()
         loaded = rules
         return rules
     }

@@ -1,5 +1,6 @@
-/// The exit statuses of the command line (README, "Exit status").
-public enum ExitStatus: Int32, Sendable {
+/// The exit statuses of the command line. `meaning` is the one description of each: `help`
+/// prints it and a test holds the man page's EXIT STATUS to it.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
     case ok = 0
     case internalError = 1
     case usage = 2
@@ -8,6 +9,37 @@ public enum ExitStatus: Int32, Sendable {
     case noChoice = 5
     case launchFailed = 6
     case corruptFile = 7
+
+    /// A few words, for `help`.
+    package var summary: String {
+        switch self {
+        case .ok: "ok"
+        case .internalError: "internal error"
+        case .usage: "usage"
+        case .unknown: "unknown type, action or app"
+        case .unavailable: "nothing installed can do it, or no catalog data"
+        case .noChoice: "no choice made"
+        case .launchFailed: "launch failed"
+        case .corruptFile: "a file the command must change is corrupt or newer"
+        }
+    }
+
+    /// What the status means, as the man page says it.
+    package var meaning: String {
+        switch self {
+        case .ok: "Done."
+        case .internalError: "Internal error."
+        case .usage: "Usage error: a bad command line, an invalid request to route, or a URL no app may be handed."
+        case .unknown: "Unknown app type, action or app."
+        case .unavailable: "Nothing installed can do it, or no catalog data."
+        case .noChoice: "No choice made: cancelled, a hook said no, or no picker available."
+        case .launchFailed: "The app could not be started."
+        case .corruptFile:
+            "A file the command must change is corrupt and cannot be moved aside (a read-only or foreign directory), or was written by a newer choosy;"
+                + " or a rule command found rules.json corrupt (it is moved aside). Commands that only read a corrupt file, handle and open included,"
+                + " go on as if it were empty."
+        }
+    }
 }
 
 /// An error that ends a command: a one-line message and the exit status it maps to.

@@ -96,11 +96,58 @@ struct JSONFields {
         return try read(member, name, shape)
     }
 
+    /// The members none of `known` names, in order: a rewrite puts them back, so a file a newer
+    /// choosy wrote keeps what this one does not understand.
+    func unknownMembers(known: Set<String>) -> UnknownJSONMembers {
+        guard case .object(let members) = value else { return UnknownJSONMembers() }
+        return UnknownJSONMembers(members: members.filter { !known.contains($0.0) })
+    }
+
     private func read<Value>(_ member: JSONValue, _ name: String, _ shape: JSONShape<Value>) throws(JSONError) -> Value {
         do throws(JSONError) {
             return try shape.read(member)
         } catch {
             throw error.inside(name)
+        }
+    }
+}
+
+/// The members of a stored object that this choosy does not know (see
+/// `JSONFields.unknownMembers`), written back after the ones it does.
+package struct UnknownJSONMembers: Equatable, Sendable {
+    var members: [(String, JSONValue)] = []
+
+    /// `known` followed by these members.
+    func object(after known: [(String, JSONValue)]) -> JSONValue {
+        .object(known + members)
+    }
+
+    package static func == (lhs: UnknownJSONMembers, rhs: UnknownJSONMembers) -> Bool {
+        JSONValue.object(lhs.members) == JSONValue.object(rhs.members)
+    }
+}
+
+extension JSONShape {
+    /// An array whose elements are `element`s; with `skippingFailures` (a file of a newer
+    /// version, read as far as understood) an element that is not one is left out.
+    static func array<Element>(of element: JSONShape<Element>, skippingFailures: Bool) -> JSONShape where Value == [Element] {
+        guard skippingFailures else { return array(of: element) }
+        return JSONShape { value throws(JSONError) in
+            guard case .array(let values) = value else { throw JSONError(shape: "should be an array") }
+            return values.compactMap { try? element.read($0) }
+        }
+    }
+
+    /// `dictionary(of:)`, leaving out, with `skippingFailures`, a member that is not an `element`.
+    static func dictionary<Element>(of element: JSONShape<Element>, skippingFailures: Bool) -> JSONShape where Value == [String: Element] {
+        guard skippingFailures else { return dictionary(of: element) }
+        return JSONShape { value throws(JSONError) in
+            guard case .object(let members) = value else { throw JSONError(shape: "should be an object") }
+            var result: [String: Element] = [:]
+            for (name, member) in members where result[name] == nil {
+                if let read = try? element.read(member) { result[name] = read }
+            }
+            return result
         }
     }
 }

@@ -58,6 +58,16 @@ package enum JSONValue: Equatable, Sendable {
         return nil
     }
 
+    package var members: [(String, JSONValue)]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    package var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
     /// The number as the nearest Double, or nil when this is not a number or its magnitude is
     /// beyond a Double's range either way (too large, or a non-zero value that would become
     /// 0), as `JSONDecoder` decides.

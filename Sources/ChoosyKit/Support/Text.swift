@@ -83,3 +83,26 @@ private func firstOffset(of needle: [UInt8], in bytes: [UInt8], from start: Int)
     guard !needle.isEmpty else { return start }
     return (start...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
 }
+
+/// `words` joined by spaces into lines of at most `width` columns (a longer word keeps a line
+/// of its own); lines after the first start with `indent`.
+package func wrapped(_ words: [String], width: Int, indent: String = "") -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in words {
+        if line.isEmpty {
+            line = word
+        } else if line.count + 1 + word.count > width {
+            lines.append(line)
+            line = indent + word
+        } else {
+            line += " " + word
+        }
+    }
+    return (lines + [line]).joined(separator: "\n")
+}
+
+/// `text` with spaces after it up to `width` characters, for a column.
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}

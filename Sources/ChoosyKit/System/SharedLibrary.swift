@@ -1,19 +1,22 @@
 import Glibc
 
 /// A C library opened with dlopen when a command first needs it, so that commands which never
-/// need it do not pay for loading it (libcurl, libidn2, libpsl).
+/// need it do not pay for loading it (libcurl, ICU, libpsl).
 struct SharedLibrary: @unchecked Sendable {
     /// The name users know it by (`libidn2`), for errors.
     let name: String
+    /// The one of the sonames that loaded (ICU's version is in its symbol names).
+    let soname: String
     private let handle: UnsafeMutableRawPointer
 
     /// The first of `sonames` that loads, the ABI the callers' function types describe; when
     /// none does, the error says which Debian `package` to install and what it is `neededFor`.
     init(_ name: String, sonames: [String], package: String, neededFor purpose: String) throws(SharedLibraryError) {
-        guard let handle = sonames.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
+        guard let (soname, handle) = sonames.lazy.compactMap({ soname in dlopen(soname, RTLD_NOW | RTLD_LOCAL).map { (soname, $0) } }).first else {
             throw .notInstalled(library: name, package: package, neededFor: purpose)
         }
         self.name = name
+        self.soname = soname
         self.handle = handle
     }
 

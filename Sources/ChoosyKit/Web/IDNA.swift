@@ -1,44 +1,84 @@
 /// UTS #46 ToASCII as the URL standard's "domain to ASCII" runs it for a browser
 /// (Transitional_Processing, UseSTD3ASCIIRules, CheckHyphens and VerifyDnsLength off; CheckBidi
-/// and CheckJoiners on), done by libidn2, which is loaded by the first name that needs it.
+/// and CheckJoiners on), done by ICU's UTS #46 (`uidna_openUTS46`, the code browsers use),
+/// which is loaded by the first name that needs it.
 ///
-/// libidn2 is IDNA2008 with the UTS #46 mapping, so it refuses a few names browsers accept:
-/// symbols IDNA2008 disallows (`☃`, `💩`) and, in any label of a name it is given, a `-` at
-/// the start or end, `--` in the third and fourth places, more than 63 bytes. Such a link is
-/// refused with the reason, never given another host.
+/// ICU always runs the hyphen and DNS length checks but reports each as an error bit of its
+/// own, so the ones the URL standard turns off are ignored here (SPEC §9.3). ICU names its C
+/// symbols after its major version (`uidna_openUTS46_72`), so each library version is tried
+/// with its own suffix.
 enum IDNA {
+    private typealias OpenFunction = @convention(c) (UInt32, UnsafeMutablePointer<Int32>?) -> OpaquePointer?
     private typealias ToASCIIFunction = @convention(c) (
-        UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32
+        OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<CChar>?, Int32, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?
     ) -> Int32
-    private typealias FreeFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
-    private typealias StrErrorFunction = @convention(c) (Int32) -> UnsafePointer<CChar>?
 
-    /// From idn2.h, part of the stable ABI of libidn2.so.0.
-    private static let nfcInput: Int32 = 1
-    private static let nonTransitional: Int32 = 8
-
-    private struct Library: Sendable {
-        let toASCII: ToASCIIFunction
-        let free: FreeFunction
-        let strError: StrErrorFunction
+    /// From ICU's uidna.h (stable C API).
+    private enum Option {
+        static let checkBidi: UInt32 = 0x4
+        static let checkContextJ: UInt32 = 0x8
+        static let nontransitionalToASCII: UInt32 = 0x10
     }
 
-    private static let library = Result { () throws(SharedLibraryError) in
-        let library = try SharedLibrary("libidn2", sonames: ["libidn2.so.0"], package: "libidn2-0", neededFor: "for a host that is not plain ASCII")
-        return Library(toASCII: try library.function("idn2_to_ascii_8z"), free: try library.function("idn2_free"), strError: try library.function("idn2_strerror"))
+    /// UIDNA_ERROR_EMPTY_LABEL, LABEL_TOO_LONG, DOMAIN_NAME_TOO_LONG (VerifyDnsLength) and
+    /// LEADING_HYPHEN, TRAILING_HYPHEN, HYPHEN_3_4 (CheckHyphens).
+    private static let ignoredErrors: UInt32 = 0x1 | 0x2 | 0x4 | 0x8 | 0x10 | 0x20
+    private static let bufferOverflow: Int32 = 15
+
+    /// ICU's major versions that may be installed (Debian 12 has 72, Debian 13 has 76).
+    private static let versions = Array((60...90).reversed())
+
+    /// The UTS #46 converter, opened once; `UIDNA` objects are immutable and thread-safe.
+    private struct Converter: @unchecked Sendable {
+        let idna: OpaquePointer
+        let toASCII: ToASCIIFunction
+    }
+
+    private static let converter = Result { () throws(SharedLibraryError) in
+        let library = try SharedLibrary("libicu", sonames: versions.map { "libicuuc.so.\($0)" }, package: "libicu72", neededFor: "for a host that is not plain ASCII")
+        let suffix = library.soname.split(separator: ".").last.map { "_" + $0 } ?? ""
+        let open: OpenFunction = try library.function("uidna_openUTS46" + suffix)
+        var status: Int32 = 0
+        let options = Option.checkBidi | Option.checkContextJ | Option.nontransitionalToASCII
+        guard let idna = open(options, &status), status <= 0 else { throw .lacks(library: library.name, symbol: "a working uidna_openUTS46") }
+        return Converter(idna: idna, toASCII: try library.function("uidna_nameToASCII_UTF8" + suffix))
     }.mapError { WebError($0.description) }
 
     /// The ASCII form of `domain` (punycode `xn--` labels), or why UTS #46 refuses it.
-    /// `domain` must hold no NUL: libidn2 reads a C string.
     static func toASCII(_ domain: String) throws(WebError) -> String {
-        let library = try library.get()
-        var output: UnsafeMutablePointer<CChar>?
-        let status = domain.withCString { library.toASCII($0, &output, nfcInput | nonTransitional) }
-        defer { library.free(output) }
-        guard status == 0, let output else {
-            let reason = library.strError(status).map { String(cString: $0) } ?? "libidn2 error \(status)"
-            throw WebError("IDNA refuses the host: \(reason)")
+        let converter = try converter.get()
+        var capacity = max(64, domain.utf8.count * 4)
+        while true {
+            var output = [CChar](repeating: 0, count: capacity)
+            // UIDNAInfo: int16 size, two UBools, uint32 errors, two reserved int32s.
+            var info = [UInt8](repeating: 0, count: 16)
+            info[0] = 16
+            var status: Int32 = 0
+            let length = Array(domain.utf8).withUnsafeBufferPointer { input in
+                input.withMemoryRebound(to: CChar.self) { input in
+                    converter.toASCII(converter.idna, input.baseAddress, Int32(input.count), &output, Int32(capacity), &info, &status)
+                }
+            }
+            if status == bufferOverflow, length > capacity {
+                capacity = Int(length)
+                continue
+            }
+            guard status <= 0 else { throw WebError("IDNA could not convert the host (ICU error \(status))") }
+            let errors = info[4..<8].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            if let reason = reason(errors & ~ignoredErrors) { throw WebError("IDNA refuses the host: \(reason)") }
+            return String(decoding: output.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        return String(cString: output)
+    }
+
+    /// What an ICU error bit means, for the ones that refuse a host.
+    private static func reason(_ errors: UInt32) -> String? {
+        guard errors != 0 else { return nil }
+        let reasons: [(UInt32, String)] = [
+            (0x40, "a label starts with a combining mark"), (0x80, "it holds a code point IDNA disallows"),
+            (0x100, "a label's punycode is invalid"), (0x200, "a label holds a dot"),
+            (0x400, "an xn-- label does not decode to what it encodes"), (0x800, "it breaks the bidirectional text rules"),
+            (0x1000, "it breaks the rules for joiners (ZWJ, ZWNJ)"),
+        ]
+        return reasons.first { errors & $0.0 != 0 }?.1 ?? "ICU error bits 0x\(String(errors, radix: 16))"
     }
 }

@@ -60,9 +60,9 @@ package struct PublicSuffixList: Sendable {
 
     /// The name one owner registered, the package suffix and one label more:
     /// `a.b.example.co.uk` → `example.co.uk`, `alice.github.io` → itself, `localhost` → itself.
-    /// nil for a package suffix and for an IP address, which have none.
+    /// nil for a package suffix, an IP address and a name with an empty label, which have none.
     package func registrableDomain(of host: WebHost) -> String? {
-        guard let name = host.domainName, !name.isEmpty, !isPublicSuffix(host) else { return nil }
+        guard let name = host.domainName, !name.isEmpty, !host.hasEmptyLabel, !isPublicSuffix(host) else { return nil }
         // libpsl answers with a pointer into its input, so it is copied while that lives.
         let registrable = name.withCString { name in library.registrableDomain(library.context, name).map { String(cString: $0) } }
         return registrable ?? name

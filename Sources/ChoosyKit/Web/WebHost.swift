@@ -9,12 +9,12 @@ package enum WebHost: Hashable, Sendable {
     case ipv6([UInt16])
 
     /// Parses the host part of an http(s) URL (`GitHub.com`, `%67ithub.com`, `ｇｉｔｈｕｂ．ｃｏｍ`,
-    /// `0x7f.1`, `[::1]`). Only a name with non-ASCII or `xn--` labels loads libidn2.
+    /// `0x7f.1`, `[::1]`). Only a name with non-ASCII or `xn--` labels loads ICU.
     package init(parsing text: String) throws(WebError) {
         let bytes = Array(text.utf8)
         if bytes.first == UInt8(ascii: "[") {
             guard bytes.count >= 2, bytes.last == UInt8(ascii: "]") else {
-                throw WebError("the host '\(Self.visible(text))' opens a '[' it does not close")
+                throw WebError("the host '\(singleLine(text))' opens a '[' it does not close")
             }
             self = .ipv6(try IPAddressSyntax.ipv6(bytes.dropFirst().dropLast()))
             return
@@ -46,6 +46,13 @@ package enum WebHost: Hashable, Sendable {
         return name.hasSuffix(".") ? String(name.dropLast()) : name
     }
 
+    /// A name with an empty label (`.example.com`, `a..b`; the trailing dot aside) is a host a
+    /// browser opens, but never a site (SPEC §9.3): no rule and no *always for SITE*.
+    package var hasEmptyLabel: Bool {
+        guard let name = domainName else { return false }
+        return name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).contains { $0.isEmpty }
+    }
+
     /// True when this host is `site` or a subdomain of it, compared label by label:
     /// `docs.github.com` is within `github.com`; `github.com.evil.example` and `evilgithub.com`
     /// are not. An IP address is within itself only.
@@ -63,19 +70,19 @@ package enum WebHost: Hashable, Sendable {
     /// no domain may hold.
     private static func domainToASCII(_ domain: String) throws(WebError) -> [UInt8] {
         // ASCII is never mapped to anything else but lowercase, so a forbidden ASCII code point is
-        // refused now; this also keeps a NUL from cutting the C string libidn2 reads.
+        // refused now; this also keeps a NUL out of what ICU reads.
         if let forbidden = domain.unicodeScalars.first(where: { $0.isASCII && isForbiddenInDomain(UInt8($0.value)) }) {
-            throw WebError("the host '\(visible(domain))' holds \(describe(forbidden)), which no host may hold")
+            throw WebError("the host '\(singleLine(domain))' holds \(describe(forbidden)), which no host may hold")
         }
         let labels = domain.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         let needsIDNA = domain.utf8.contains { $0 >= 0x80 } || labels.contains { label in
             label.count >= 4 && label.prefix(4).map { $0 | 0x20 }.elementsEqual("xn--".utf8)
         }
-        // UTS #46 leaves such a name as it is but for its case, so libidn2 is not loaded for it.
+        // UTS #46 leaves such a name as it is but for its case, so ICU is not loaded for it.
         let ascii = needsIDNA ? Array(try IDNA.toASCII(domain).utf8) : Array(domain.utf8)
-        guard !ascii.isEmpty else { throw WebError("the host '\(visible(domain))' is empty after IDNA") }
+        guard !ascii.isEmpty else { throw WebError("the host '\(singleLine(domain))' is empty after IDNA") }
         if let forbidden = ascii.first(where: { $0 >= 0x80 || isForbiddenInDomain($0) }) {
-            throw WebError("IDNA turns the host '\(visible(domain))' into one holding \(describe(Unicode.Scalar(forbidden))), which no host may hold")
+            throw WebError("IDNA turns the host '\(singleLine(domain))' into one holding \(describe(Unicode.Scalar(forbidden))), which no host may hold")
         }
         return ascii.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
     }
@@ -107,21 +114,6 @@ package enum WebHost: Hashable, Sendable {
     /// A code point named so that it shows in a message: `'@'`, or `U+0000` when it would not.
     private static func describe(_ scalar: Unicode.Scalar) -> String {
         scalar.value > 0x20 && scalar.value < 0x7F ? "'\(Character(scalar))'" : "U+" + hex4(scalar.value)
-    }
-
-    /// `text` with control characters shown as `U+XXXX`, so that a message cannot drive the
-    /// terminal it is printed on.
-    static func visible(_ text: String) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator:
-                output += "U+" + hex4(scalar.value)
-            default:
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
     }
 
     private static func hex4(_ value: UInt32) -> String {

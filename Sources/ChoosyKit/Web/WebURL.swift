@@ -65,7 +65,7 @@ package struct WebURL: Hashable, Sendable {
         guard hostEnd < authority.endIndex else { return (host, nil) }
         let digits = authority[(hostEnd + 1)...]
         guard digits.allSatisfy({ ("0"..."9").contains($0) }) else {
-            throw WebError("the port '\(WebHost.visible(String(String.UnicodeScalarView(digits))))' is not a number")
+            throw WebError("the port '\(singleLine(String(String.UnicodeScalarView(digits))))' is not a number")
         }
         guard !digits.isEmpty else { return (host, nil) }
         let port = digits.reduce(0) { min($0 * 10 + Int($1.value - 0x30), 65536) }

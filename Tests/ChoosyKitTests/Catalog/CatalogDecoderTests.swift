@@ -233,8 +233,15 @@ import Testing
             let written = try #require(document.elements?.first)
             let links = written["links"]
             let embedded = try JSONReader.parse(Array(try #require(BundledCatalog.json(for: key)).utf8))
-            let embeddedLinks = try JSONReader.parse(Array(try #require(BundledCatalog.linksJSON(for: key)).utf8))
+            let embeddedLinks = try JSONReader.parse(Array(try #require(BundledCatalog.linksJSON(for: key, withExamples: true)).utf8))
             #expect(sorted(embeddedLinks) == sorted(.array(links.map { [.object([("key", .string(key)), ("links", $0)])] } ?? [])), "\(file)")
+            // What `handle` decodes: the same links without their examples.
+            let handled = try JSONReader.parse(Array(try #require(BundledCatalog.linksJSON(for: key, withExamples: false)).utf8))
+            let withoutExamples = links?.elements.map { links in JSONValue.array(links.map { link in
+                guard case .object(let members) = link else { return link }
+                return .object(members.filter { $0.0 != "examples" })
+            }) }
+            #expect(sorted(handled) == sorted(.array(withoutExamples.map { [.object([("key", .string(key)), ("links", $0)])] } ?? [])), "\(file)")
             guard case .object(let members) = written else { Issue.record("\(file) holds no object"); continue }
             #expect(sorted(embedded) == sorted(.array([.object(members.filter { $0.0 != "links" })])), "\(file)")
             #expect(try #require(BundledCatalog.json(for: key)).utf8.count < onDisk.utf8.count * 3 / 4, "\(file)")

@@ -67,6 +67,50 @@ import Testing
         #expect(try match(room, "https://matrix.to/#/#") == nil)
     }
 
+    @Test func typedPlaceholdersMatchOnlyWhatTheySay() throws {
+        let digits = "https://zoom.us/j/{{id:digits:9-11}}"
+        #expect(try match(digits, "https://zoom.us/j/85012345678") == ["id": "85012345678"])
+        #expect(try match(digits, "https://zoom.us/j/8501234") == nil)
+        #expect(try match(digits, "https://zoom.us/j/850123456789") == nil)
+        #expect(try match(digits, "https://zoom.us/j/85012345a") == nil)
+        let word = "https://t.me/{{name:word:5-32}}"
+        #expect(try match(word, "https://t.me/durov_1") == ["name": "durov_1"])
+        #expect(try match(word, "https://t.me/abcd") == nil)
+        #expect(try match(word, "https://t.me/a-bcde") == nil)
+        // The kind is checked on the decoded value.
+        #expect(try match(word, "https://t.me/%64urov") == ["name": "durov"])
+        #expect(try match(word, "https://t.me/dur%C3%B6v") == nil)
+        let number = "https://x.org/@{{lat:number}},{{lon:number}},{{_}}"
+        #expect(try match(number, "https://x.org/@52.52,-13.4,14z") == ["lat": "52.52", "lon": "-13.4"])
+        for wrong in ["52.", ".5", "+5", "1e5", "-", "5.5.5", "abc"] {
+            #expect(try match(number, "https://x.org/@\(wrong),13,14z") == nil, "\(wrong)")
+        }
+        let query = "https://x.org/w?id={{item:digits!}}&page={{page:digits}}"
+        #expect(try match(query, "https://x.org/w?id=42&page=3") == ["item": "42", "page": "3"])
+        #expect(try match(query, "https://x.org/w?id=42") == ["item": "42"])
+        #expect(try match(query, "https://x.org/w?id=4x2") == nil)
+        // An optional item that is there must fit too.
+        #expect(try match(query, "https://x.org/w?id=42&page=last") == nil)
+        #expect(try match("https://x.org/w?v={{_:word:11!}}", "https://x.org/w?v=dQw4w9WgXcQ") == [:])
+        #expect(try match("https://x.org/w?v={{_:word:11!}}", "https://x.org/w?v=dQw4w9WgXc") == nil)
+    }
+
+    @Test func theFragmentHasSegmentsAndQueryItems() throws {
+        let event = "https://matrix.to/#/#{{room_alias}}/{{event_id}}"
+        #expect(try match(event, "https://matrix.to/#/#room:matrix.org/$event:matrix.org")
+            == ["room_alias": "room:matrix.org", "event_id": "$event:matrix.org"])
+        #expect(try match("https://matrix.to/#/#{{room_alias}}", "https://matrix.to/#/#room:matrix.org/$event:matrix.org") == nil)
+        let room = "https://matrix.to/#/!{{room_id}}?via={{via}}"
+        #expect(try match(room, "https://matrix.to/#/!abc:matrix.org?via=matrix.org&via=x.org") == ["room_id": "abc:matrix.org", "via": "matrix.org"])
+        #expect(try match(room, "https://matrix.to/#/%21abc:matrix.org") == ["room_id": "abc:matrix.org"])
+        let map = "https://www.openstreetmap.org/#map={{_:digits}}/{{latitude:number}}/{{longitude:number}}"
+        #expect(try match(map, "https://www.openstreetmap.org/#map=15/52.5170/13.3889") == ["latitude": "52.5170", "longitude": "13.3889"])
+        #expect(try match(map, "https://www.openstreetmap.org/#map=15/abc/13.3889") == nil)
+        #expect(try match(map, "https://www.openstreetmap.org/") == nil)
+        #expect(try match("https://signal.me/#p/+{{phone:digits}}", "https://signal.me/#p/+4915112345678") == ["phone": "4915112345678"])
+        #expect(try match("https://x.org/#/a", "https://x.org/#/a") == [:])
+    }
+
     @Test func specificityOrdersExactHostThenLiteralSegmentsThenLiteralItems() throws {
         func specificity(_ pattern: String) throws -> LinkPattern.Specificity { try LinkPattern(parsing: pattern).specificity }
         #expect(try specificity("https://*.x.com/a/b/c") < specificity("https://x.com/{{a}}"))
@@ -80,7 +124,10 @@ import Testing
         "https://bücher.example/", "https://x.org//a", "https://x.org/{{a}}{{b}}", "https://x.org/{{a", "https://x.org/a}",
         "https://x.org/{{a!}}", "https://x.org/{{a-b}}", "https://x.org/{{}}", "https://x.org/{{a}}/{{a}}",
         "https://x.org/?q", "https://x.org/?=1", "https://x.org/?q={{a}}x", "https://x.org/?q={{_}}", "https://x.org/?q=&r=1",
-        "https://x.org/?q=1&q=2", "https://x.org/#{{a}}", "https://x.org/#/a", "https://x.org/#/{{a}}b", "https://x.org/#/{{a!}}",
+        "https://x.org/?q=1&q=2", "https://x.org/#", "https://x.org/#/{{a}}?", "https://x.org/#/{{a!}}", "https://x.org/#/{{a}}{{b}}",
+        "https://x.org/{{a:color}}", "https://x.org/{{a:}}", "https://x.org/{{a:digits:0}}", "https://x.org/{{a:digits:5-3}}",
+        "https://x.org/{{a:digits:-3}}", "https://x.org/{{a:digits:3-}}", "https://x.org/{{a:word:1:2}}", "https://x.org/{{:word}}",
+        "https://x.org/{{a:digits!}}", "https://x.org/?q={{a:digits}}x", "https://x.org/?q={{a!:digits}}",
         "https://{{host}}/", "https://*.{{a}}.org/",
     ]
 

@@ -6,17 +6,17 @@ import Testing
     let sandbox = Sandbox()
 
     /// Every option of a command, given together (with `--help`, so nothing runs), is accepted.
-    @Test(arguments: CommandGrammar.commands.map(\.name))
+    @Test(arguments: CommandTable.grammar.commands.map(\.name))
     func theParserTakesEveryOptionOffered(command: String) throws {
-        let options = try #require(CommandGrammar.command(named: command)).options.flatMap { $0.takesValue ? [$0.name, "value"] : [$0.name] }
+        let options = try #require(CommandTable.grammar.command(named: command)).options.flatMap { $0.takesValue ? [$0.name, "value"] : [$0.name] }
         let output = sandbox.choosy([command] + options + ["--help"])
         #expect(output.status == 0, "\(output.stderr)")
     }
 
     /// An option is refused by a command completion does not offer it for.
     @Test func theParserRefusesOptionsOfOtherCommands() {
-        for option in CommandGrammar.options {
-            guard let other = CommandGrammar.commands.first(where: { $0.option(option.name) == nil }) else { continue }
+        for option in CommandTable.grammar.options {
+            guard let other = CommandTable.grammar.commands.first(where: { $0.option(option.name) == nil }) else { continue }
             let output = sandbox.choosy([other.name, option.name] + (option.takesValue ? ["value"] : []))
             #expect(output.status == 2, "\(other.name) \(option.name)")
             #expect(output.stderr == "choosy: option \(option.name) does not apply to '\(other.name)'\n")
@@ -25,13 +25,13 @@ import Testing
 
     /// Each command's table entry is whole: documented, and the shared options declared once.
     @Test func everyCommandIsDescribed() {
-        for command in CommandGrammar.commands {
+        for command in CommandTable.grammar.commands {
             #expect(!command.summary.isEmpty && !command.help.isEmpty, "\(command.name)")
             let names = command.options.map(\.name)
             #expect(Set(names).count == names.count, "\(command.name) declares an option twice")
             // Only a command that takes any number of arguments has nothing to say about them.
             #expect(command.misuse.isEmpty == (command.arguments.map(\.count) == [.any]), "\(command.name)")
         }
-        #expect(CommandGrammar.commands.filter { $0.shared != nil }.map(\.name) == ["open", "url", "handle", "route"])
+        #expect(CommandTable.grammar.commands.filter { $0.shared != nil }.map(\.name) == ["open", "url", "handle", "route"])
     }
 }

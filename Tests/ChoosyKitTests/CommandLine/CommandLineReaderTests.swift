@@ -4,13 +4,13 @@ import Testing
 /// argv → command, arguments and option values, in process.
 @Suite struct CommandLineReaderTests {
     private func read(_ words: String...) throws -> ParsedCommandLine {
-        try CommandLineReader.read(words)
+        try CommandLineReader(grammar: CommandTable.grammar).read(words)
     }
 
     /// The message of the usage error `words` earn, nil when they parse.
     private func refusal(_ words: [String]) -> String? {
         do {
-            _ = try CommandLineReader.read(words)
+            _ = try CommandLineReader(grammar: CommandTable.grammar).read(words)
             return nil
         } catch {
             #expect(error.status == .usage, "\(words)")
@@ -20,11 +20,11 @@ import Testing
 
     /// Each option a command declares, in each way it can be written, sets what the table
     /// says it sets.
-    @Test(arguments: CommandGrammar.commands.map(\.name))
+    @Test(arguments: CommandTable.grammar.commands.map(\.name))
     func everyDeclaredOptionIsTaken(command: String) throws {
-        let command = try #require(CommandGrammar.command(named: command))
+        let command = try #require(CommandTable.grammar.command(named: command))
         // After `--help` the arguments are not checked.
-        let helpOnly = try CommandLineReader.read([command.name, "--help"])
+        let helpOnly = try CommandLineReader(grammar: CommandTable.grammar).read([command.name, "--help"])
         for option in command.options {
             var spellings = option.takesValue ? [[option.name, "--value"], [option.name + "=--value"]] : [[option.name]]
             if let short = option.short {
@@ -33,7 +33,7 @@ import Testing
             var expected = helpOnly.options
             option.set(option.takesValue ? "--value" : nil, in: &expected)
             for spelling in spellings {
-                let line = try CommandLineReader.read([command.name, "--help"] + spelling)
+                let line = try CommandLineReader(grammar: CommandTable.grammar).read([command.name, "--help"] + spelling)
                 #expect(line.command?.name == command.name)
                 #expect(line.arguments == [], "\(spelling)")
                 #expect(line.options == expected, "\(spelling)")
@@ -43,8 +43,8 @@ import Testing
 
     /// Each option sets something, and no two set the same.
     @Test func everyOptionSetsAValueOfItsOwn() {
-        let options = CommandGrammar.options + CommandGrammar.insteadOfCommand.filter { option in
-            !CommandGrammar.options.contains { $0.name == option.name }
+        let options = CommandTable.grammar.options + CommandGrammar.insteadOfCommand.filter { option in
+            !CommandTable.grammar.options.contains { $0.name == option.name }
         }
         let values = options.map { option in
             var values = OptionValues()
@@ -58,10 +58,10 @@ import Testing
     }
 
     /// Every option the table knows that a command does not declare is refused by it.
-    @Test(arguments: CommandGrammar.commands.map(\.name))
+    @Test(arguments: CommandTable.grammar.commands.map(\.name))
     func undeclaredOptionsAreRefused(command: String) throws {
-        let command = try #require(CommandGrammar.command(named: command))
-        for option in CommandGrammar.options where command.option(option.name) == nil {
+        let command = try #require(CommandTable.grammar.command(named: command))
+        for option in CommandTable.grammar.options where command.option(option.name) == nil {
             #expect(refusal([command.name, option.name]) == "option \(option.name) does not apply to '\(command.name)'")
         }
         #expect(refusal([command.name, "--version"]) == "unknown option '--version'")

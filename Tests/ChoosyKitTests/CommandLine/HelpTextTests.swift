@@ -3,7 +3,7 @@ import Testing
 
 /// `choosy help` names exactly the table's commands and options.
 @Suite struct HelpTextTests {
-    let overview = HelpText.overview
+    let overview = HelpCommand.overview
 
     /// The overview's rows under `heading`: the text up to the first run of spaces, and after it.
     private func rows(under heading: String) -> [(String, String)] {
@@ -18,28 +18,28 @@ import Testing
     }
 
     @Test func theOverviewListsEveryCommand() {
-        let commands = CommandGrammar.commands
+        let commands = CommandTable.grammar.commands
         #expect(rows(under: "Usage:").map(\.0) == commands.map(\.shortSynopsis))
         #expect(rows(under: "Usage:").map(\.1) == commands.map(\.summary))
     }
 
     @Test func theOverviewListsTheOptions() {
-        let group = CommandGrammar.commands.compactMap(\.shared).first?.options ?? []
+        let group = CommandTable.grammar.commands.compactMap(\.shared).first?.options ?? []
         let listed = rows(under: "Options of open, url, handle and route:") + rows(under: "Everywhere:")
         #expect(listed.map(\.0) == (group + CommandGrammar.everyCommand).map(\.label))
         #expect(listed.map(\.1) == (group + CommandGrammar.everyCommand).map(\.summary))
         // The rest are in the synopses: list [TYPE] [--json], reset TYPE | --all, help … | --version.
-        let synopses = CommandGrammar.commands.map(\.shortSynopsis).joined(separator: " ")
-        for option in CommandGrammar.options + CommandGrammar.insteadOfCommand where !listed.map(\.0).contains(option.label) {
+        let synopses = CommandTable.grammar.commands.map(\.shortSynopsis).joined(separator: " ")
+        for option in CommandTable.grammar.options + CommandGrammar.insteadOfCommand where !listed.map(\.0).contains(option.label) {
             #expect(synopses.contains(option.name), "\(option.name)")
         }
     }
 
     /// `choosy help COMMAND` starts with the synopsis, options and all, in lines of 80 at most.
-    @Test(arguments: CommandGrammar.commands.map(\.name))
+    @Test(arguments: CommandTable.grammar.commands.map(\.name))
     func eachCommandsHelpStartsWithItsSynopsis(command: String) throws {
-        let command = try #require(CommandGrammar.command(named: command))
-        let text = try HelpText.text(for: command.name)
+        let command = try #require(CommandTable.grammar.command(named: command))
+        let text = try HelpCommand.text(for: command.name)
         let synopsis = try #require(text.components(separatedBy: "\n\n").first)
         #expect(synopsis.split(separator: "\n").allSatisfy { $0.count <= 80 })
         #expect(synopsis.split(separator: " ").joined(separator: " ").replacingOccurrences(of: "\n", with: "") == command.synopsis)
@@ -47,20 +47,20 @@ import Testing
     }
 
     @Test func openListsItsOptionsTheOthersReferToThem() throws {
-        #expect(try HelpText.text(for: "open").hasPrefix("""
+        #expect(try HelpCommand.text(for: "open").hasPrefix("""
             choosy open TYPE [ACTION] [KEY=VALUE…] [--app KEY] [--choose] [--no-remember]
                         [--picker P] [--title T] [--dry-run] [--json] [--configure CMD]
                         [--private]
 
 
             """))
-        #expect(try HelpText.text(for: "handle").hasPrefix("choosy handle URL [open's options]\n\n"))
-        #expect(try HelpText.text(for: "reset").hasPrefix("choosy reset TYPE | --all\n\n"))
-        #expect(try HelpText.text(for: "help").hasPrefix("choosy help [COMMAND] | --help | --version\n\n"))
+        #expect(try HelpCommand.text(for: "handle").hasPrefix("choosy handle URL [open's options]\n\n"))
+        #expect(try HelpCommand.text(for: "reset").hasPrefix("choosy reset TYPE | --all\n\n"))
+        #expect(try HelpCommand.text(for: "help").hasPrefix("choosy help [COMMAND] | --help | --version\n\n"))
     }
 
     @Test func unknownTopicsAreUsageErrors() {
-        #expect(throws: ChoosyError.usage("no help for 'opn' (did you mean 'open'?)")) { try HelpText.text(for: "opn") }
-        #expect(throws: ChoosyError.usage("no help for '__complete'")) { try HelpText.text(for: "__complete") }
+        #expect(throws: ChoosyError.usage("no help for 'opn' (did you mean 'open'?)")) { try HelpCommand.text(for: "opn") }
+        #expect(throws: ChoosyError.usage("no help for '__complete'")) { try HelpCommand.text(for: "__complete") }
     }
 }

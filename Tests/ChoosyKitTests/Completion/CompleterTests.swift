@@ -15,11 +15,11 @@ import Testing
             environment: sandbox.choosyEnvironment, settings: Choosy.Settings(executable: "/nonexistent/choosy"),
             diagnostics: RecordingDiagnostics()
         )
-        return choosy.complete(words)
+        return CompleteCommand(words: words).candidates(with: choosy)
     }
 
     @Test func commandsThenTheirOptions() {
-        #expect(complete("") == CommandGrammar.commands.map(\.name))
+        #expect(complete("") == CommandTable.grammar.commands.map(\.name))
         #expect(complete("d") == ["default", "describe"])
         #expect(complete("-v", "--offline", "li") == ["list"])
         #expect(complete("--") == ["--help", "--version", "--verbose", "--offline"])
@@ -93,12 +93,12 @@ import Testing
 
     /// The options offered are the ones the grammar declares, command by command.
     @Test func optionsAreTheGrammars() {
-        for command in CommandGrammar.commands {
+        for command in CommandTable.grammar.commands {
             #expect(complete(command.name, "-") == command.options.map(\.name), "\(command.name)")
             #expect(candidates([command.name, "-"]).map(\.description) == command.options.map(\.summary), "\(command.name)")
         }
         #expect(complete("-") == (CommandGrammar.insteadOfCommand + CommandGrammar.beforeCommand).map(\.name))
-        #expect(candidates([""]).map(\.description) == CommandGrammar.commands.map(\.summary))
+        #expect(candidates([""]).map(\.description) == CommandTable.grammar.commands.map(\.summary))
     }
 
     @Test func userCatalogTypesComplete() {

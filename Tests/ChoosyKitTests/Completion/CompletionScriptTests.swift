@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func thereIsAScriptForEveryShellTheGrammarNames() {
-        for shell in CommandGrammar.shells {
+        for shell in CompletionScript.shells {
             #expect(CompletionScript.text(for: shell)?.contains("choosy __complete") == true, "\(shell)")
         }
         #expect(CompletionScript.text(for: "tcsh") == nil)
@@ -67,7 +67,7 @@ import Testing
             Video\\ Calls
             Video\\ Players
             --
-            \(CommandGrammar.commands.map { $0.name + "\n" }.joined())--
+            \(CommandTable.grammar.commands.map { $0.name + "\n" }.joined())--
 
             """)
     }
@@ -115,7 +115,7 @@ import Testing
 
     /// Through the real scripts, each command offers the options the grammar declares for it.
     @Test func bashAndFishOfferTheGrammarsOptions() {
-        let commands = CommandGrammar.commands
+        let commands = CommandTable.grammar.commands
         #expect(bash(commands.map { "tab choosy \($0.name) -" }) == commands.map { command in
             command.options.map { $0.name + "\n" }.joined() + "--\n"
         }.joined())

@@ -18,6 +18,6 @@ import Testing
                 synopses.append(synopsis)
             }
         }
-        #expect(synopses == CommandGrammar.commands.map(\.synopsis))
+        #expect(synopses == CommandTable.grammar.commands.map(\.synopsis))
     }
 }

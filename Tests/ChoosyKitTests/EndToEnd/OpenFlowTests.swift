@@ -300,6 +300,17 @@ import Testing
         #expect(sandbox.launched("firefox", count: 2).count == 2, "nothing more was launched")
     }
 
+    /// A template that gets none of its parameters opens its bare form, and says so first.
+    @Test func anActionWithoutTheParametersItNeedsSaysSo() {
+        installBrowsers("firefox")
+        let output = sandbox.choosy("open", "twitter", "show_profile")
+        #expect(output.status == 0)
+        #expect(output.stderrLines == ["choosy: warning: show_profile needs profile_screenname or user_id, and none was given: x_web opens https://x.com/intent/user as it is"], "\(output.stderr)")
+        #expect(sandbox.launched("firefox") == [["https://x.com/intent/user"]])
+        let given = sandbox.choosy("url", "twitter", "show_profile", "profile_screenname=jack")
+        #expect(given.stdout == "https://x.com/intent/user?screen_name=jack\n" && given.stderr.isEmpty, "\(given.stderr)")
+    }
+
     @Test func errorsAreOneLineWithTheirExitStatus() {
         installBrowsers("firefox")
         sandbox.desktopEntry("org.mozilla.Thunderbird.desktop", sandbox.application(name: "Thunderbird", exec: sandbox.root + "/missing/thunderbird %u"))
@@ -314,7 +325,8 @@ import Testing
             (["open", "twitter", "show_profile", "--app", "x_wb"], 3, "choosy: unknown app 'x_wb' for Twitter (did you mean 'x_web'?)"),
             (["open", "browser", "browse", "--app", "chromium"], 4, "choosy: Chromium (chromium) is not installed"),
             (["open", "torrent", "add_magnet", "magnet_uri=magnet:?xt=1"], 4, "choosy: nothing installed can open Torrent Clients"),
-            (["open", "email", "compose", "--app", "thunderbird"], 6, "choosy: cannot launch org.mozilla.Thunderbird.desktop: cannot start '\(sandbox.root)/missing/thunderbird'"),
+            (["open", "twitter", "show_profile", "profile_screename=x"], 2, "choosy: no app of Twitter uses parameter 'profile_screename' (did you mean 'profile_screenname'?)"),
+            (["open", "email", "compose", "to=ada@example.org", "--app", "thunderbird"], 6, "choosy: cannot launch org.mozilla.Thunderbird.desktop: cannot start '\(sandbox.root)/missing/thunderbird'"),
         ]
         for (arguments, status, message) in cases {
             let output = sandbox.choosy(arguments)
@@ -367,19 +379,23 @@ import Testing
         #expect(sandbox.pickerInvocations.map(\.title) == ["Open the docs with…"])
     }
 
-    @Test func aCorruptConfigStopsWith7AndCorruptPreferencesAreMovedAside() throws {
+    @Test func aCorruptConfigIsTheDefaultsAndCorruptPreferencesAreMovedAsideWhenWritten() throws {
         installBrowsers("firefox")
         sandbox.write(sandbox.configHome + "/choosy/config.json", "{not json")
-        let blocked = browse("https://example.org/1")
-        #expect(blocked.status == 7)
-        #expect(blocked.stderrLines.count == 1 && blocked.stderr.hasPrefix("choosy: \(sandbox.configHome)/choosy/config.json is not valid"))
+        let opened = browse("https://example.org/1")
+        #expect(opened.status == 0)
+        #expect(opened.stderrLines.count == 1 && opened.stderr.hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/config.json is not valid ("))
+        #expect(sandbox.read(sandbox.configHome + "/choosy/config.json") == "{not json")
         try FileManager.default.removeItem(atPath: sandbox.configHome + "/choosy/config.json")
 
+        installBrowsers("firefox", "chromium")
         sandbox.write(sandbox.configHome + "/choosy/preferences.json", "{\"types\": [")
-        let opened = browse("https://example.org/2")
-        #expect(opened.status == 0)
-        #expect(opened.stderrLines.count == 1 && opened.stderr.hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json was corrupt: moved it to "))
-        #expect(sandbox.launched("firefox") == [["https://example.org/2"]])
+        let picked = browse("https://example.org/2", pick: "Firefox (always)")
+        #expect(picked.status == 0)
+        #expect(picked.stderrLines.count == 2 && picked.stderrLines[0].hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json is corrupt (")
+            && picked.stderrLines[1].hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json was corrupt: moved it to "), "\(picked.stderr)")
+        #expect(sandbox.launched("firefox", count: 2) == [["https://example.org/1"], ["https://example.org/2"]])
+        #expect(defaultApp("browser") == "firefox\n")
         let kept = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/choosy").filter { $0.hasPrefix("preferences.json.corrupt-") }
         #expect(kept.count == 1)
         #expect(sandbox.read(sandbox.configHome + "/choosy/" + kept[0]) == "{\"types\": [")

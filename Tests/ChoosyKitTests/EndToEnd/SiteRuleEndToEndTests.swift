@@ -112,23 +112,29 @@ import Testing
         ])
     }
 
-    @Test func aCorruptRulesFileDoesNotStopLinksButStopsRuleCommands() throws {
-        sandbox.write(rulesPath, "{\"version\": 1, \"rules\": [{\"site\": \"https://example.org\", \"app\": \"chromium\"}]}")
+    @Test func aCorruptRulesFileDoesNotStopLinksButStopsRuleCommandsThatChangeIt() throws {
+        let corrupt = "{\"version\": 1, \"rules\": [{\"site\": \"https://example.org\", \"app\": \"chromium\"}]}"
+        sandbox.write(rulesPath, corrupt)
         let handled = sandbox.choosy("handle", "https://example.org/")
         #expect(handled.status == 0)
-        #expect(handled.stderrLines.count == 1 && handled.stderr.hasPrefix("choosy: warning: \(rulesPath) was corrupt: moved it to \(rulesPath).corrupt-"))
+        #expect(handled.stderrLines.count == 1 && handled.stderr.hasPrefix("choosy: warning: \(rulesPath) is corrupt ("), "\(handled.stderr)")
         #expect(sandbox.launched("firefox") == [["https://example.org/"]])
+        // Only a command that changes the file moves it: `rule list` after a click still sees it.
+        #expect(sandbox.read(rulesPath) == corrupt)
+        let listed = sandbox.choosy("rule", "list")
+        #expect(listed.status == 0 && listed.stdout.isEmpty && listed.stderrLines.count == 1 && listed.stderr.contains("is corrupt"))
+        #expect(sandbox.read(rulesPath) == corrupt)
 
         sandbox.write(rulesPath, "not json")
         let added = sandbox.choosy("rule", "add", "example.org", "--app", "chromium")
         #expect(added.status == 7)
         #expect(added.stderr.contains("was corrupt: moved it to \(rulesPath).corrupt-") && added.stderr.contains("nothing was changed"))
         #expect(!sandbox.exists(rulesPath))
+        sandbox.write(rulesPath, "[]")
+        #expect(sandbox.choosy("rule", "remove", "example.org").status == 7)
         // Each corrupt file is kept, even two in the same second.
         let aside = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/choosy").filter { $0.hasPrefix("rules.json.corrupt-") }
         #expect(aside.count == 2, "\(aside)")
-        sandbox.write(rulesPath, "[]")
-        #expect(sandbox.choosy("rule", "list").status == 7)
         #expect(sandbox.choosy("rule", "add", "example.org", "--app", "chromium").status == 0)
     }
 

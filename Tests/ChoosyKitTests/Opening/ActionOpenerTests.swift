@@ -24,11 +24,11 @@ import Testing
     }
 
     var preferences: PreferenceStore {
-        PreferenceStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: FakeClock())
+        PreferenceStore(environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: diagnostics), clock: FakeClock())
     }
 
     var rules: SiteRuleStore {
-        SiteRuleStore(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, clock: FakeClock())
+        SiteRuleStore(environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: diagnostics), clock: FakeClock())
     }
 
     func opener(_ picker: ScriptedPicker) -> ActionOpener {
@@ -52,7 +52,7 @@ import Testing
         let result = try browse("https://example.org/1", picker)
         #expect(picker.shownNames == [["Firefox", "Chromium"]])
         #expect(result.app == "chromium" && result.argv == ["chromium", "https://example.org/1"])
-        #expect(try preferences.preference(for: "browser") == TypePreference(defaultApp: "chromium", seen: ["firefox", "chromium"]))
+        #expect(preferences.preference(for: "browser") == TypePreference(defaultApp: "chromium", seen: ["firefox", "chromium"]))
 
         let again = ScriptedPicker()
         #expect(try browse("https://example.org/2", again).app == "chromium")
@@ -68,7 +68,7 @@ import Testing
         #expect(try browse("https://example.org/2", picker).app == "lynx")
         #expect(picker.shownNames == [["Firefox", "Chromium", "Lynx"]])
         // The default stays, and the new app is no longer new.
-        #expect(try preferences.preference(for: "browser") == TypePreference(defaultApp: "firefox", seen: ["firefox", "chromium", "lynx"]))
+        #expect(preferences.preference(for: "browser") == TypePreference(defaultApp: "firefox", seen: ["firefox", "chromium", "lynx"]))
         #expect(try browse("https://example.org/3", ScriptedPicker()).app == "firefox")
     }
 
@@ -78,7 +78,7 @@ import Testing
         apps.install(Self.lynx, of: "browser", program: "lynx")
         let picker = ScriptedPicker(.cancelled)
         #expect(throws: ChoosyError.noChoice("cancelled: no app was chosen")) { try browse("https://example.org/2", picker) }
-        #expect(try preferences.preference(for: "browser").defaultApp == nil)
+        #expect(preferences.preference(for: "browser").defaultApp == nil)
         #expect(spawned.count == 1)
     }
 

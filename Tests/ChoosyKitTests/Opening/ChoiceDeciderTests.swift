@@ -25,6 +25,19 @@ import Testing
         return false
     }
 
+    /// SPEC §9.1: beside a web link's browser, one app is a choice, not a decision.
+    @Test func aSingleAppIsNotLaunchedWithoutAskingWhenTheWebPageIsOffered() {
+        func situation(default remembered: String?) -> ChoiceSituation {
+            ChoiceSituation(installed: ["mpv"], candidates: ["mpv"], preference: TypePreference(defaultApp: remembered, seen: ["mpv"]), offersWebPage: true)
+        }
+        #expect(isPick(ChoiceDecider.decide(situation(default: nil)), ["mpv"], forget: false))
+        #expect(launches(ChoiceDecider.decide(situation(default: "mpv")), "mpv"))
+        let browser = ChoiceDecider.preference(afterChoosingTheBrowser: true, installed: ["mpv"], TypePreference(defaultApp: "vlc"))
+        #expect(browser == TypePreference(defaultApp: "vlc", seen: ["mpv"], linksInBrowser: true))
+        #expect(ChoiceDecider.preference(afterChoosing: "mpv", always: true, installed: ["mpv"], browser) == TypePreference(defaultApp: "mpv", seen: ["mpv"]))
+        #expect(ChoiceDecider.preference(afterChoosing: "mpv", always: false, installed: ["mpv"], browser) == browser)
+    }
+
     @Test func appWinsOverEverything() {
         #expect(launches(decide(default: "firefox", app: "chromium", choose: true, always: true), "chromium"))
     }

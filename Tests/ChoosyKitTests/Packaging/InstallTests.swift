@@ -22,6 +22,10 @@ import Testing
         "usr/share/fish/vendor_completions.d/choosy.fish",
         "usr/share/applications/choosy.desktop",
         "usr/share/choosy/catalog/README.md",
+        "usr/share/choosy/clean/LICENSE",
+        "usr/share/choosy/clean/README.md",
+        "usr/share/choosy/clean/choosy.json",
+        "usr/share/choosy/clean/data.min.json",
         "usr/share/choosy/installed-directories",
     ]
 
@@ -60,6 +64,10 @@ import Testing
         #expect(sandbox.read(stage + "/usr/share/bash-completion/completions/choosy") == sandbox.choosy("completions", "bash").stdout)
         #expect(sandbox.read(stage + "/usr/share/zsh/site-functions/_choosy") == sandbox.choosy("completions", "zsh").stdout)
         #expect(sandbox.read(stage + "/usr/share/fish/vendor_completions.d/choosy.fish") == sandbox.choosy("completions", "fish").stdout)
+
+        // The installed binary finds the cleaning rules installed beside it.
+        let cleaned = sandbox.run([stage + "/usr/bin/choosy", "clean", "https://example.com/?utm_source=a&id=5"])
+        #expect(cleaned.stdout == "https://example.com/?id=5\n" && cleaned.status == 0, "\(cleaned.stderr)")
 
         let uninstalled = make("uninstall")
         #expect(uninstalled.status == 0, "\(uninstalled.stderr)")

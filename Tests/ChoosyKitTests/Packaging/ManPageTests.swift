@@ -29,17 +29,40 @@ import Testing
         let synopses = ManPage(source: sandbox.read(page) ?? "").section("SYNOPSIS")
             .split(whereSeparator: { $0 == ".br" })
             .map { lines in lines.map(ManPage.text).filter { !$0.isEmpty }.joined(separator: " ") }
-        #expect(synopses == CommandGrammar.commands.map { $0.synopsis.replacingOccurrences(of: "…", with: "...") })
+        #expect(synopses == CommandTable.grammar.commands.map { $0.synopsis.replacingOccurrences(of: "…", with: "...") })
     }
 
     /// COMMANDS describes each command, in the table's order; OPTIONS each option, once.
     @Test func commandsAndOptionsAreTheGrammars() {
         let manPage = ManPage(source: sandbox.read(page) ?? "")
         let commands = manPage.tags(of: "COMMANDS").map { String($0.prefix { $0 != " " }) }
-        #expect(commands == CommandGrammar.commands.map(\.name))
+        #expect(commands == CommandTable.grammar.commands.map(\.name))
         let options = manPage.tags(of: "OPTIONS")
-        let declared = Set((CommandGrammar.options + CommandGrammar.insteadOfCommand).map(\.label))
+        let declared = Set((CommandTable.grammar.options + CommandGrammar.insteadOfCommand).map(\.label))
         #expect(options.count == declared.count && Set(options) == declared, "\(options)")
+    }
+
+    /// EXIT STATUS says what `ExitStatus` says, status by status: the one table there is.
+    @Test func theExitStatusesAreTheCodes() {
+        let lines = Array(ManPage(source: sandbox.read(page) ?? "").section("EXIT STATUS"))
+        var described: [(String, String)] = []
+        for index in lines.indices.dropLast() where lines[index] == ".TP" {
+            let text = lines[(index + 2)...].prefix { $0 != ".TP" && $0 != ".PP" }.map(ManPage.text)
+            described.append((ManPage.text(lines[index + 1]), text.joined(separator: " ").replacingOccurrences(of: " ,", with: ",")))
+        }
+        #expect(described.map(\.0) == ExitStatus.allCases.map { String($0.rawValue) })
+        #expect(described.map(\.1) == ExitStatus.allCases.map(\.meaning))
+    }
+
+    /// The licence is MIT everywhere it is stated: LICENSE, the Debian copyright file (as
+    /// `Expat`), the man page and the README.
+    @Test func theLicenceIsMITEverywhere() {
+        let root = Sandbox.packageRoot
+        #expect(sandbox.read(root + "/LICENSE")?.hasPrefix("MIT License\n") == true)
+        let copyright = sandbox.read(root + "/packaging/deb/copyright") ?? ""
+        #expect(copyright.contains("Files: *\nCopyright: 2026 the choosy authors\nLicense: Expat\n"))
+        #expect(ManPage(source: sandbox.read(page) ?? "").section("COPYRIGHT").joined(separator: " ").contains("MIT licence"))
+        #expect(sandbox.read(root + "/README.md")?.contains("[MIT licence](LICENSE)") == true)
     }
 }
 

@@ -220,7 +220,7 @@ import Testing
                     "\(command): \(output.stdout.debugDescription)")
             #expect(!output.stdout.contains("\nchoosy: forged"), "\(command)")
         }
-        #expect(await sandbox.run("describe", "evil").stdout.contains("Evil\\x1b]0;pwned\\x7"))
+        #expect(await sandbox.run("describe", "evil").stdout.contains("Evil\\u{1B}]0;pwned\\u{7}"))
     }
 
     @Test func anErrorIsOneLineWhateverItQuotes() async {
@@ -230,6 +230,17 @@ import Testing
         let route = await sandbox.run("route", "choosy://x-callback-url/a%0Achoosy:%20forged%0D")
         #expect(route.status == 2)
         #expect(route.stderrLines.count == 1 && !route.stderr.contains("\r"), "\(route.stderr)")
+    }
+
+    /// One escaping rule for every quoted character: TAB then `b` is not the C1 code 0x9B,
+    /// and CR is not LF.
+    @Test func aQuotedControlCharacterIsShownUnambiguously() async {
+        let tab = await sandbox.run("describe", "x\tb")
+        #expect(tab.status == 3)
+        #expect(tab.stderr.contains("'x\\u{9}b'") && !tab.stderr.contains("\\x9b"), "\(tab.stderr)")
+        let returns = await sandbox.run("describe", "x\ry\nz\u{9B}")
+        #expect(returns.stderr.contains("'x\\u{D}y\\u{A}z\\u{9B}'"), "\(returns.stderr)")
+        #expect(singleLine(singleLine("a\tb")) == "a\\u{9}b", "applied twice, the rule changes nothing more")
     }
 
     /// A relative program would run whatever is at that path below choosy's working directory;

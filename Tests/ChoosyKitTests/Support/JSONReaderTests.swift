@@ -430,17 +430,23 @@ private indirect enum FoundationJSON: Decodable, Equatable {
         (#"{"schemes": "myapp"}"#, "'schemes' should be an array"),
         (#"{"picker": 5}"#, "'picker' should be a string"),
         (#"["fzf"]"#, "the document should be an object"),
+        ("", "line 1, column 1: expected a value, found the end of the text"),
     ])
-    func aConfigFileThatCannotBeReadSaysWhereAndWhy(contents: String, reason: String) {
+    func aConfigFileThatCannotBeReadSaysWhereAndWhyAndTheDefaultsStand(contents: String, reason: String) {
         let path = sandbox.write(sandbox.configHome + "/choosy/config.json", contents)
-        #expect(throws: ChoosyError.corrupt("\(path) is not valid: \(reason); fix or remove it")) {
-            try Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
+        let diagnostics = RecordingDiagnostics()
+        let warnings = CorruptFileWarnings(diagnostics: diagnostics)
+        for _ in 0..<2 {
+            #expect(Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings) == Configuration())
         }
+        #expect(diagnostics.warnings == ["\(path) is not valid (\(reason)): using the default settings until it is fixed"])
+        #expect(sandbox.read(path) == contents)
     }
 
     @Test func aConfigFileReads() throws {
         sandbox.write(sandbox.configHome + "/choosy/config.json", #"{"catalog_url":"https://example.org/c","schemes":["myapp"],"picker":null,"other":1}"#)
-        #expect(try Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
+        let warnings = CorruptFileWarnings(diagnostics: RecordingDiagnostics())
+        #expect(Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings)
             == Configuration(catalogURL: "https://example.org/c", schemes: ["myapp"]))
     }
 }

@@ -54,7 +54,17 @@ import Testing
         }
     }
 
+    /// SPEC §9.3: a host, but no site to write a rule for.
+    @Test func namesWithAnEmptyLabelHaveNone() throws {
+        for host in [".example.com", "a..example.com", "..", ".example.com."] {
+            #expect(try registrable(host) == nil, "\(host)")
+        }
+    }
+
+    /// Single-label names are sites of their own, not public suffixes by the list's `*` rule
+    /// (doc/spec-choices.md): `https://intranet/` can have a rule.
     @Test func namesTheListDoesNotKnowAreSitesOfTheirOwn() throws {
+        #expect(try registrable("intranet") == "intranet")
         #expect(try !isPublic("localhost"))
         #expect(try registrable("localhost") == "localhost")
         #expect(try !isPublic("corp"))

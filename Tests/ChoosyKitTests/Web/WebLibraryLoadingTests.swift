@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// libidn2 and libpsl are loaded only when a link needs them, and a link that needs a missing
+/// ICU (for IDNA) and libpsl are loaded only when a link needs them, and a link that needs a missing
 /// one fails with the reason. Each check runs in a child of this test binary that runs that one
 /// test (so the libraries other tests load do not count), and reads which of them the process
 /// has mapped. (Not exit tests: their monitor spins on the unreaped children that detached
@@ -47,32 +47,32 @@ import Testing
             #expect(mappedWebLibraries() == 1)
         default:
             _ = try? PublicSuffixList.load()
-            // libpsl brings libidn2 with it; only libpsl is asked about here.
+            // libpsl may bring an IDNA library with it; only libpsl is asked about here.
             #expect(mappedWebLibraries() & 2 == 2)
         }
     }
 
     /// The loader reads its search path only when a process starts, so this runs the test
     /// below in a child of this test binary whose `LD_LIBRARY_PATH` holds an empty
-    /// `libidn2.so.0`, which dlopen cannot load.
-    @Test func withoutLibidn2ANonASCIIHostIsAClearFailure() throws {
+    /// `libicuuc.so.N` for every ICU version choosy tries, which dlopen cannot load.
+    @Test func withoutICUANonASCIIHostIsAClearFailure() throws {
         let sandbox = Sandbox()
         let library = sandbox.root + "/lib"
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: library + "/libidn2.so.0", contents: Data())
+        for version in 60...90 { FileManager.default.createFile(atPath: library + "/libicuuc.so.\(version)", contents: Data()) }
         let environment = ProcessInfo.processInfo.environment
-        let child = try runAlone("nonASCIIHostsFailWithoutLibidn2", [
+        let child = try runAlone("nonASCIIHostsFailWithoutICU", [
             "LD_LIBRARY_PATH": [library, environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(separator: ":"),
-            "CHOOSY_TEST_WITHOUT_LIBIDN2": "1",
+            "CHOOSY_TEST_WITHOUT_ICU": "1",
         ])
         #expect(child.status == 0, "\(child.output)")
         #expect(child.output.contains("with 1 test"), "\(child.output)")
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CHOOSY_TEST_WITHOUT_LIBIDN2"] != nil))
-    func nonASCIIHostsFailWithoutLibidn2() throws {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["CHOOSY_TEST_WITHOUT_ICU"] != nil))
+    func nonASCIIHostsFailWithoutICU() throws {
         for link in ["https://faß.de/", "https://xn--fa-hia.de/", "https://ｇｉｔｈｕｂ．ｃｏｍ/"] {
-            #expect(throws: WebError("libidn2 is not installed (apt-get install libidn2-0), and it is needed for a host that is not plain ASCII"), "\(link)") {
+            #expect(throws: WebError("libicu is not installed (apt-get install libicu72), and it is needed for a host that is not plain ASCII"), "\(link)") {
                 try WebURL(parsing: link)
             }
         }
@@ -80,7 +80,7 @@ import Testing
     }
 }
 
-/// 1 when libidn2 is mapped into this process, plus 2 when libpsl is; 4 when that cannot be read.
+/// 1 when ICU's libicuuc is mapped into this process, plus 2 when libpsl is; 4 when that cannot be read.
 private func mappedWebLibraries() -> Int32 {
     // Read to the end by hand: /proc files have no size, and a reader that trusts stat stops short.
     let file = open("/proc/self/maps", O_RDONLY)
@@ -94,5 +94,5 @@ private func mappedWebLibraries() -> Int32 {
         bytes += buffer[0..<count]
     }
     let maps = String(decoding: bytes, as: UTF8.self)
-    return (maps.contains("/libidn2.so") ? 1 : 0) | (maps.contains("/libpsl.so") ? 2 : 0)
+    return (maps.contains("/libicuuc.so") ? 1 : 0) | (maps.contains("/libpsl.so") ? 2 : 0)
 }

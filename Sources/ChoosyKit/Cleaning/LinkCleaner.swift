@@ -1,0 +1,200 @@
+/// Cleans a web link the way the ClearURLs add-on does with its default settings
+/// (doc/links-and-rules.md, "Clean links"): for each provider whose `urlPattern` matches and
+/// none of whose `exceptions` does, in file order, it unwraps a redirection, or leaves a
+/// blocked site's link alone, or removes what the raw rules match and the query and fragment
+/// items the rules name; after the first provider that changed the link, it starts again on the
+/// new link, as the add-on does when the browser requests it, until nothing changes.
+///
+/// Where the add-on rewrites the whole query, choosy removes only the matched items: the rest of
+/// the link stays byte for byte. An unwrapped link must be http(s), and no raw rule may change
+/// the host.
+final class LinkCleaner {
+    let files: [ClearURLsRuleFile]
+    private let removesReferralMarketing: Bool
+    private let warn: (String) -> Void
+    /// Compiled patterns, nil for one that does not compile (warned about once).
+    private var compiled: [String: RegularExpression?] = [:]
+
+    /// Redirect wrappers unwrapped for one link, at most.
+    static let maximumUnwraps = 5
+    /// Passes over the providers for one link, at most: each pass changes the link, and a link
+    /// only gets shorter but by an unwrap.
+    static let maximumPasses = 64
+
+    init(files: [ClearURLsRuleFile], removesReferralMarketing: Bool, warn: @escaping (String) -> Void) {
+        self.files = files
+        self.removesReferralMarketing = removesReferralMarketing
+        self.warn = warn
+    }
+
+    func clean(_ link: String) -> CleanedLink {
+        var result = CleanedLink(link: link)
+        var unwraps = 0
+        passes: for _ in 0..<Self.maximumPasses {
+            guard let view = BrowserView(result.link), !view.isLocal else { break }
+            for file in files {
+                for provider in file.providers where applies(provider, to: view.href, in: file) {
+                    if unwraps < Self.maximumUnwraps, let target = unwrapped(view.href, by: provider, in: file) {
+                        result.steps.append(CleaningStep(provider: provider.name, kind: .redirection, before: result.link, after: target))
+                        result.link = target
+                        unwraps += 1
+                        continue passes
+                    }
+                    if provider.completeProvider {
+                        // The add-on would block the site: the link stays as it was given.
+                        return CleanedLink(link: link, blockedBy: provider.name)
+                    }
+                    if apply(provider, in: file, to: &result) { continue passes }
+                }
+            }
+            break
+        }
+        return result
+    }
+
+    private func applies(_ provider: ClearURLsProvider, to href: String, in file: ClearURLsRuleFile) -> Bool {
+        guard expression(provider.urlPattern, provider, file)?.matches(href) == true else { return false }
+        return !provider.exceptions.contains { expression($0, provider, file)?.matches(href) == true }
+    }
+
+    /// The link the first matching redirection wraps (its group 1, percent-decoded until it no
+    /// longer changes, `http://` in front when it has no scheme, as the add-on does), when that
+    /// is an http(s) link.
+    private func unwrapped(_ href: String, by provider: ClearURLsProvider, in file: ClearURLsRuleFile) -> String? {
+        for redirection in provider.redirections {
+            guard let groups = expression(redirection, provider, file)?.firstMatch(in: href) else { continue }
+            guard groups.count > 1, let range = groups[1] else { return nil }
+            let bytes = Array(href.utf8)
+            var target = String(decoding: bytes[range], as: UTF8.self)
+            for _ in 0..<Self.maximumPasses {
+                // decodeURIComponent, which throws where this is nil.
+                guard let decoded = PercentEncoding.decode(target) else { return nil }
+                if decoded == target { break }
+                target = decoded
+            }
+            if !target.hasPrefix("http") { target = "http://" + target }
+            return BrowserView(target) == nil ? nil : target
+        }
+        return nil
+    }
+
+    /// Applies the provider's raw rules, then its rules, to the link; true when it changed.
+    private func apply(_ provider: ClearURLsProvider, in file: ClearURLsRuleFile, to result: inout CleanedLink) -> Bool {
+        var changed = false
+        for rawRule in provider.rawRules {
+            guard let expression = expression(rawRule, provider, file) else { continue }
+            let after = expression.removingMatches(in: result.link)
+            guard after != result.link, let before = BrowserView(result.link), BrowserView(after)?.origin == before.origin else { continue }
+            result.steps.append(CleaningStep(provider: provider.name, kind: .rawRule(rawRule), before: result.link, after: after))
+            result.link = after
+            changed = true
+        }
+        let names = provider.rules.map { ($0, CleaningStep.Kind.rule($0)) }
+            + (removesReferralMarketing ? provider.referralMarketing.map { ($0, .referralMarketing($0)) } : [])
+        for (name, kind) in names {
+            // The add-on tests each item's name against ^rule$, with the rule as written.
+            guard let expression = expression("^" + name + "$", provider, file) else { continue }
+            let after = QueryItems.removing(from: result.link) { expression.matches($0) }
+            guard after != result.link else { continue }
+            result.steps.append(CleaningStep(provider: provider.name, kind: kind, before: result.link, after: after))
+            result.link = after
+            changed = true
+        }
+        return changed
+    }
+
+    private func expression(_ pattern: String, _ provider: ClearURLsProvider, _ file: ClearURLsRuleFile) -> RegularExpression? {
+        if let known = compiled[pattern] { return known }
+        var expression: RegularExpression?
+        do {
+            expression = try RegularExpression(pattern)
+        } catch {
+            warn("\(file.source): provider '\(provider.name)': \(error.description); that rule is left out")
+        }
+        compiled[pattern] = expression
+        return expression
+    }
+}
+
+/// What cleaning made of a link, and how.
+struct CleanedLink: Equatable, Sendable {
+    var link: String
+    var steps: [CleaningStep] = []
+    /// The provider that would block the link's site (its link is left as it is).
+    var blockedBy: String?
+}
+
+struct CleaningStep: Equatable, Sendable {
+    enum Kind: Equatable, Sendable {
+        case redirection
+        case rawRule(String)
+        case rule(String)
+        case referralMarketing(String)
+    }
+
+    var provider: String
+    var kind: Kind
+    var before: String
+    var after: String
+}
+
+/// A link as the add-on's browser hands it over: its `href` (scheme and host as the URL
+/// standard writes them), and what must not change.
+private struct BrowserView: Equatable {
+    let href: String
+    let origin: String
+    let isLocal: Bool
+
+    init?(_ link: String) {
+        guard let url = try? WebURL(parsing: link) else { return nil }
+        let port = url.port.map { ":\($0)" } ?? ""
+        origin = url.scheme.rawValue + "://" + url.host.serialized + port
+        href = origin + "/" + url.pathSegments.joined(separator: "/") + (url.query.map { "?" + $0 } ?? "")
+            + (url.fragment.map { "#" + $0 } ?? "")
+        isLocal = Self.isLocal(url.host.serialized)
+    }
+
+    /// The add-on's default skips local hosts: `localhost` and the private, shared, link-local
+    /// and loopback IPv4 ranges (10/8, 172.16/12, 192.168/16, 100.64/10, 169.254/16, 127.0.0.1).
+    private static func isLocal(_ host: String) -> Bool {
+        if host == "localhost" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt8($0) }
+        guard parts.count == 4 else { return false }
+        switch (parts[0], parts[1]) {
+        case (10, _), (192, 168), (169, 254): return true
+        case (172, 16...31), (100, 64...127): return true
+        case (127, 0): return parts[2] == 0 && parts[3] == 1
+        default: return false
+        }
+    }
+}
+
+/// The items of a link's query and fragment, as the add-on reads their names: a query item's
+/// name form-decoded (`+` a space), a fragment item's as written.
+enum QueryItems {
+    /// `link` without the query and fragment items whose name `isRemoved`; the rest as it was,
+    /// byte for byte, and no `?` or `#` left with nothing after it.
+    static func removing(from link: String, where isRemoved: (String) -> Bool) -> String {
+        let fragmentStart = link.firstIndex(of: "#")
+        let beforeFragment = link[..<(fragmentStart ?? link.endIndex)]
+        var base = String(beforeFragment)
+        if let queryStart = beforeFragment.firstIndex(of: "?") {
+            let kept = beforeFragment[beforeFragment.index(after: queryStart)...].split(separator: "&", omittingEmptySubsequences: false)
+                .filter { item in item.isEmpty || !isRemoved(formDecoded(name(of: item))) }
+            base = String(beforeFragment[..<queryStart]) + (kept.allSatisfy(\.isEmpty) ? "" : "?" + kept.joined(separator: "&"))
+        }
+        guard let fragmentStart else { return base }
+        let items = link[link.index(after: fragmentStart)...].split(separator: "&", omittingEmptySubsequences: false)
+        let kept = items.filter { item in name(of: item).isEmpty || !isRemoved(String(name(of: item))) }
+        if kept.count == items.count { return base + link[fragmentStart...] }
+        return base + (kept.allSatisfy(\.isEmpty) ? "" : "#" + kept.joined(separator: "&"))
+    }
+
+    private static func name(of item: Substring) -> Substring {
+        item[..<(item.firstIndex(of: "=") ?? item.endIndex)]
+    }
+
+    private static func formDecoded(_ name: Substring) -> String {
+        PercentEncoding.decodeLeniently(name, plusIsSpace: true)
+    }
+}

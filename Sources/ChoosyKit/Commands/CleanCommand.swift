@@ -1,0 +1,69 @@
+/// `choosy clean URL [--explain] [--json]`: the link without its trackers, by the ClearURLs
+/// rules and choosy's own (doc/links-and-rules.md, "Clean links").
+struct CleanCommand: ChoosyCommand {
+    static let grammar = CommandGrammar.Command(
+        "clean", "print a link without its trackers",
+        arguments: [.one("URL", .url)],
+        options: [.flag("--explain", "name each rule that changed the link") { $0.explain = true }, CommandGrammar.json],
+        misuse: "clean needs one URL",
+        help: """
+            Prints URL with its tracking parameters removed and redirect wrappers
+            (google.com/url?q=…, l.facebook.com, Outlook Safe Links) unwrapped, by the
+            ClearURLs rules, then choosy's own and yours (~/.config/choosy/clean/*.json).
+            Opens nothing. -v names the rules files in use.
+            """
+    )
+
+    let link: String
+    let explain: Bool
+    let json: Bool
+
+    init(_ line: ParsedCommandLine) {
+        link = line.arguments[0]
+        explain = line.options.explain
+        json = line.options.json
+    }
+
+    func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
+        let choosy = try context.choosy()
+        guard (try? WebURL(parsing: link)) != nil else {
+            throw .usage("'\(singleLine(link))' is not an http(s) link with a host a browser reads")
+        }
+        let cleaned = choosy.linkCleaner().clean(link)
+        if let blocker = cleaned.blockedBy {
+            choosy.diagnostics.explain("the rules of \(blocker) block this site: the link is left as it is")
+        }
+        if json { return CommandOutput(Self.json(cleaned).rendered() + "\n") }
+        var lines = [cleaned.link]
+        if explain {
+            lines = cleaned.steps.map { "\(singleLine($0.provider)): \(Self.describe($0.kind))" } + lines
+            if let blocker = cleaned.blockedBy { lines.insert("\(singleLine(blocker)): blocks the site; left as it is", at: 0) }
+        }
+        return CommandOutput(lines.joined(separator: "\n") + "\n")
+    }
+
+    private static func describe(_ kind: CleaningStep.Kind) -> String {
+        switch kind {
+        case .redirection: "unwrapped the link it redirects to"
+        case .rawRule(let rule): "removed what matches \(singleLine(rule))"
+        case .rule(let rule): "removed items named \(singleLine(rule))"
+        case .referralMarketing(let rule): "removed referral items named \(singleLine(rule))"
+        }
+    }
+
+    private static func json(_ cleaned: CleanedLink) -> JSONValue {
+        .object([
+            ("url", .string(cleaned.link)),
+            ("blocked_by", .optional(cleaned.blockedBy)),
+            ("steps", .array(cleaned.steps.map { step in
+                let (kind, rule): (String, String?) = switch step.kind {
+                case .redirection: ("redirection", nil)
+                case .rawRule(let rule): ("raw_rule", rule)
+                case .rule(let rule): ("rule", rule)
+                case .referralMarketing(let rule): ("referral_marketing", rule)
+                }
+                return .object([("provider", .string(step.provider)), ("kind", .string(kind)), ("rule", .optional(rule)), ("url", .string(step.after))])
+            })),
+        ])
+    }
+}

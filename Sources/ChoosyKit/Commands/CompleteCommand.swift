@@ -1,0 +1,41 @@
+/// `choosy __complete WORD…`, what the completion scripts call: the candidates for the last
+/// word, one a line, a tab and a description after some.
+package struct CompleteCommand: ChoosyCommand {
+    package static let grammar = CommandGrammar.Command.hidden("__complete")
+
+    let words: [String]
+
+    package init(_ line: ParsedCommandLine) { words = line.arguments }
+
+    package init(words: [String]) {
+        self.words = words
+    }
+
+    package func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
+        CommandOutput(candidates(with: try context.choosy()).map { $0.line + "\n" }.joined())
+    }
+
+    /// It runs on every Tab, so it reads local catalog data only (the bundled catalog, the
+    /// download cache and the user's files): it never downloads, never starts a background
+    /// refresh, probes desktop entries only to complete a profile (`firefox@<Tab>`), and says
+    /// nothing on stderr.
+    package func candidates(with choosy: Choosy) -> [CompletionCandidate] {
+        let environment = choosy.environment
+        let fileSystem = choosy.fileSystem
+        let catalog = Catalog(
+            cache: CatalogCache(environment: environment, fileSystem: fileSystem),
+            userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem),
+            network: nil, clock: choosy.clock,
+            // Warnings about a broken catalog file would land in the middle of the prompt.
+            diagnostics: RecordingDiagnostics(verbose: false)
+        )
+        // Only for `app@<Tab>`: the app's installed variant is found, and its profile list read.
+        let quiet = RecordingDiagnostics(verbose: false)
+        let finder = BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: quiet)
+        let rules = choosy.siteRules
+        return Completer(grammar: CommandTable.grammar, catalog: catalog, profiles: { app in
+            guard let entry = choosy.probe().installedEntry(for: app) else { return [] }
+            return finder.profiles(of: app, desktopID: entry.id)
+        }, ruleSites: { rules.readableRules()?.rules.map(\.site.text) ?? [] }).candidates(for: words)
+    }
+}

@@ -1,0 +1,235 @@
+/// `choosy rule add|list|remove|test`: site rules, the app for the links of a site.
+struct RuleCommand: ChoosyCommand {
+    static let grammar = CommandGrammar.Command(
+        "rule", "site rules: the app for the links of a site",
+        arguments: [.one(of: .choice(["add", "list", "remove", "test"])), .optional("SITE|URL", .chosenBy(["remove": .ruleSite]))],
+        options: [
+            .value("--app", "KEY", .browserApp, "the app for the site's links: a browser, or an app of the site's links") { $0.open.app = $1 },
+            .value("--profile", "NAME", .text, "open the site in this profile of the browser") { $0.profile = $1 },
+            .flag("--private", "open the site in a private window") { $0.open.privateWindow = true },
+            .flag("--ask", "always show the picker for the site") { $0.ask = true },
+            CommandGrammar.json,
+        ],
+        misuse: "rule needs add, list, remove or test, e.g. 'choosy rule add github.com --app firefox'",
+        help: """
+            Site rules say which app opens the links of a site: only --app and --choose
+            come before them, catalog links and type defaults after.
+              rule add SITE --app KEY [--profile NAME] [--private]   open SITE with KEY
+              rule add SITE --ask        always show the picker for SITE
+              rule list [--json]         the rules, in the order added
+              rule remove SITE           forget the rule of SITE
+              rule test URL              which rule, app and argv (runs nothing)
+            SITE: example.org (and subdomains), =www.example.org (that host only), either
+            with a path prefix (github.com/work-org); never a public suffix (co.uk).
+            """
+    )
+
+    enum Action {
+        case add(site: String, target: SiteRule.Target)
+        case list
+        case remove(site: String)
+        case test(url: String)
+    }
+
+    let action: Action
+
+    /// Each of add, list, remove and test takes its own of the rule options.
+    init(_ line: ParsedCommandLine) throws(ChoosyError) {
+        let arguments = line.arguments
+        let options = line.options
+        let site = arguments.count == 2 ? arguments[1] : nil
+        let given = [
+            ("--app", options.open.app != nil), ("--profile", options.profile != nil), ("--private", options.open.privateWindow),
+            ("--ask", options.ask), ("--json", options.json),
+        ].filter(\.1).map(\.0)
+        func only(_ allowed: [String]) throws(ChoosyError) {
+            if let stray = given.first(where: { !allowed.contains($0) }) {
+                throw .usage("rule \(arguments[0]) does not take \(stray)")
+            }
+        }
+        switch arguments[0] {
+        case "add":
+            guard let site else { throw .usage("rule add needs a SITE, e.g. 'choosy rule add github.com --app firefox'") }
+            if options.ask {
+                try only(["--ask"])
+                action = .add(site: site, target: .ask)
+                return
+            }
+            try only(["--app", "--profile", "--private"])
+            guard let app = options.open.app else { throw .usage("rule add needs --app KEY or --ask") }
+            action = .add(site: site, target: .app(key: app, profile: options.profile, privateWindow: options.open.privateWindow))
+        case "list":
+            guard site == nil else { throw .usage("rule list takes no SITE") }
+            try only(["--json"])
+            action = .list
+        case "remove":
+            guard let site else { throw .usage("rule remove needs a SITE (see 'choosy rule list')") }
+            try only([])
+            action = .remove(site: site)
+        default:
+            guard let site else { throw .usage("rule test needs a URL, e.g. 'choosy rule test https://github.com/'") }
+            try only([])
+            action = .test(url: site)
+        }
+    }
+
+    func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
+        let choosy = try context.choosy()
+        switch action {
+        case .add(let site, let target):
+            let (rule, replaced) = try Self.add(site, target: target, in: choosy)
+            guard context.interactive else { return CommandOutput() }
+            return CommandOutput((replaced ? "Replaced the rule of " : "Added a rule: links of ") + "\(rule.site.text) open with \(rule.targetDescription).\n")
+        case .list:
+            // In the order the rules were added.
+            return CommandOutput(Self.listed(choosy.siteRules.rules().rules, json: context.options.json))
+        case .remove(let site):
+            let rule = try Self.remove(site, in: choosy)
+            return CommandOutput(context.interactive ? "Removed the rule of \(rule.site.text) (\(rule.targetDescription)).\n" : "")
+        case .test(let url):
+            return CommandOutput(Self.text(try Self.test(url, in: choosy), style: context.style))
+        }
+    }
+
+    /// What `rule test URL` found: the rule, and what opening the link would run.
+    struct Test: Sendable {
+        var rule: SiteRule?
+        /// What the rule leads to, in words (`ask`, `not installed: deciding as usual`).
+        var outcome: String
+        /// The dry run of the rule's app, when the rule decides the app.
+        var result: OpenResult?
+    }
+
+    /// `rule add SITE …`: the rule written, and whether it replaced the site's rule.
+    private static func add(_ siteText: String, target given: SiteRule.Target, in choosy: Choosy) throws(ChoosyError) -> (rule: SiteRule, replaced: Bool) {
+        var target = given
+        let site = try parsedSite(siteText)
+        let suffixes: PublicSuffixList
+        do {
+            suffixes = try PublicSuffixList.load()
+        } catch {
+            throw .unavailable("cannot check '\(site.text)' against the Public Suffix List: \(error.reason)")
+        }
+        if suffixes.isPublicSuffix(site.host) {
+            throw .usage("'\(site.text)' is a public suffix: a rule for it would cover every site under it; write the site itself, like 'example.\(site.host.domainName ?? "")'")
+        }
+        if case .app(var key, var profile, let privateWindow) = target {
+            // `--app firefox@Work` is `--app firefox --profile Work`.
+            if profile == nil { (key, profile) = ChoiceKey.split(key) }
+            if let profile, let problem = SiteRule.problem(withProfile: profile) {
+                throw .usage("--profile '\(singleLine(profile))': \(problem)")
+            }
+            try checkRuleApp(key, profile: profile, privateWindow: privateWindow, for: site, in: choosy)
+            target = .app(key: key, profile: profile, privateWindow: privateWindow)
+        }
+        let rule = SiteRule(site: site, target: target)
+        var replaced = false
+        try choosy.siteRules.modify(whenCorrupt: .refuse) { rules in
+            replaced = rules.rule(for: site) != nil
+            rules.add(rule)
+        }
+        return (rule, replaced)
+    }
+
+
+    /// `rule remove SITE`: the rule removed; a site without one is exit 3.
+    private static func remove(_ siteText: String, in choosy: Choosy) throws(ChoosyError) -> SiteRule {
+        let site = try parsedSite(siteText)
+        var removed: SiteRule?
+        try choosy.siteRules.modify(whenCorrupt: .refuse) { rules throws(ChoosyError) in
+            removed = rules.rule(for: site)
+            // Nothing to remove: the file is left as it is.
+            guard rules.remove(site) else {
+                throw .unknown("no rule for '\(site.text)'" + didYouMean(site.text, among: rules.rules.map(\.site.text)) + "; see 'choosy rule list'")
+            }
+        }
+        return removed!
+    }
+
+    /// `rule test URL`: which rule a link falls under and what it would run; launches nothing
+    /// and writes nothing.
+    private static func test(_ link: String, in choosy: Choosy) throws(ChoosyError) -> Test {
+        guard case .action(let action) = try choosy.linkClassifier().classify(link),
+              let origin = action.link else {
+            throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
+        }
+        let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        var options = OpenOptions()
+        options.dryRun = true
+        let request = OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: origin)
+        let type = try choosy.appType(action.type)
+        guard let web = try WebLink(request, type: type, action: type.knownAction(action.action)) else {
+            throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
+        }
+        guard let rule = choosy.siteRules.rules().match(web.url) else {
+            return Test(rule: nil, outcome: "no rule: the usual decision applies", result: nil)
+        }
+        let opener = try choosy.actionOpener()
+        let installed = origin.allowed(try choosy.installedApps(of: type), type: type)
+        switch try opener.siteRuleRouter().decide(web, type: type, installed: installed, options: options) {
+        case .none:
+            return Test(rule: rule, outcome: "its app is not installed or cannot take this link: the usual decision applies", result: nil)
+        case .ask:
+            return Test(rule: rule, outcome: "the picker is shown", result: nil)
+        case .app, .browser:
+            return Test(rule: rule, outcome: "opens", result: try opener.open(request))
+        }
+    }
+
+    private static func parsedSite(_ text: String) throws(ChoosyError) -> Site {
+        do {
+            return try Site(parsing: text)
+        } catch {
+            throw .usage("'\(singleLine(text))' is not a site: \(error.reason) (write it like example.org, =www.example.org or github.com/work-org)")
+        }
+    }
+
+    /// A rule's app is a browser, or an app that may take the site's catalog links (README,
+    /// "Site rules"); it need not be installed. When it is, its profile must exist and, for
+    /// `--private`, it must open private windows (exit 3 otherwise).
+    private static func checkRuleApp(_ key: String, profile: String?, privateWindow: Bool, for site: Site, in choosy: Choosy) throws(ChoosyError) {
+        let browser = try choosy.appType("browser")
+        var owners: [(type: AppType, apps: [String])] = [(browser, browser.apps.map(\.key))]
+        for summary in try choosy.catalog().summaries() where summary.key != browser.key {
+            let links = try choosy.catalog().links(of: summary.key).filter { LinkPattern.hostPattern(of: $0.pattern).map(site.overlaps) ?? false }
+            guard !links.isEmpty else { continue }
+            let type = try choosy.appType(summary.key)
+            let limited = links.contains { $0.apps == nil } ? nil : Set(links.flatMap { $0.apps ?? [] })
+            owners.append((type, type.apps.map(\.key).filter { limited?.contains($0) ?? true }))
+        }
+        guard let owner = owners.first(where: { $0.apps.contains(key) })?.type, let app = owner.app(key) else {
+            // An app of a linked type that the site's links do not allow (Jitsi for zoom.us).
+            if let type = owners.first(where: { $0.type.app(key) != nil })?.type {
+                throw .unknown("\(type.app(key)!.name) (\(key)) cannot take the links of \(site.text) (apps that can: \(owners.flatMap(\.apps).joined(separator: ", ")))")
+            }
+            let names = owners.map(\.type.name).joined(separator: " or ")
+            throw .unknown("unknown app '\(key)' for a rule of \(site.text): it must be an app of \(names)" + didYouMean(key, among: owners.flatMap(\.apps)))
+        }
+        let installed = try choosy.installedApps(of: owner)
+        guard let found = installed.first(where: { $0.app.key == key }) else {
+            choosy.diagnostics.warning("\(app.name) (\(key)) is not installed: the rule is kept, and links of \(site.text) are decided as usual until it is")
+            return
+        }
+        if let profile { _ = try choosy.installedCatalog().choice(key, profile: profile, in: owner) }
+        if privateWindow && !found.isWebApp { try found.requirePrivateWindow(among: installed, typeName: owner.name) }
+    }
+
+    /// `rule list`: one rule a line, `SITE  APP`; `--json`: the rules as rules.json holds them.
+    private static func listed(_ rules: [SiteRule], json: Bool) -> String {
+        if json { return JSONValue.array(rules.map(\.json)).rendered() + "\n" }
+        let width = rules.map { singleLine($0.site.text).count }.max() ?? 0
+        return rules.map { "\(pad(singleLine($0.site.text), width))  \(singleLine($0.targetDescription))\n" }.joined()
+    }
+
+    /// `rule test`: which rule, what it does, and the app and argv it would run.
+    private static func text(_ test: Test, style: TerminalStyle) -> String {
+        var lines = ["rule: " + (test.rule.map { "\(singleLine($0.site.text)) (\(singleLine($0.targetDescription)))" } ?? "none")]
+        if let result = test.result {
+            lines.append("app: \(singleLine(result.via?.app ?? result.app))" + (result.via == nil ? "" : style.dim(" (for \(singleLine(result.app)))")))
+            lines.append("argv: " + shellQuoted(result.argv))
+        } else {
+            lines.append(style.dim(test.outcome))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,120 @@
+@testable import ChoosyKit
+import Foundation
+import Testing
+
+/// The cleaner on the bundled ClearURLs rules and choosy's own (clean/), link by link, with
+/// what the add-on does to each (doc/links-and-rules.md, "Clean links").
+@Suite struct LinkCleanerTests {
+    static let bundled: [ClearURLsRuleFile] = ["data.min.json", "choosy.json"].map { name in
+        let path = Sandbox.packageRoot + "/clean/" + name
+        let bytes = Array(FileManager.default.contents(atPath: path) ?? Data())
+        return try! ClearURLsRuleFile(parsing: bytes, source: path)
+    }
+
+    private func cleaned(_ link: String, referrals: Bool = false, files: [ClearURLsRuleFile] = bundled) -> CleanedLink {
+        LinkCleaner(files: files, removesReferralMarketing: referrals, warn: { _ in }).clean(link)
+    }
+
+    @Test func theBundledRulesReadWhole() {
+        #expect(Self.bundled[0].providers.count == 205)
+        #expect(Self.bundled[0].warnings.isEmpty && Self.bundled[1].warnings.isEmpty)
+        #expect(Self.bundled[1].providers.map(\.name) == ["outlook_safelinks", "teams_safelinks"])
+    }
+
+    @Test(arguments: [
+        // Tracking parameters go; the rest stays byte for byte, in order, encoding untouched.
+        ("https://example.com/page?utm_source=news&id=5&fbclid=abc#top", "https://example.com/page?id=5#top"),
+        ("https://example.com/a?b=%7e&c=d+e&utm_medium=x&gclid=1", "https://example.com/a?b=%7e&c=d+e"),
+        ("https://example.com/?utm_source=a&utm_campaign=b", "https://example.com/"),
+        ("https://example.com/#utm_source=a&section=2", "https://example.com/#section=2"),
+        ("https://example.com/x?UTM_SOURCE=a", "https://example.com/x"),
+        // Nothing to remove: the link as it was.
+        ("https://example.com/search?q=utm_source", "https://example.com/search?q=utm_source"),
+        // Redirect wrappers are unwrapped, and what they wrap is cleaned too.
+        ("https://www.google.com/url?q=https%3A%2F%2Fexample.org%2Fa%3Fb%3D1&sa=D&ust=1", "https://example.org/a?b=1"),
+        ("https://l.facebook.com/l.php?u=https%3A%2F%2Fexample.org%2Fdoc%3Futm_source%3Dfb&h=AT0", "https://example.org/doc"),
+        ("https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fexample.org%2Fdoc&data=05%7C01&sdata=x&reserved=0", "https://example.org/doc"),
+        // The unwrapped link is cleaned by its own providers: `test` is a rule of the wrapper's only.
+        ("https://test.clearurls.xyz/void/index.html?url=https%3A%2F%2Fexample.org%2F%3Ftest%3D1", "https://example.org/?test=1"),
+        // Raw rules: Amazon's /ref=… path segment; referral tags are kept by default.
+        ("https://www.amazon.com/dp/B000TEST/ref=sr_1_1?tag=aff-20&qid=123", "https://www.amazon.com/dp/B000TEST?tag=aff-20"),
+        // Local hosts are left alone, as the add-on's default does.
+        ("http://127.0.0.1:8080/?utm_source=x", "http://127.0.0.1:8080/?utm_source=x"),
+        ("http://localhost/?utm_source=x", "http://localhost/?utm_source=x"),
+    ])
+    func cleans(_ link: String, _ expected: String) {
+        #expect(cleaned(link).link == expected)
+    }
+
+    @Test func referralMarketingGoesOnlyWhenAsked() {
+        let link = "https://www.amazon.com/dp/B000TEST?tag=aff-20"
+        #expect(cleaned(link).link == link)
+        #expect(cleaned(link, referrals: true).link == "https://www.amazon.com/dp/B000TEST")
+    }
+
+    @Test func aBlockedSiteIsLeftAsItIs() {
+        let link = "https://test.clearurls.xyz/void/block.svg?utm_source=x"
+        let result = cleaned(link)
+        #expect(result.link == link)
+        #expect(result.blockedBy == "ClearURLsTestBlock2")
+    }
+
+    @Test func eachStepIsNamed() {
+        let result = cleaned("https://l.facebook.com/l.php?u=https%3A%2F%2Fexample.org%2F%3Futm_source%3Dfb")
+        #expect(result.steps.map(\.provider) == ["facebook", "globalRules"])
+        #expect(result.steps.first?.kind == .redirection)
+        #expect(result.steps.last?.after == "https://example.org/")
+    }
+
+    /// An unwrapped target must be an http(s) link; anything else leaves the wrapper alone.
+    @Test(arguments: [
+        "https://www.google.com/url?q=javascript%3Aalert(1)",
+        "https://www.google.com/url?q=https%3A%2F%2F%5B%3A%3A1",
+        "https://www.google.com/url?q=https%3A%2F%2Fexample.org%2F%E0%A4%A",
+    ])
+    func unwrapsOnlyToWebLinks(_ link: String) {
+        let result = cleaned(link)
+        #expect(!result.steps.contains { $0.kind == .redirection })
+        #expect(result.link.hasPrefix("https://www.google.com/url?"))
+    }
+
+    /// Unwrapping stops after five wrappers, each counted.
+    @Test func unwrapsAtMostFiveTimes() {
+        var link = "https://example.org/end"
+        for _ in 0..<7 {
+            link = "https://test.clearurls.xyz/void/index.html?url=" + PercentEncoding.encode(link)
+        }
+        let result = cleaned(link)
+        #expect(result.steps.filter { $0.kind == .redirection }.count == LinkCleaner.maximumUnwraps)
+        #expect(result.link.hasPrefix("https://test.clearurls.xyz/void/index.html?url="))
+    }
+
+    /// A raw rule may not change where the link goes.
+    @Test func aRawRuleCannotChangeTheHost() {
+        let provider = ClearURLsProvider(name: "hostile", urlPattern: ".*", rawRules: ["evil\\."])
+        let file = ClearURLsRuleFile(source: "hostile.json", providers: [provider])
+        #expect(cleaned("https://evil.example.org/x", files: [file]).link == "https://evil.example.org/x")
+    }
+
+    /// A pattern written to backtrack forever stops at PCRE2's match limit and counts as no
+    /// match; an invalid one is warned about once and left out.
+    @Test func hostilePatternsCostABoundedMatch() {
+        var warnings: [String] = []
+        let provider = ClearURLsProvider(name: "hostile", urlPattern: "^(a|a)*$", rules: ["(x+x+)+y", "(unclosed"])
+        let file = ClearURLsRuleFile(source: "hostile.json", providers: [provider, ClearURLsProvider(name: "all", urlPattern: ".*", rules: ["(x+x+)+y", "(unclosed"])])
+        let link = "https://example.org/" + String(repeating: "a", count: 5000) + "?" + String(repeating: "x", count: 5000) + "=1"
+        let result = LinkCleaner(files: [file], removesReferralMarketing: false, warn: { warnings.append($0) }).clean(link)
+        #expect(result.link == link)
+        #expect(warnings.count == 1 && warnings[0].contains("(unclosed") == false && warnings[0].contains("hostile.json"))
+    }
+
+    @Test func aRulesFileIsReadLeniently() throws {
+        let text = #"{"providers": {"a": {"rules": ["x"]}, "b": {"urlPattern": ".*", "rules": "x", "exceptions": [1, "y"]}, "b": {"urlPattern": "^https", "rules": ["z"]}}}"#
+        let file = try ClearURLsRuleFile(parsing: Array(text.utf8), source: "user.json")
+        #expect(file.providers == [ClearURLsProvider(name: "b", urlPattern: "^https", rules: ["z"])])
+        #expect(file.warnings.count == 2)
+        #expect(throws: CleaningError.self) { try ClearURLsRuleFile(parsing: Array("{}".utf8), source: "empty.json") }
+        #expect(throws: CleaningError.self) { try ClearURLsRuleFile(parsing: Array("[".utf8), source: "broken.json") }
+        #expect(throws: CleaningError.self) { try ClearURLsRuleFile(parsing: [UInt8](repeating: 32, count: ClearURLsRuleFile.maximumSize + 1), source: "big.json") }
+    }
+}
