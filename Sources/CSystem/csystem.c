@@ -5,12 +5,13 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <stddef.h>
 #include <unistd.h>
 
 #include "csystem.h"
@@ -147,4 +148,22 @@ int choosy_spawn_detached(const char *path, char *const argv[], char *const envp
         return -1;
     }
     return pid;
+}
+
+int choosy_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+int choosy_has_exited(pid_t pid) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0) return -1;
+    return info.si_pid == pid ? 1 : 0;
 }

@@ -2,6 +2,7 @@
 #define CHOOSY_CSYSTEM_H
 
 #include <spawn.h>
+#include <sys/types.h>
 
 #include "choosy_terminal.h"
 
@@ -30,5 +31,14 @@ int choosy_tcp_socket_accepts(const char *host, int port, int timeout_ms);
 /// posix_spawn cannot give). Returns the child's pid, or -1 with errno set to why the
 /// child could not start (fork, chdir or exec failed).
 int choosy_spawn_detached(const char *path, char *const argv[], char *const envp[], int pid_slot, const char *directory);
+
+/// pidfd_open(pid, 0), close-on-exec: a descriptor that polls readable once the child has
+/// exited. -1 on kernels before 5.3 (the caller then polls waitpid instead).
+int choosy_pidfd_open(pid_t pid);
+
+/// Whether the child has exited, without reaping it (waitid with WNOWAIT): while it is a
+/// zombie its pid, and so its process group's id, cannot be reused. 1 exited, 0 running,
+/// -1 on an error (no such child).
+int choosy_has_exited(pid_t pid);
 
 #endif

@@ -8,7 +8,9 @@ import Glibc
 /// command by definition); the caller's environment plus `CHOOSY_TYPE`, `CHOOSY_ACTION`,
 /// `CHOOSY_APP` and `CHOOSY_PARAM_<KEY>`; stdin from /dev/null; `KEY=VALUE` lines on stdout
 /// replace or add parameters (`KEY=` empties one, which drops it from URLs); other lines are
-/// ignored. A script that runs past the time limit is killed with its process group.
+/// ignored. Each output stream is kept up to `HookOutput.limit` bytes. A script that runs past
+/// the time limit is killed with its process group; one that exits has what it left running
+/// in its group ended, and choosy does not wait for children that still hold its output.
 ///
 /// Parameter keys become variable names by uppercasing ASCII letters and turning every byte
 /// outside `A-Z 0-9 _` into `_` (`x-source` → `CHOOSY_PARAM_X_SOURCE`). When two keys map to
@@ -154,13 +156,16 @@ package struct HookRunner: Sendable {
     private func run(_ argv: [String], environment: [String: String], name: String) -> Run {
         let request = ProcessRequest(
             argv: argv, environment: environment, stdout: .capture, stderr: .capture,
-            timeout: timeout, ownProcessGroup: true
+            timeout: timeout, ownProcessGroup: true, outputLimit: HookOutput.limit
         )
         let result: ProcessResult
         do {
             result = try processRunner.run(request)
         } catch {
             return .failed("\(name) cannot be started: \(error.reason)", HookRunner.cannotStartStatus)
+        }
+        if let streams = HookOutput.truncatedStreams(stdout: result.stdoutTruncated, stderr: result.stderrTruncated) {
+            diagnostics.warning("\(name) wrote more than \(HookOutput.limit >> 20) MiB on \(streams); the rest was discarded")
         }
         if result.timedOut {
             return .failed("\(name) timed out after \(formatSeconds(timeout)) s", HookRunner.timeoutStatus)
@@ -172,16 +177,7 @@ package struct HookRunner: Sendable {
             return .exited(result.status, firstLine)
         }
         diagnostics.explain("\(name) exited with status 0")
-        return .success(assignments(in: result.stdout))
-    }
-
-    /// The `KEY=VALUE` lines of a script's output, in order, split at the first `=`.
-    private func assignments(in output: [UInt8]) -> [(String, String)] {
-        // `\r\n` is one Character, so lines are split on newlines of every kind.
-        String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { line in
-            guard let equals = line.firstIndex(of: "="), equals > line.startIndex else { return nil }
-            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
-        }
+        return .success(HookOutput.assignments(in: result.stdout, truncated: result.stdoutTruncated))
     }
 
     private func apply(_ assignments: [(String, String)], to parameters: inout [String: String], from name: String) {

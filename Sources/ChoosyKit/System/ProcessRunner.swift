@@ -18,17 +18,21 @@ package struct ProcessRequest: Sendable {
     package var stderr: Output
     /// Seconds before the child (and its process group) is killed; nil waits forever.
     package var timeout: Double?
-    /// Own process group, so a timeout can kill whatever the child started. Interactive
-    /// children (pickers on the terminal) must stay in the terminal's foreground group.
+    /// Own process group, so a timeout can kill whatever the child started, and so can its
+    /// exit (what it left running is ended with it). Interactive children (pickers on the
+    /// terminal) must stay in the terminal's foreground group.
     package var ownProcessGroup: Bool
-    /// For a detached child: a variable set, in its environment, to its own pid (SPEC §5:
-    /// `GIO_LAUNCHED_DESKTOP_FILE_PID`, as GIO sets it).
+    /// For a detached child: a variable set, in its environment, to its own pid (`GIO_LAUNCHED_DESKTOP_FILE_PID`,
+    /// as GIO sets it).
     package var ownPIDVariable: String?
+    /// Bytes kept of each captured stream; the rest is read and discarded
+    /// (`ProcessResult.stdoutTruncated`, `stderrTruncated`). Nil keeps everything.
+    package var outputLimit: Int?
 
     package init(
         argv: [String], environment: [String: String], workingDirectory: String? = nil,
         input: [UInt8]? = nil, stdout: Output = .capture, stderr: Output = .capture,
-        timeout: Double? = nil, ownProcessGroup: Bool = false
+        timeout: Double? = nil, ownProcessGroup: Bool = false, outputLimit: Int? = nil
     ) {
         self.argv = argv
         self.environment = environment
@@ -38,6 +42,7 @@ package struct ProcessRequest: Sendable {
         self.stderr = stderr
         self.timeout = timeout
         self.ownProcessGroup = ownProcessGroup
+        self.outputLimit = outputLimit
     }
 }
 
@@ -47,6 +52,10 @@ package struct ProcessResult: Sendable {
     package var stdout: [UInt8] = []
     package var stderr: [UInt8] = []
     package var timedOut = false
+    /// Whether captured stdout or stderr went past the request's `outputLimit`: what came
+    /// after was read and discarded.
+    package var stdoutTruncated = false
+    package var stderrTruncated = false
 }
 
 package struct SpawnError: Error, CustomStringConvertible, Sendable {
@@ -60,7 +69,9 @@ package protocol ProcessRunner: Sendable {
     /// Starts the child in its own session with stdio on /dev/null (stderr as requested) and
     /// returns without waiting: how apps are launched.
     func spawnDetached(_ request: ProcessRequest) throws(SpawnError)
-    /// Starts the child, feeds its input, collects its output and waits for it.
+    /// Starts the child, feeds its input and collects its output until it exits (not until
+    /// every copy of its pipes is closed: what it left running cannot hold choosy), then
+    /// takes what is left in the pipes and, with `ownProcessGroup`, ends the rest of its group.
     func run(_ request: ProcessRequest) throws(SpawnError) -> ProcessResult
 }
 
@@ -237,30 +248,51 @@ package struct PosixProcessRunner: ProcessRunner {
                 inputFD = -1
             }
         }
-        var outputs: [Int32: [UInt8]] = [:]
+        let limit = request.outputLimit ?? Int.max
+        var outputs: [Int32: CappedBytes] = [:]
+        for fd in [child.stdout, child.stderr] where fd >= 0 { outputs[fd] = CappedBytes(limit: limit) }
         var open = [child.stdout, child.stderr].filter { $0 >= 0 }
         let deadline = request.timeout.map { monotonicSeconds() + $0 }
         var timedOut = false
+        // Readable once the child has exited; without one (kernels before 5.3), look every 20 ms.
+        let exitFD = choosy_pidfd_open(child.pid)
+        defer { if exitFD >= 0 { close(exitFD) } }
         var buffer = [UInt8](repeating: 0, count: 65536)
 
-        while !open.isEmpty || inputFD >= 0 {
+        /// Reads once from `fd` into its output: the bytes read, 0 at its end or on an error,
+        /// nil when nothing is there yet.
+        func readOnce(_ fd: Int32) -> Int? {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                outputs[fd]?.append(buffer[0..<count])
+                return count
+            }
+            if count < 0 && (errno == EAGAIN || errno == EINTR) { return nil }
+            return 0
+        }
+
+        // The child is not reaped until its group has been ended: while it is a zombie, its
+        // pid cannot name another process group.
+        while choosy_has_exited(child.pid) == 0 {
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             if inputFD >= 0 { fds.append(pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0)) }
-            var wait: Int32 = -1
+            if exitFD >= 0 { fds.append(pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)) }
+            var wait: Int32 = exitFD >= 0 ? -1 : 20
             if let deadline {
                 let remaining = deadline - monotonicSeconds()
                 if remaining <= 0 {
                     timedOut = true
                     break
                 }
-                wait = Int32(min(remaining * 1000 + 1, 1000))
+                let milliseconds = Int32(min(remaining * 1000 + 1, 1000))
+                wait = wait < 0 ? milliseconds : min(wait, milliseconds)
             }
-            let ready = poll(&fds, nfds_t(fds.count), wait)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            if poll(&fds, nfds_t(fds.count), wait) < 0 && errno != EINTR {
+                // Nothing can be waited for: the child is ended like one past its time.
+                timedOut = true
                 break
             }
-            for entry in fds where entry.revents != 0 {
+            for entry in fds where entry.revents != 0 && entry.fd != exitFD {
                 if entry.fd == inputFD {
                     let written = input[inputOffset...].withUnsafeBytes { write(inputFD, $0.baseAddress, $0.count) }
                     if written > 0 { inputOffset += written }
@@ -269,40 +301,37 @@ package struct PosixProcessRunner: ProcessRunner {
                         inputFD = -1
                         input = []
                     }
-                } else {
-                    let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
-                    if count > 0 {
-                        outputs[entry.fd, default: []] += buffer[0..<count]
-                    } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
-                        close(entry.fd)
-                        open.removeAll { $0 == entry.fd }
-                    }
+                } else if readOnce(entry.fd) == 0 {
+                    close(entry.fd)
+                    open.removeAll { $0 == entry.fd }
                 }
             }
         }
-        if timedOut {
+        if timedOut || request.ownProcessGroup {
+            // After a normal exit, only what the child left behind is still in its group.
             kill(request.ownProcessGroup ? -child.pid : child.pid, SIGKILL)
-            open.forEach { close($0) }
-            if inputFD >= 0 { close(inputFD) }
+        }
+        if inputFD >= 0 { close(inputFD) }
+        // What the child wrote before it exited is still in the pipes: at most a pipe's size
+        // (1 MiB at the most an unprivileged process can set). Whatever else still holds them
+        // (a child that left the group) may write on, so the draining is bounded too.
+        for fd in open {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            var drained = 0
+            while drained <= PosixProcessRunner.maximumPipeSize, let count = readOnce(fd), count > 0 {
+                drained += count
+            }
+            close(fd)
         }
         var status: Int32 = 0
-        // The pipes can close before the child exits (it closed them, or handed them on).
-        if let deadline, !timedOut {
-            while waitpid(child.pid, &status, WNOHANG) == 0 {
-                if monotonicSeconds() >= deadline {
-                    timedOut = true
-                    kill(request.ownProcessGroup ? -child.pid : child.pid, SIGKILL)
-                    break
-                }
-                usleep(2_000)
-            }
-            if !timedOut { return result(status, outputs, child, timedOut: false) }
-        }
         while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
         return result(status, outputs, child, timedOut: timedOut)
     }
 
-    private func result(_ status: Int32, _ outputs: [Int32: [UInt8]], _ child: Child, timedOut: Bool) -> ProcessResult {
+    /// `/proc/sys/fs/pipe-max-size` by default: the largest pipe buffer a child can ask for.
+    private static let maximumPipeSize = 1 << 20
+
+    private func result(_ status: Int32, _ outputs: [Int32: CappedBytes], _ child: Child, timedOut: Bool) -> ProcessResult {
         let code: Int32
         if status & 0x7F == 0 {
             code = (status >> 8) & 0xFF
@@ -311,9 +340,11 @@ package struct PosixProcessRunner: ProcessRunner {
         }
         return ProcessResult(
             status: timedOut ? 128 + SIGKILL : code,
-            stdout: outputs[child.stdout] ?? [],
-            stderr: outputs[child.stderr] ?? [],
-            timedOut: timedOut
+            stdout: outputs[child.stdout]?.bytes ?? [],
+            stderr: outputs[child.stderr]?.bytes ?? [],
+            timedOut: timedOut,
+            stdoutTruncated: outputs[child.stdout]?.truncated ?? false,
+            stderrTruncated: outputs[child.stderr]?.truncated ?? false
         )
     }
 }

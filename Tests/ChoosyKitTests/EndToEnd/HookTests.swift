@@ -93,6 +93,76 @@ import Testing
         #expect(sandbox.recordedRuns("firefox").isEmpty)
     }
 
+    /// §11: a hook that writes without end (`exec yes`) once grew choosy to 2 GB and aborted it
+    /// after 6 s. Now 1 MiB of it is kept, one warning says so, and the time limit ends it.
+    @Test func aHookThatNeverStopsWritingCostsAMebibyteAndEndsAtTheTimeLimit() async throws {
+        script("hooks/prepareForBrowserBrowseToAURL", "exec yes url=https://example.org/hooked")
+        let started = Date()
+        let (output, mebibytes) = await sandbox.measuredRun(["open", "browser", "browse", "url=https://example.org/"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(output.status == 5)
+        #expect(output.stderrLines == [
+            "choosy: warning: hook prepareForBrowserBrowseToAURL wrote more than 1 MiB on stdout; the rest was discarded",
+            "choosy: cancelled: hook prepareForBrowserBrowseToAURL timed out after 10 s",
+        ])
+        #expect(mebibytes < 64, "\(mebibytes) MiB")
+        #expect(elapsed >= HookRunner.defaultTimeout && elapsed < 150, "took \(elapsed) s")
+        #expect(sandbox.recordedRuns("firefox").isEmpty)
+    }
+
+    /// 100 MB of output once cost 11.7 s and 3.8 GB. A hook that exits after writing far past
+    /// the limit still counts: its complete lines within the first MiB apply, the cut line
+    /// and the rest do not.
+    @Test func aHookThatWritesAHundredMegabytesAndExitsIsReadUpToTheLimit() async throws {
+        script("hooks/prepareForBrowserBrowseToAURL", """
+            echo url=https://example.org/first
+            head -c 100000000 /dev/zero | tr '\\0' x
+            echo
+            echo url=https://example.org/too-late
+            echo 'a lot on stderr too' >&2
+            """)
+        let (output, mebibytes) = await sandbox.measuredRun(["open", "browser", "browse", "url=https://example.org/"])
+        #expect(output.status == 0)
+        #expect(output.stderrLines == ["choosy: warning: hook prepareForBrowserBrowseToAURL wrote more than 1 MiB on stdout; the rest was discarded"])
+        #expect(mebibytes < 64, "\(mebibytes) MiB")
+        #expect(sandbox.launched("firefox") == [["https://example.org/first"]])
+    }
+
+    /// §11: a hook that exits at once but leaves a child holding its stdout (`sleep 30 & exit
+    /// 0`) once held choosy for the whole 10 s and was cancelled. Now choosy goes on when the
+    /// hook exits (status 0: a wait to the limit would have cancelled) and ends the child.
+    @Test func aHookThatExitsLeavingAChildIsDoneAtItsExitAndTheChildIsEnded() async throws {
+        script("hooks/prepareForBrowserBrowseToAURL", """
+            sleep 30 &
+            echo $! > "\(sandbox.records)/child"
+            echo url=https://example.org/hooked
+            exit 0
+            """)
+        let started = Date()
+        let output = await sandbox.run(["open", "browser", "browse", "url=https://example.org/"], timeout: 60)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(output.status == 0)
+        #expect(output.stderr == "")
+        #expect(sandbox.launched("firefox") == [["https://example.org/hooked"]])
+        #expect(elapsed < HookRunner.defaultTimeout, "took \(elapsed) s")
+        let child = try #require(sandbox.read("records/child").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        #expect(waitUntilGone(child, timeout: 2), "the hook's child \(child) still runs")
+    }
+
+    /// The same for a custom action: its x-success comes at its exit, and its child is ended.
+    @Test func aCustomActionThatExitsLeavingAChildIsDoneAtItsExit() async throws {
+        script("actions/Publish", """
+            sleep 30 &
+            echo $! > "\(sandbox.records)/child"
+            echo posted=yes
+            """)
+        let output = await sandbox.run(["route", "choosy://x-callback-url/publish?x-success=myapp%3A%2F%2Fdone"], timeout: 60)
+        #expect(output.status == 0)
+        #expect(sandbox.launched("myapp") == [["myapp://done?posted=yes"]])
+        let child = try #require(sandbox.read("records/child").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        #expect(waitUntilGone(child, timeout: 2), "the action's child \(child) still runs")
+    }
+
     @Test(arguments: [0o775, 0o757])
     func aHookWritableByOthersIsRefusedWithAWarning(mode: Int) {
         let path = script("hooks/prepareForTwitterShowProfile", "touch '\(sandbox.records)/ran'; echo profile_screenname=hijacked", mode: mode)
@@ -150,5 +220,44 @@ import Testing
         #expect(output.stderrLines.last?.hasPrefix("choosy: unknown action 'publish'") == true)
         #expect(sandbox.launched("myapp").first?.first?.hasPrefix("myapp://failed?errorCode=402&") == true)
         #expect(!sandbox.exists("records/ran"))
+    }
+}
+
+/// Hooks cannot hold choosy or its memory (doc/security.md, "Hooks").
+@Suite struct BoundedHookTests {
+    let sandbox = Sandbox()
+
+    init() {
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
+    }
+
+    private func hook(_ body: String) {
+        sandbox.write(sandbox.configHome + "/choosy/hooks/prepareForBrowserBrowseToAURL", "#!/bin/sh\n" + body + "\n", mode: 0o755)
+    }
+
+    private func open() -> Sandbox.Output {
+        sandbox.choosy(["open", "browser", "browse", "url=https://example.org/"], timeout: 30)
+    }
+
+    /// `sleep 30 &` keeps the hook's stdout open; choosy returns at once and ends the sleep.
+    @Test func aHookThatExitsIsNotWaitedForAndWhatItLeftIsEnded() throws {
+        hook("sleep 30 & echo $! > '\(sandbox.records)/sleep.pid'; echo url=https://example.org/hooked; exit 0")
+        let started = Date()
+        let output = open()
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(Date().timeIntervalSince(started) < 8, "waited for the hook's child")
+        #expect(sandbox.launched("firefox") == [["https://example.org/hooked"]])
+        let pid = try #require(sandbox.read("records/sleep.pid").flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+        #expect(state == nil || state == "Z", "the hook's sleep is still running")
+    }
+
+    /// Output past 1 MiB is discarded with one warning; the assignments before it count.
+    @Test func hugeOutputIsCappedWithOneWarning() {
+        hook("echo url=https://example.org/capped; head -c 100000000 /dev/zero | tr '\\\\0' 'x'")
+        let output = open()
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderrLines == ["choosy: warning: hook prepareForBrowserBrowseToAURL wrote more than 1 MiB on stdout; the rest was discarded"])
+        #expect(sandbox.launched("firefox") == [["https://example.org/capped"]])
     }
 }

@@ -77,10 +77,11 @@ import Testing
         #expect(sandbox.waitForRuns("firefox").map { $0[1] } == ["https://example.org/" + value])
     }
 
-    @Test func aMegabyteFromAPrepareHookIsRefusedWithStatus2() async throws {
+    /// Half a megabyte: within what choosy reads of a hook (1 MiB), far past one argument.
+    @Test func halfAMegabyteFromAPrepareHookIsRefusedWithStatus2() async throws {
         sandbox.write(sandbox.configHome + "/choosy/hooks/prepareForEmailCompose", """
             #!/bin/sh
-            printf 'body='; head -c 1048576 /dev/zero | tr '\\0' b; echo
+            printf 'body='; head -c 524288 /dev/zero | tr '\\0' b; echo
 
             """, mode: 0o755)
         let output = await sandbox.run("open", "email", "compose", "--app", "thunderbird", "to=ada@example.org")
