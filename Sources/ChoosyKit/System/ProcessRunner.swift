@@ -28,6 +28,10 @@ package struct ProcessRequest: Sendable {
     /// Bytes kept of each captured stream; the rest is read and discarded
     /// (`ProcessResult.stdoutTruncated`, `stderrTruncated`). Nil keeps everything.
     package var outputLimit: Int?
+    /// Read the output until every copy of the pipes is closed, not only until the child
+    /// exits: for a caller that wants what the child's background work printed too (the
+    /// test harness, which sees a command's detached refresh warn).
+    package var readsUntilEndOfOutput = false
 
     package init(
         argv: [String], environment: [String: String], workingDirectory: String? = nil,
@@ -273,11 +277,13 @@ package struct PosixProcessRunner: ProcessRunner {
 
         // The child is not reaped until its group has been ended: while it is a zombie, its
         // pid cannot name another process group.
-        while choosy_has_exited(child.pid) == 0 {
+        while true {
+            let exited = choosy_has_exited(child.pid) != 0
+            if exited && (!request.readsUntilEndOfOutput || open.isEmpty) { break }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             if inputFD >= 0 { fds.append(pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0)) }
-            if exitFD >= 0 { fds.append(pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)) }
-            var wait: Int32 = exitFD >= 0 ? -1 : 20
+            if exitFD >= 0 && !exited { fds.append(pollfd(fd: exitFD, events: Int16(POLLIN), revents: 0)) }
+            var wait: Int32 = exitFD >= 0 || exited ? -1 : 20
             if let deadline {
                 let remaining = deadline - monotonicSeconds()
                 if remaining <= 0 {

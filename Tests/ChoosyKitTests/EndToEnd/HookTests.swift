@@ -128,27 +128,6 @@ import Testing
         #expect(sandbox.launched("firefox") == [["https://example.org/first"]])
     }
 
-    /// §11: a hook that exits at once but leaves a child holding its stdout (`sleep 30 & exit
-    /// 0`) once held choosy for the whole 10 s and was cancelled. Now choosy goes on when the
-    /// hook exits (status 0: a wait to the limit would have cancelled) and ends the child.
-    @Test func aHookThatExitsLeavingAChildIsDoneAtItsExitAndTheChildIsEnded() async throws {
-        script("hooks/prepareForBrowserBrowseToAURL", """
-            sleep 30 &
-            echo $! > "\(sandbox.records)/child"
-            echo url=https://example.org/hooked
-            exit 0
-            """)
-        let started = Date()
-        let output = await sandbox.run(["open", "browser", "browse", "url=https://example.org/"], timeout: 60)
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(output.status == 0)
-        #expect(output.stderr == "")
-        #expect(sandbox.launched("firefox") == [["https://example.org/hooked"]])
-        #expect(elapsed < HookRunner.defaultTimeout, "took \(elapsed) s")
-        let child = try #require(sandbox.read("records/child").flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-        #expect(waitUntilGone(child, timeout: 2), "the hook's child \(child) still runs")
-    }
-
     /// The same for a custom action: its x-success comes at its exit, and its child is ended.
     @Test func aCustomActionThatExitsLeavingAChildIsDoneAtItsExit() async throws {
         script("actions/Publish", """

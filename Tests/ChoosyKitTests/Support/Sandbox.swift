@@ -183,7 +183,9 @@ final class Sandbox: @unchecked Sendable {
             input: input.map { Array($0.utf8) },
             timeout: timeout
         )
-        let result = try! PosixProcessRunner().run(request)
+        var untilEnd = request
+        untilEnd.readsUntilEndOfOutput = true
+        let result = try! PosixProcessRunner().run(untilEnd)
         return Output(
             status: result.status,
             stdout: String(decoding: result.stdout, as: UTF8.self),
