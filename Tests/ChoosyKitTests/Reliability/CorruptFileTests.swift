@@ -103,10 +103,18 @@ import Testing
 struct UnwritableDirectory {
     let sandbox: Sandbox
     private let asNobody = getuid() == 0
+    /// The binary nobody runs: inside the sandbox, since the build directory may be in one
+    /// only root can enter (CI's clone is in a directory of mode 0700).
+    private let binary: String
 
     init(sandbox: Sandbox, directory: String) {
         self.sandbox = sandbox
+        binary = asNobody ? sandbox.root + "/nobody/choosy" : Sandbox.choosyBinary
         if asNobody {
+            try? FileManager.default.createDirectory(atPath: sandbox.root + "/nobody", withIntermediateDirectories: true)
+            chmod(sandbox.root + "/nobody", 0o755)
+            if link(Sandbox.choosyBinary, binary) != 0 { try? FileManager.default.copyItem(atPath: Sandbox.choosyBinary, toPath: binary) }
+            chmod(binary, 0o755)
             // nobody must reach the sandbox, read its files and leave records.
             chmod(sandbox.root, 0o755)
             chmod(sandbox.records, 0o777)
@@ -123,7 +131,7 @@ struct UnwritableDirectory {
         for (name, value) in extra { variables[name] = value }
         let prefix = asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
         let request = ProcessRequest(
-            argv: prefix + ["/usr/bin/setsid", "-w", Sandbox.choosyBinary] + arguments, environment: variables,
+            argv: prefix + ["/usr/bin/setsid", "-w", binary] + arguments, environment: variables,
             workingDirectory: sandbox.root, timeout: 60
         )
         let result = try! PosixProcessRunner().run(request)
