@@ -88,14 +88,19 @@ package struct LocalFileSystem: FileSystem {
     }
 
     package func read(_ path: String, limit: Int) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO in a file's place must not hang the command at open; then only a
+        // regular file is read (a FIFO, socket or device counts as a file that cannot be read).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw FileSystemError(path: path, reason: "not a regular file")
+        }
         // Read into uninitialized space sized by fstat (one byte more, to see the end in one
         // read): most files choosy reads are a few KiB, and zeroing a large buffer for each
         // cost more than reading them. Files that grow or lie about their size still work.
-        var status = stat()
-        let sizeHint = fstat(fd, &status) == 0 && status.st_size > 0 ? Int(status.st_size) : 0
+        let sizeHint = status.st_size > 0 ? Int(status.st_size) : 0
         var bytes: [UInt8] = []
         var chunkSize = min(max(sizeHint + 1, 4096), limit + 1, 1 << 20)
         while true {

@@ -138,3 +138,19 @@ struct UnwritableDirectory {
         return Sandbox.Output(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), rawStderr: String(decoding: result.stderr, as: UTF8.self))
     }
 }
+
+/// A FIFO in the place of a file choosy reads is a file that cannot be read, never a wait: a
+/// clicked link still opens, and the command ends in its usual time.
+@Suite struct FIFOInPlaceTests {
+    @Test(arguments: ["config.json", "preferences.json", "rules.json", "catalog/mine.json"])
+    func aFIFOInPlaceOfAFileDoesNotHangALink(_ file: String) {
+        let sandbox = Sandbox()
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
+        let path = sandbox.configHome + "/choosy/" + file
+        try? FileManager.default.createDirectory(atPath: parentDirectory(of: path), withIntermediateDirectories: true)
+        #expect(mkfifo(path, 0o600) == 0)
+        let output = sandbox.choosy(["handle", "https://example.org/"], timeout: 20)
+        #expect(output.status == 0, "\(file): \(output.stderr)")
+        #expect(sandbox.launched("firefox") == [["https://example.org/"]])
+    }
+}
