@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Fails when a folder of Sources/ChoosyKit uses a folder above it in doc/ARCHITECTURE.md.
+"""Fails when a folder of Sources/ChoosyKit uses a folder above it in doc/ARCHITECTURE.md,
+or when a real side-effect seam is built anywhere but in the composition root.
 
 A folder "uses" another when one of its files names a type, function or constant that the
-other declares at top level (comments and string literals are ignored). Run by `make test`.
+other declares at top level (comments and string literals are ignored). The real seams
+(doc/ARCHITECTURE.md, "Wiring") are built only in the files of COMPOSITION_ROOT; everything below gets
+them passed in. Run by `make test`.
 """
 import collections
 import os
@@ -14,10 +17,15 @@ SOURCES = os.path.join(ROOT, "Sources", "ChoosyKit")
 ARCHITECTURE = os.path.join(ROOT, "doc", "ARCHITECTURE.md")
 
 DECLARATION = re.compile(
-    r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|private|fileprivate|final|open|indirect)\s+)*"
+    r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|final|open|indirect|nonisolated)\s+)*"
     r"(?:struct|class|enum|protocol|typealias|actor|func|let|var)\s+([A-Za-z_][A-Za-z0-9_]*)",
     re.M,
 )
+# The real implementations of the side-effect protocols, and the files allowed to build them.
+REAL_SEAMS = ("LocalFileSystem", "PosixProcessRunner", "SystemClock", "CurlHTTPClient",
+              "SocketDisplayProbe", "SQLiteLibraryReader", "StandardErrorDiagnostics")
+COMPOSITION_ROOT = {"Commands/Choosy.swift", "Commands/ChoosyAction.swift", "Commands/CommandContext.swift"}
+CONSTRUCTION = re.compile(r"\b(" + "|".join(REAL_SEAMS) + r")\s*\(")
 IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 
 
@@ -48,6 +56,13 @@ def main():
                 sources[folder].append((name, text))
                 for match in DECLARATION.finditer(text):
                     owner.setdefault(match.group(1), folder)
+    for folder in folders:
+        for name, text in sources[folder]:
+            if f"{folder}/{name}" not in COMPOSITION_ROOT:
+                for built in sorted(set(m.group(1) for m in CONSTRUCTION.finditer(text))):
+                    # A seam's own file may define it (`init(`), which is no construction.
+                    if not re.search(r"\bstruct\s+" + built + r"\b|\bclass\s+" + built + r"\b", text):
+                        problems.append(f"Sources/ChoosyKit/{folder}/{name} builds {built}, which only the composition root may")
     rank = {folder: index for index, folder in enumerate(order)}
     for folder in folders:
         for name, text in sources[folder]:
@@ -59,7 +74,7 @@ def main():
         print("check-layers: " + problem, file=sys.stderr)
     if problems:
         return 1
-    print(f"layers OK: {len(folders)} folders, each using only the ones below it")
+    print(f"layers OK: {len(folders)} folders, each using only the ones below it; real seams built only in the composition root")
     return 0
 
 

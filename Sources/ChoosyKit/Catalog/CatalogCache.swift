@@ -34,7 +34,10 @@ package struct CatalogCache: Sendable {
     }
 
     package func path(for key: String) -> String { joinPath(directory, key + ".cache") }
-    package func lockPath(for key: String) -> String { joinPath(directory, key + ".lock") }
+    /// Held while `key` is downloaded and written, so two downloads of a type never interleave.
+    package func lock(for key: String, timeout: Double) throws -> any HeldLock {
+        try fileSystem.lock(joinPath(directory, key + ".lock"), timeout: timeout)
+    }
 
     /// What the last download of a type said, when it brought no data: kept as an empty
     /// marker file whose mtime is the time of the answer.
@@ -98,7 +101,7 @@ package struct CatalogCache: Sendable {
         }
     }
 
-    /// Replaces the type's file. The caller holds `lockPath(for: key)`, so temporary files
+    /// Replaces the type's file. The caller holds `lock(for: key)`, so temporary files
     /// that killed processes left beside it can go.
     package func store(_ key: String, metadata: Metadata, body: [UInt8]) throws {
         fileSystem.removeAbandonedTemporaryFiles(of: path(for: key))

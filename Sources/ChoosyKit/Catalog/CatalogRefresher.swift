@@ -47,9 +47,9 @@ package struct CatalogRefresher: Sendable {
     }
 
     private func fetch(_ key: String, onlyIfStale: Bool, diagnostics: DiagnosticSink) -> Outcome {
-        let lock: FileLock
+        let lock: any HeldLock
         do {
-            lock = try FileLock(path: cache.lockPath(for: key), timeout: 30)
+            lock = try cache.lock(for: key, timeout: 30)
         } catch {
             return .failed("cannot lock the cache: \(error)")
         }

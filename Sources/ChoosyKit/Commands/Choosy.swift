@@ -39,7 +39,7 @@ public final class Choosy {
     package init(
         environment: Environment, settings: Settings, diagnostics: DiagnosticSink,
         fileSystem: FileSystem = LocalFileSystem(), clock: Clock = SystemClock(),
-        runner: ProcessRunner = PosixProcessRunner(),
+        runner: ProcessRunner = PosixProcessRunner(fileSystem: LocalFileSystem()),
         httpClient: (@Sendable () -> HTTPClient)? = nil
     ) {
         // Every child starts from an environment without the token and without the variables

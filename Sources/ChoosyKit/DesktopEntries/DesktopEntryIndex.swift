@@ -38,7 +38,7 @@ package final class DesktopEntryIndex: Sendable {
 
     package init(
         environment: Environment, excludingExecutable executable: String? = nil,
-        fileSystem: FileSystem = LocalFileSystem(), clock: Clock = SystemClock()
+        fileSystem: FileSystem, clock: Clock
     ) {
         var directories: [String] = []
         for base in [environment.dataHome] + environment.dataDirs {

@@ -53,7 +53,7 @@ package struct MimeAppsList: Sendable {
         let associations = Mutex<[String: SchemeAssociations]>([:])
     }
 
-    package init(environment: Environment, index: DesktopEntryIndex, fileSystem: FileSystem = LocalFileSystem()) {
+    package init(environment: Environment, index: DesktopEntryIndex, fileSystem: FileSystem) {
         // A desktop name becomes part of a file name; one that could leave the directory is ignored.
         let desktops = environment.currentDesktops.filter { !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }
         var locations: [Location] = []
@@ -177,7 +177,7 @@ package struct MimeAppsEditor: Sendable {
     package let path: String
     private let fileSystem: FileSystem
 
-    package init(environment: Environment, fileSystem: FileSystem = LocalFileSystem()) {
+    package init(environment: Environment, fileSystem: FileSystem) {
         self.path = joinPath(environment.configHome, "mimeapps.list")
         self.fileSystem = fileSystem
     }

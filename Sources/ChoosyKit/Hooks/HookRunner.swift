@@ -32,7 +32,7 @@ package struct HookRunner: Sendable {
 
     package init(
         environment: Environment, diagnostics: DiagnosticSink,
-        processRunner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem(),
+        processRunner: ProcessRunner, fileSystem: FileSystem,
         timeout: Double = HookRunner.defaultTimeout, userID: UInt32 = getuid()
     ) {
         self.environment = environment

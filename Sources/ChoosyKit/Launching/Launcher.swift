@@ -20,7 +20,7 @@ package struct Launcher: Sendable {
     /// `activation`: the token the launched app gets when nothing used it before (SPEC §5);
     /// nil for launches that must not get one (callbacks).
     package init(
-        environment: Environment, runner: ProcessRunner = PosixProcessRunner(), fileSystem: FileSystem = LocalFileSystem(),
+        environment: Environment, runner: ProcessRunner, fileSystem: FileSystem,
         diagnostics: DiagnosticSink? = nil, activation: ActivationToken? = nil
     ) {
         self.environment = environment

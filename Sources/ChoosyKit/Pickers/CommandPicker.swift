@@ -13,7 +13,7 @@ package enum ShellCommandProgram: ExternalPickerProgram {
 }
 
 extension ExternalPicker where Program == ShellCommandProgram {
-    package init(command: String, environment: Environment, runner: ProcessRunner = PosixProcessRunner()) {
+    package init(command: String, environment: Environment, runner: ProcessRunner) {
         self.init(executable: command, environment: environment, runner: runner)
     }
 

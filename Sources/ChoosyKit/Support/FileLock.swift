@@ -6,7 +6,7 @@ package final class FileLock {
     private var fd: Int32
 
     /// Blocks until the exclusive lock on `path` is held, or throws after `timeout` seconds.
-    package init(path: String, timeout: Double = 30, fileSystem: FileSystem = LocalFileSystem()) throws {
+    package init(path: String, timeout: Double = 30, fileSystem: FileSystem) throws {
         try fileSystem.createDirectory(parentDirectory(of: path), permissions: 0o700)
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }

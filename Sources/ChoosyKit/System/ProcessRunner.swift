@@ -83,7 +83,7 @@ package protocol ProcessRunner: Sendable {
 package struct PosixProcessRunner: ProcessRunner {
     private let fileSystem: FileSystem
 
-    package init(fileSystem: FileSystem = LocalFileSystem()) {
+    package init(fileSystem: FileSystem) {
         self.fileSystem = fileSystem
     }
 

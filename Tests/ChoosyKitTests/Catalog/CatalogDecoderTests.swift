@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func theCatalogTreePassesItsChecker() throws {
-        let result = try PosixProcessRunner().run(ProcessRequest(
+        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
             argv: ["/usr/bin/env", "python3", Sandbox.packageRoot + "/catalog/check.py"],
             environment: ["PATH": "/usr/bin:/bin"]
         ))

@@ -156,7 +156,7 @@ import Testing
                 print("valid" if check.link_pattern_problem(pattern)[0] is None else "invalid")
             """
         let input = JSONValue.strings(patterns).rendered()
-        let result = try PosixProcessRunner().run(ProcessRequest(
+        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
             argv: ["/usr/bin/env", "python3", "-c", script, Sandbox.packageRoot + "/catalog"],
             environment: ["PATH": "/usr/bin:/bin"], input: Array(input.utf8)
         ))

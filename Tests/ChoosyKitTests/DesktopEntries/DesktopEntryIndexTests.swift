@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct DesktopEntryIndexTests {
     private func index(_ sandbox: Sandbox, excluding executable: String? = nil) -> DesktopEntryIndex {
-        DesktopEntryIndex(environment: sandbox.choosyEnvironment, excludingExecutable: executable)
+        DesktopEntryIndex(environment: sandbox.choosyEnvironment, excludingExecutable: executable, fileSystem: LocalFileSystem(), clock: SystemClock())
     }
 
     @Test func dataHomeWinsOverDataDirs() {

@@ -179,7 +179,7 @@ private struct GeneratedTree {
             }
         }
         for directory in applications {
-            _ = try! PosixProcessRunner().run(ProcessRequest(argv: ["update-desktop-database", directory], environment: ["PATH": "/usr/bin:/bin"]))
+            _ = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(argv: ["update-desktop-database", directory], environment: ["PATH": "/usr/bin:/bin"]))
         }
     }
 
@@ -227,7 +227,7 @@ private struct GeneratedTree {
     }
 
     func gio(_ scheme: String) -> GIODifferentialTests.Answer {
-        let result = try! PosixProcessRunner().run(ProcessRequest(
+        let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
             argv: ["gio", "mime", "x-scheme-handler/\(scheme)"], environment: environment, workingDirectory: root
         ))
         let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
@@ -243,7 +243,7 @@ private struct GeneratedTree {
 
     func choosy(_ scheme: String) -> GIODifferentialTests.Answer {
         let environment = Environment(environment)
-        let associations = MimeAppsList(environment: environment, index: DesktopEntryIndex(environment: environment)).associations(forScheme: scheme)
+        let associations = MimeAppsList(environment: environment, index: DesktopEntryIndex(environment: environment, fileSystem: LocalFileSystem(), clock: SystemClock()), fileSystem: LocalFileSystem()).associations(forScheme: scheme)
         return GIODifferentialTests.Answer(defaultID: associations.defaultEntry?.id, registered: associations.entries.map(\.id))
     }
 
@@ -251,8 +251,8 @@ private struct GeneratedTree {
     /// associations are the apps of one type, in ID order (the catalog's order).
     func pickerOrder(_ scheme: String) -> (listedDefault: String?, first: String?) {
         let environment = Environment(environment)
-        let index = DesktopEntryIndex(environment: environment)
-        let mimeApps = MimeAppsList(environment: environment, index: index)
+        let index = DesktopEntryIndex(environment: environment, fileSystem: LocalFileSystem(), clock: SystemClock())
+        let mimeApps = MimeAppsList(environment: environment, index: index, fileSystem: LocalFileSystem())
         let associations = mimeApps.associations(forScheme: scheme)
         let finder = InstalledAppFinder(
             probe: AppProbe(index: index, mimeApps: mimeApps, locale: nil), diagnostics: RecordingDiagnostics(), browserInstalled: { false }

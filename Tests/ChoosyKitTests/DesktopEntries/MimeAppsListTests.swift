@@ -5,7 +5,7 @@ import Testing
 @Suite struct MimeAppsListTests {
     private func list(_ sandbox: Sandbox, excluding executable: String? = nil) -> MimeAppsList {
         let environment = sandbox.choosyEnvironment
-        return MimeAppsList(environment: environment, index: DesktopEntryIndex(environment: environment, excludingExecutable: executable))
+        return MimeAppsList(environment: environment, index: DesktopEntryIndex(environment: environment, excludingExecutable: executable, fileSystem: LocalFileSystem(), clock: SystemClock()), fileSystem: LocalFileSystem())
     }
 
     private func installBrowsers(_ sandbox: Sandbox, _ ids: [String]) {
@@ -171,7 +171,7 @@ import Testing
             x-scheme-handler/http=bad.desktop;
             """ + "\n"
         let path = sandbox.write(sandbox.configHome + "/mimeapps.list", original, mode: 0o600)
-        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
         #expect(editor.path == path)
         let previous = try editor.setDefaults([
             "x-scheme-handler/https": ["choosy.desktop"],
@@ -207,7 +207,7 @@ import Testing
 
     @Test func editorCreatesTheFileOrTheGroup() throws {
         let sandbox = Sandbox()
-        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
         try FileManager.default.removeItem(atPath: sandbox.configHome)
         #expect(try editor.setDefaults(["x-scheme-handler/choosy": ["choosy.desktop"]]).isEmpty)
         #expect(sandbox.read(editor.path) == "[Default Applications]\nx-scheme-handler/choosy=choosy.desktop;\n")
@@ -220,7 +220,7 @@ import Testing
 
     @Test func editorKeepsOtherBytesEvenWhenInvalid() throws {
         let sandbox = Sandbox()
-        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
         let junk: [UInt8] = Array("# \u{00E9}".utf8) + [0xFF, 0xFE] + Array("\n[Default Applications]\nx-scheme-handler/https=old.desktop;\n".utf8)
         sandbox.writeBytes(editor.path, junk)
         #expect(try editor.setDefaults(["x-scheme-handler/https": ["new.desktop"]]) == ["x-scheme-handler/https": ["old.desktop"]])
@@ -230,7 +230,7 @@ import Testing
 
     @Test func editorWritesThroughASymlink() throws {
         let sandbox = Sandbox()
-        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
         let real = sandbox.write("dotfiles/mimeapps.list", "[Default Applications]\n")
         #expect(symlink(real, editor.path) == 0)
         try editor.setDefaults(["x-scheme-handler/https": ["choosy.desktop"]])
@@ -240,7 +240,7 @@ import Testing
 
     @Test func editorRefusesValuesThatWouldBreakTheFile() {
         let sandbox = Sandbox()
-        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
         for (type, id) in [("x-scheme-handler/https\n[x]", "a.desktop"), ("noslash", "a.desktop"), ("a/b", "a;b.desktop"), ("a/b", "../a.desktop")] {
             #expect(throws: ChoosyError.self) { try editor.setDefaults([type: [id]]) }
         }
@@ -249,7 +249,7 @@ import Testing
 
     @Test func editorRemovesADefaultGivenNoIDs() throws {
         let sandbox = Sandbox()
-        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
         sandbox.write(editor.path, "# mine\n[Default Applications]\nx-scheme-handler/https=choosy.desktop;\ntext/html=firefox.desktop;\nx-scheme-handler/https=again.desktop;\n")
         let previous = try editor.setDefaults(["x-scheme-handler/https": [], "x-scheme-handler/mailto": ["a.desktop", "b.desktop"]])
         #expect(previous["x-scheme-handler/https"] != nil)
@@ -258,7 +258,7 @@ import Testing
 
     @Test func editorPutsBackTheLinesItReplacedExactly() throws {
         let sandbox = Sandbox()
-        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment)
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
         let original = "[Default Applications]\r\nX-Scheme-Handler/HTTPS = firefox.desktop\r\ntext/html=firefox.desktop\r\n"
         sandbox.write(editor.path, original)
         let previous = try editor.replaceDefaults(["x-scheme-handler/https": ["choosy.desktop"], "x-scheme-handler/geo": ["choosy.desktop"]])

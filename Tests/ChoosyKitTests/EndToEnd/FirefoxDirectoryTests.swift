@@ -16,7 +16,7 @@ extension ProfileTests {
         var variables = sandbox.environment
         for (variable, value) in extra { variables[variable] = value.isEmpty ? nil : value }
         // Nothing captured: the crash helper it starts would hold a pipe open after it exits.
-        let result = try PosixProcessRunner().run(ProcessRequest(
+        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
             argv: [Self.firefoxESR, "--headless", "-CreateProfile", name], environment: variables,
             workingDirectory: sandbox.home, stdout: .discard, stderr: .discard, timeout: 60
         ))

@@ -128,7 +128,7 @@ import Testing
             with: "image/png=org.gnome.Loupe.desktop;\nx-scheme-handler/choosy=choosy.desktop;\n"))
 
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/desktop-file-validate") {
-            let result = try PosixProcessRunner().run(ProcessRequest(argv: ["/usr/bin/desktop-file-validate", entryPath], environment: ["PATH": "/usr/bin:/bin"]))
+            let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(argv: ["/usr/bin/desktop-file-validate", entryPath], environment: ["PATH": "/usr/bin:/bin"]))
             #expect(result.status == 0, "\(String(decoding: result.stdout + result.stderr, as: UTF8.self))")
         }
 

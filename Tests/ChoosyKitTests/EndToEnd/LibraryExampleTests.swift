@@ -14,7 +14,7 @@ struct LibraryExampleTests {
     func run(_ arguments: String..., environment extra: [String: String] = [:]) -> (status: Int32, stdout: String) {
         var environment = sandbox.environment
         for (name, value) in extra { environment[name] = value }
-        let result = try! PosixProcessRunner().run(ProcessRequest(argv: ["/usr/bin/setsid", "-w", Self.program] + arguments, environment: environment, workingDirectory: sandbox.root, timeout: 60))
+        let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(argv: ["/usr/bin/setsid", "-w", Self.program] + arguments, environment: environment, workingDirectory: sandbox.root, timeout: 60))
         return (result.status, String(decoding: result.stdout, as: UTF8.self))
     }
 

@@ -27,7 +27,7 @@ extension ProfileTests {
     @discardableResult
     func sqlite(_ database: String, _ script: String) throws -> Int32 {
         try FileManager.default.createDirectory(atPath: parentDirectory(of: database), withIntermediateDirectories: true)
-        return try PosixProcessRunner().run(ProcessRequest(
+        return try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
             argv: ["/usr/bin/sqlite3", database], environment: ["PATH": "/usr/bin:/bin"], input: Array(script.utf8), timeout: 30
         )).status
     }

@@ -15,7 +15,7 @@ import Testing
     private func runner(timeout: Double = HookRunner.defaultTimeout, userID: UInt32 = getuid(), extra: [String: String] = [:]) -> HookRunner {
         var environment = sandbox.choosyEnvironment
         for (name, value) in extra { environment[name] = value }
-        return HookRunner(environment: environment, diagnostics: diagnostics, timeout: timeout, userID: userID)
+        return HookRunner(environment: environment, diagnostics: diagnostics, processRunner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem(), timeout: timeout, userID: userID)
     }
 
     @discardableResult

@@ -6,7 +6,7 @@ import Testing
 /// `PosixProcessRunner.run` with real children (SPEC §11): output kept up to the limit, no
 /// wait past the child's exit, what it left in its group ended, the time limit over the whole run.
 @Suite struct ProcessRunnerTests {
-    private let runner = PosixProcessRunner()
+    private let runner = PosixProcessRunner(fileSystem: LocalFileSystem())
 
     private func shell(_ script: String, timeout: Double? = 20, group: Bool = true, limit: Int? = nil) -> (ProcessResult, Double) {
         let request = ProcessRequest(

@@ -24,8 +24,8 @@ import Testing
 
     @Test func aNULInAnArgumentIsNeverSilentlyCut() {
         let request = ProcessRequest(argv: ["/bin/echo", "a\u{0}b"], environment: ["PATH": "/usr/bin:/bin"])
-        #expect(throws: SpawnError.self) { try PosixProcessRunner().run(request) }
+        #expect(throws: SpawnError.self) { try PosixProcessRunner(fileSystem: LocalFileSystem()).run(request) }
         let environment = ProcessRequest(argv: ["/bin/echo"], environment: ["PATH": "/usr/bin:/bin", "X": "a\u{0}b"])
-        #expect(throws: SpawnError.self) { try PosixProcessRunner().run(environment) }
+        #expect(throws: SpawnError.self) { try PosixProcessRunner(fileSystem: LocalFileSystem()).run(environment) }
     }
 }

@@ -24,7 +24,7 @@ import Testing
     @Test func theCommandReadsTheLinesAndTheTitleAndItsAnswerIsTheChoice() throws {
         let sandbox = Sandbox()
         let script = answeringScript(sandbox, "Chromium (always)\\n")
-        let picker = CommandPicker(command: "\(script) 'one argument'", environment: sandbox.choosyEnvironment)
+        let picker = CommandPicker(command: "\(script) 'one argument'", environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
         #expect(try picker.choose(request) == .always(1))
         #expect(sandbox.read("records/stdin") == "Firefox\nFirefox (always)\nChromium\nChromium (always)\n")
         #expect(sandbox.read("records/title") == "Open link with")
@@ -37,7 +37,7 @@ import Testing
         var once = request
         once.allowAlways = false
         // Found through the environment's PATH, as the shell sees it.
-        let picker = CommandPicker(command: "answering-picker", environment: sandbox.choosyEnvironment)
+        let picker = CommandPicker(command: "answering-picker", environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
         #expect(try picker.choose(once) == .justOnce(0))
         #expect(sandbox.read("records/stdin") == "Firefox\nChromium\n")
     }
@@ -45,20 +45,20 @@ import Testing
     @Test func aNonZeroExitIsACancelEvenWithAValidLine() throws {
         let sandbox = Sandbox()
         let script = answeringScript(sandbox, "Firefox\\n", status: 1)
-        #expect(try CommandPicker(command: script, environment: sandbox.choosyEnvironment).choose(request) == .cancelled)
+        #expect(try CommandPicker(command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .cancelled)
     }
 
     @Test(arguments: ["printf 'rm -rf /\\nFirefox\\n'", "echo garbage", "cat >/dev/null", "true", "no-such-picker-command"])
     func garbageEmptyOrMissingCommandsAreACancel(command: String) throws {
         let sandbox = Sandbox()
-        #expect(try CommandPicker(command: command, environment: sandbox.choosyEnvironment).choose(request) == .cancelled)
+        #expect(try CommandPicker(command: command, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .cancelled)
     }
 
     @Test func aRequestWithoutCandidatesRunsNothing() throws {
         let sandbox = Sandbox()
         let script = answeringScript(sandbox, "Firefox\\n")
         let empty = PickerRequest(title: "Open", candidates: [])
-        #expect(try CommandPicker(command: script, environment: sandbox.choosyEnvironment).choose(empty) == .cancelled)
+        #expect(try CommandPicker(command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(empty) == .cancelled)
         #expect(!sandbox.exists("records/stdin"))
     }
 }

@@ -32,7 +32,7 @@ import Testing
     @Test func rofiGetsDmenuRowsWithIconsAndItsRowMapsBack() throws {
         let sandbox = Sandbox()
         let rofi = standIn("rofi", in: sandbox, answer: "Chromium (always)\\n")
-        let answer = try RofiPicker(executable: rofi, environment: sandbox.choosyEnvironment).choose(request)
+        let answer = try RofiPicker(executable: rofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request)
         #expect(answer == .always(1))
         let (argv, stdin) = recorded(sandbox)
         #expect(argv == [rofi, "-dmenu", "-p", "Open <this> & that", "-i", "-no-custom", "-show-icons"])
@@ -50,7 +50,7 @@ import Testing
     @Test func rofiCancelledIsACancel() throws {
         let sandbox = Sandbox()
         let rofi = standIn("rofi", in: sandbox, answer: "", status: 1)
-        #expect(try RofiPicker(executable: rofi, environment: sandbox.choosyEnvironment).choose(request) == .cancelled)
+        #expect(try RofiPicker(executable: rofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .cancelled)
     }
 
     @Test func zenityGetsAOneColumnListWithTheTitleAsPlainText() throws {
@@ -58,7 +58,7 @@ import Testing
         let zenity = standIn("zenity", in: sandbox, answer: "Web\\n")
         var once = request
         once.allowAlways = false
-        let answer = try ZenityPicker(executable: zenity, environment: sandbox.choosyEnvironment).choose(once)
+        let answer = try ZenityPicker(executable: zenity, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(once)
         #expect(answer == .justOnce(2))
         let (argv, stdin) = recorded(sandbox)
         #expect(argv == [
@@ -71,13 +71,13 @@ import Testing
     @Test func zenityCancelledIsACancel() throws {
         let sandbox = Sandbox()
         let zenity = standIn("zenity", in: sandbox, answer: "", status: 1)
-        #expect(try ZenityPicker(executable: zenity, environment: sandbox.choosyEnvironment).choose(request) == .cancelled)
+        #expect(try ZenityPicker(executable: zenity, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .cancelled)
     }
 
     @Test func fuzzelGetsRofisIconRowsAndTheTitleAsItsPrompt() throws {
         let sandbox = Sandbox()
         let fuzzel = standIn("fuzzel", in: sandbox, answer: "Chromium (always)\\n")
-        #expect(try FuzzelPicker(executable: fuzzel, environment: sandbox.choosyEnvironment).choose(request) == .always(1))
+        #expect(try FuzzelPicker(executable: fuzzel, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .always(1))
         let (argv, stdin) = recorded(sandbox)
         #expect(argv == [fuzzel, "--dmenu", "--prompt=Open <this> & that "])
         #expect(stdin.hasPrefix("Firefox\0icon\u{1F}firefox\nFirefox (always)\0icon\u{1F}firefox\n"))
@@ -91,7 +91,7 @@ import Testing
         sandbox.write(icon, "png")
         let wofi = standIn("wofi", in: sandbox, answer: "img:\(icon):text:Firefox (always)\\n")
         let extras = ExternalPickerExtras(iconFiles: IconFileFinder(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem()))
-        #expect(try WofiPicker(executable: wofi, environment: sandbox.choosyEnvironment, extras: extras).choose(request) == .always(0))
+        #expect(try WofiPicker(executable: wofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), extras: extras).choose(request) == .always(0))
         let (argv, stdin) = recorded(sandbox)
         #expect(argv == [wofi, "--dmenu", "--prompt", "Open <this> & that", "--insensitive", "--allow-images"])
         #expect(stdin == """
@@ -108,20 +108,20 @@ import Testing
     @Test func bemenuAndTofiGetPlainRowsAndTheTitleAsTheirPrompt() throws {
         let sandbox = Sandbox()
         let bemenu = standIn("bemenu", in: sandbox, answer: "Web\\n")
-        #expect(try BemenuPicker(executable: bemenu, environment: sandbox.choosyEnvironment).choose(request) == .justOnce(2))
+        #expect(try BemenuPicker(executable: bemenu, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .justOnce(2))
         #expect(recorded(sandbox).argv == [bemenu, "--prompt", "Open <this> & that", "--list", "15", "-i"])
         #expect(recorded(sandbox).stdin == "Firefox\nFirefox (always)\nChromium\nChromium (always)\nWeb\nWeb (always)\n")
         let tofi = standIn("tofi", in: sandbox, answer: "Web (always)\\n")
-        #expect(try TofiPicker(executable: tofi, environment: sandbox.choosyEnvironment).choose(request) == .always(2))
+        #expect(try TofiPicker(executable: tofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .always(2))
         #expect(recorded(sandbox).argv == [tofi, "--prompt-text=Open <this> & that: "])
     }
 
     private func picker(_ name: String, _ executable: String, _ sandbox: Sandbox) -> any Picker {
         switch name {
-        case "fuzzel": FuzzelPicker(executable: executable, environment: sandbox.choosyEnvironment)
-        case "wofi": WofiPicker(executable: executable, environment: sandbox.choosyEnvironment)
-        case "bemenu": BemenuPicker(executable: executable, environment: sandbox.choosyEnvironment)
-        default: TofiPicker(executable: executable, environment: sandbox.choosyEnvironment)
+        case "fuzzel": FuzzelPicker(executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        case "wofi": WofiPicker(executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        case "bemenu": BemenuPicker(executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        default: TofiPicker(executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
         }
     }
 

@@ -40,7 +40,7 @@ private struct AnsweringDisplays: DisplayProbe {
 
     private func selector(_ sandbox: Sandbox, terminal: Bool = false, answering: [SocketAddress] = []) -> PickerSelector {
         PickerSelector(
-            environment: sandbox.choosyEnvironment, terminalAvailable: terminal, runner: PosixProcessRunner(), fileSystem: LocalFileSystem(),
+            environment: sandbox.choosyEnvironment, terminalAvailable: terminal, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem(),
             probe: AnsweringDisplays(answering: answering), extras: ExternalPickerExtras()
         )
     }

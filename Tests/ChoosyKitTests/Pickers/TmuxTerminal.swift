@@ -96,7 +96,7 @@ final class TmuxTerminal {
             environment: ["PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": sandbox.home, "SHELL": "/bin/sh", "TERM": "xterm"],
             timeout: 20
         )
-        let result = try PosixProcessRunner().run(request)
+        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(request)
         guard result.status == 0 else {
             let stderr = String(decoding: result.stderr, as: UTF8.self)
             throw TmuxTestFailure(description: "tmux \(arguments.joined(separator: " ")) failed: \(stderr)")

@@ -22,7 +22,7 @@ final class XvfbDisplay: @unchecked Sendable {
         // block most signals, and a server started from one (as Foundation's Process does)
         // would never see the SIGTERM that stops it. Xvfb writes the number of the display it
         // chose to fd 3 once it is ready; -noreset: no reset between one client and the next.
-        let started = try? PosixProcessRunner().run(ProcessRequest(
+        let started = try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
             argv: ["/bin/sh", "-c", #"Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$0" 2>"$1" </dev/null >/dev/null & echo $!"#, number, log],
             environment: ["PATH": "/usr/bin:/bin"], timeout: 10
         ))
@@ -82,7 +82,7 @@ final class XvfbDisplay: @unchecked Sendable {
             argv: ["/usr/bin/xdotool"] + arguments, environment: ["DISPLAY": display, "PATH": "/usr/bin:/bin"],
             timeout: timeout
         )
-        return try? PosixProcessRunner().run(request)
+        return try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(request)
     }
 
     /// Waits until a visible window matches (`["--class", "rofi"]`, `["--name", title]`) and

@@ -134,7 +134,7 @@ struct UnwritableDirectory {
             argv: prefix + ["/usr/bin/setsid", "-w", binary] + arguments, environment: variables,
             workingDirectory: sandbox.root, timeout: 60
         )
-        let result = try! PosixProcessRunner().run(request)
+        let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(request)
         return Sandbox.Output(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), rawStderr: String(decoding: result.stderr, as: UTF8.self))
     }
 }

@@ -19,7 +19,7 @@ extension Sandbox {
         let request = ProcessRequest(
             argv: argv, environment: variables, workingDirectory: root, input: input.map { Array($0.utf8) }, timeout: timeout
         )
-        let result = try! PosixProcessRunner().run(request)
+        let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(request)
         return Output(
             status: result.status,
             stdout: String(decoding: result.stdout, as: UTF8.self),

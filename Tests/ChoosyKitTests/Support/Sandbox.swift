@@ -68,7 +68,7 @@ final class Sandbox: @unchecked Sendable {
                 argv: ["/bin/sh", "-c", "cat > \"$0\" && chmod \(String(mode, radix: 8)) \"$0\"", full],
                 environment: ["PATH": "/usr/bin:/bin"], input: Array(contents.utf8)
             )
-            precondition(try! PosixProcessRunner().run(request).status == 0, "cannot write \(full)")
+            precondition(try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(request).status == 0, "cannot write \(full)")
         } else {
             try! Data(contents.utf8).write(to: URL(fileURLWithPath: full))
             chmod(full, mode_t(mode))
@@ -185,7 +185,7 @@ final class Sandbox: @unchecked Sendable {
         )
         var untilEnd = request
         untilEnd.readsUntilEndOfOutput = true
-        let result = try! PosixProcessRunner().run(untilEnd)
+        let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(untilEnd)
         return Output(
             status: result.status,
             stdout: String(decoding: result.stdout, as: UTF8.self),

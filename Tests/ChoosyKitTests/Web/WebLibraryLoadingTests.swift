@@ -13,7 +13,7 @@ import Testing
     private func runAlone(_ name: String, _ variables: [String: String]) throws -> (status: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in variables { environment[key] = value }
-        let result = try PosixProcessRunner().run(ProcessRequest(
+        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
             argv: [currentExecutable(), "--testing-library", "swift-testing", "--filter", "WebLibraryLoadingTests/\(name)"],
             environment: environment, timeout: 120
         ))
