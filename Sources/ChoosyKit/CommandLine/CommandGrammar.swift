@@ -43,7 +43,7 @@ package struct CommandGrammar: Sendable {
         .value("--app", "KEY", .appKey, "this app, this once (nothing is remembered)") { $0.open.app = $1 },
         .flag("--choose", "show the picker (the default stays unless you pick always)") { $0.open.choose = true },
         .flag("--no-remember", "offer \"just once\" only") { $0.open.noRemember = true },
-        .value("--picker", "P", .picker, "tty, fzf, rofi, zenity, or a command reading choices on stdin") { $0.open.picker = $1 },
+        .value("--picker", "P", .picker, "auto, tty, fzf, rofi, zenity, fuzzel, wofi, bemenu, tofi, or a command reading choices on stdin") { $0.open.picker = $1 },
         .value("--title", "T", .text, "the picker's title") { $0.open.title = $1 },
         .flag("--dry-run", "launch nothing, write nothing; print the command line") { $0.open.dryRun = true },
         json,

@@ -43,7 +43,7 @@ public final class Choosy {
         httpClient: (@Sendable () -> HTTPClient)? = nil
     ) {
         // Every child starts from an environment without the token and without the variables
-        // of choosy's own launch (SPEC §5); the token goes to the one child that uses it.
+        // of choosy's own launch (doc/desktop.md); the token goes to the one child that uses it.
         (self.environment, self.activation) = ActivationToken.split(environment)
         self.settings = settings
         self.diagnostics = diagnostics

@@ -75,9 +75,36 @@ package struct HelpCommand: ChoosyCommand {
     }
 
     /// Two columns, indented by two; a first column wider than `column` keeps three spaces.
+    /// Each pair as a row, its second part from `column` on. A row that would pass 80 columns
+    /// wraps: its first part (keeping each `[…]` whole) and its second part under the column.
     private static func rows(_ rows: [(String, String)], column: Int) -> String {
-        rows.map { first, second in
-            "  " + first + String(repeating: " ", count: max(3, column - first.count)) + second
+        let start = column + 2
+        let pad = String(repeating: " ", count: start)
+        return rows.map { first, second in
+            var lines = ("  " + wrapped(synopsisWords(first), width: 78, indent: "        ")).split(separator: "\n").map(String.init)
+            let described = wrapped(second.split(separator: " ").map(String.init), width: 80 - start)
+                .split(separator: "\n").map { pad + $0 }
+            let last = lines.removeLast()
+            if last.count + 3 <= start || (lines.isEmpty && last.count + 3 + (described.first?.count ?? start) - start <= 80) {
+                let gap = String(repeating: " ", count: max(3, start - last.count))
+                lines.append(last + gap + (described.first?.dropFirst(start) ?? ""))
+                lines += described.dropFirst()
+            } else {
+                lines.append(last)
+                lines += described
+            }
+            return lines.joined(separator: "\n")
         }.joined(separator: "\n")
+    }
+
+    /// The words of a synopsis, an optional `[--app KEY]` counting as one.
+    private static func synopsisWords(_ synopsis: String) -> [String] {
+        var words: [String] = []
+        var depth = 0
+        for word in synopsis.split(separator: " ") {
+            if depth > 0 { words[words.count - 1] += " " + word } else { words.append(String(word)) }
+            depth += word.filter { $0 == "[" }.count - word.filter { $0 == "]" }.count
+        }
+        return words
     }
 }

@@ -1,6 +1,6 @@
 /// What a hook or custom action prints on stdout: its `KEY=VALUE` lines, in order, split at
 /// the first `=`; every other line is ignored. Each stream is read up to `limit` bytes
-/// (SPEC §11), so what is parsed here is never larger.
+/// (doc/security.md), so what is parsed here is never larger.
 package enum HookOutput {
     /// Bytes kept of each of a script's streams; the rest is discarded with one warning.
     package static let limit = 1 << 20

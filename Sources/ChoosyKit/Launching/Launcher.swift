@@ -17,7 +17,7 @@ package struct Launcher: Sendable {
     private let diagnostics: DiagnosticSink?
     private let activation: ActivationToken?
 
-    /// `activation`: the token the launched app gets when nothing used it before (SPEC §5);
+    /// `activation`: the token the launched app gets when nothing used it before (doc/desktop.md);
     /// nil for launches that must not get one (callbacks).
     package init(
         environment: Environment, runner: ProcessRunner, fileSystem: FileSystem,

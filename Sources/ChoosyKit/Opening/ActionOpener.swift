@@ -81,7 +81,7 @@ final class ActionOpener {
                 return try openInBrowser(link.url, request: request)
             }
         }
-        // Never worse than the browser (SPEC §9.1): a web link's picker offers it too.
+        // Never worse than the browser (doc/links-and-rules.md): a web link's picker offers it too.
         let webPage = request.link != nil && type.key != "browser" && request.options.app == nil
         let chosen: InstalledApp
         do {

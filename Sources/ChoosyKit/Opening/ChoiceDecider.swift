@@ -16,7 +16,7 @@ package struct ChoiceSituation: Equatable, Sendable {
     package var choose: Bool
     /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
     package var alwaysPicker: Bool
-    /// A web link: the picker offers the browser too ("Name (web page)", SPEC §9.1), so a
+    /// A web link: the picker offers the browser too ("Name (web page)", doc/links-and-rules.md), so a
     /// single app is not launched without asking while the type has no default.
     package var offersWebPage: Bool
 

@@ -1,5 +1,5 @@
 /// Choosy's promise for `handle`, the desktop's link handler: when a choice is needed and no
-/// picker can be shown, the link opens as if choosy were not there (SPEC §6). The app is the
+/// picker can be shown, the link opens as if choosy were not there (doc/desktop.md). The app is the
 /// user's own default for the type when it is one of the candidates (installed, and able to
 /// take the link), else the handler `choosy install` replaced, else the scheme's default,
 /// else the first candidate; it is used just once, and the user is told on stderr and, when a

@@ -25,7 +25,7 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
         guard !lines.choices.isEmpty else { return .cancelled }
         var variables = environment.variables
         variables[Self.titleVariable] = request.title
-        // A graphical picker uses the activation token, when it shows itself (SPEC §5).
+        // A graphical picker uses the activation token, when it shows itself (doc/desktop.md).
         let lent = Program.isGraphical && extras.activation?.lend(into: &variables) == true
         let process = ProcessRequest(
             argv: Program.argv(executable, title: request.title),
@@ -54,7 +54,7 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
     }
 
     /// What GTK (zenity, wofi), rofi, fuzzel and tofi print when their display is not there;
-    /// bemenu prints nothing, so only the socket check before it tells (SPEC §6).
+    /// bemenu prints nothing, so only the socket check before it tells (doc/desktop.md).
     static func isDisplayError(_ message: Substring) -> Bool {
         let lowered = message.lowercased()
         return ["cannot open display", "failed to open display", "failed to connect to wayland", "couldn't connect to wayland"]

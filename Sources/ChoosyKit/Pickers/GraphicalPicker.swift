@@ -1,4 +1,4 @@
-/// The graphical pickers choosy knows (SPEC §6): the program each one is, the displays it
+/// The graphical pickers choosy knows (doc/desktop.md): the program each one is, the displays it
 /// can draw on, and the order `auto` tries them in per session.
 package enum GraphicalPicker: String, CaseIterable, Sendable {
     case rofi, zenity, fuzzel, wofi, bemenu, tofi

@@ -8,6 +8,6 @@ package enum PickerAnswer: Equatable, Sendable {
     case alwaysForSite(Int)
     case cancelled
     /// The picker could not show itself (its display does not answer, or it failed with its
-    /// display's own error): not a cancel, the next picker is tried (SPEC §6). Says why.
+    /// display's own error): not a cancel, the next picker is tried (doc/desktop.md). Says why.
     case notShown(String)
 }

@@ -1,4 +1,4 @@
-/// Graphical pickers tried in order (SPEC §6). One that cannot show itself is not a cancel:
+/// Graphical pickers tried in order (doc/desktop.md). One that cannot show itself is not a cancel:
 /// before each starts, the display it would use must answer (its socket accepts a
 /// connection), and one that fails with its display's own error counts the same; the next
 /// is tried. When none is left, the answer is `.notShown`, with why.

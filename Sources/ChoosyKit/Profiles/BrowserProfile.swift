@@ -10,7 +10,7 @@ package struct BrowserProfile: Equatable, Sendable {
     package var directory: String?
     /// A profile of a Firefox profile group, which `profiles.ini` does not name, so `-P`
     /// cannot open it: Firefox is given its directory, `--profile DIR`, as Firefox's own
-    /// profile manager starts one (SPEC §10).
+    /// profile manager starts one (doc/profiles.md).
     package var inProfileGroup = false
     package static let profileGroupOption = "--profile"
 

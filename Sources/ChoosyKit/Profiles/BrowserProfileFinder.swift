@@ -54,7 +54,7 @@ package struct BrowserProfileFinder: Sendable {
     }
 
     /// The profiles of a `profiles.ini` in `root`, each profile group's in place of the entry
-    /// that names its store (SPEC §10). That entry is one of the group's, found by its
+    /// that names its store (doc/profiles.md). That entry is one of the group's, found by its
     /// directory, and stays a choice of its own only when none is; a store that cannot be
     /// read costs only its group, the entry staying. A name seen already is left out.
     private func firefoxProfiles(_ entries: [FirefoxProfileList.Entry], root: String, app: App) -> [BrowserProfile] {
@@ -104,7 +104,7 @@ package struct BrowserProfileFinder: Sendable {
         }
     }
 
-    /// Which of the places a variant may keep its profile list the browser reads (SPEC §10,
+    /// Which of the places a variant may keep its profile list the browser reads (doc/profiles.md,
     /// "where Firefox keeps profiles"): the first whose directory exists, else the last. So
     /// Firefox goes on with an existing `~/.mozilla/firefox/` and a new user's is
     /// `$XDG_CONFIG_HOME/mozilla/firefox/`, as the real firefox-esr decides

@@ -8,7 +8,7 @@ package enum ChromiumLocalState {
 
     /// The profiles in the file's order, named by their display name (the directory when it
     /// has none). Profiles whose display names are equal (Chromium lets two be "Person 1")
-    /// are each shown with their directory, "Person 1 (Profile 2)" (SPEC §10), so that each
+    /// are each shown with their directory, "Person 1 (Profile 2)" (doc/profiles.md), so that each
     /// has a key of its own; a name that is still another's is skipped. Throws when the file
     /// is not JSON.
     package static func profiles(in bytes: [UInt8]) throws(JSONError) -> [BrowserProfile] {

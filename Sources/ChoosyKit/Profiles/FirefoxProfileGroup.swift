@@ -1,4 +1,4 @@
-/// A Firefox profile group (SPEC §10): the profiles that Firefox's profile manager (Firefox
+/// A Firefox profile group (doc/profiles.md): the profiles that Firefox's profile manager (Firefox
 /// 138 and later) keeps in `Profile Groups/<StoreID>.sqlite` beside `profiles.ini`, in the
 /// `Profiles` table its ProfilesDatastoreService creates (`id`, `path`, `name`, `avatar`,
 /// theme columns), read as its SelectableProfileService reads them: `path` is below the

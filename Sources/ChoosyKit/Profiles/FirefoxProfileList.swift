@@ -1,5 +1,5 @@
 /// Firefox's `profiles.ini` (also LibreWolf's, Waterfox's, Floorp's): `[Profile<N>]` groups
-/// with `Name`, `Path`, `IsRelative`, `Default` and, for a profile group (SPEC §10), `StoreID`,
+/// with `Name`, `Path`, `IsRelative`, `Default` and, for a profile group (doc/profiles.md), `StoreID`,
 /// next to `[General]` and `[Install<hash>]` groups, which say nothing about names. Read
 /// leniently: Firefox writes the file, but a crash or a hand edit can leave anything in it,
 /// and a line that is not `Key=Value` (or not UTF-8) is skipped rather than costing every

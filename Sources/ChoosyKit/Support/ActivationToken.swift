@@ -2,7 +2,7 @@ import Synchronization
 
 /// The activation token a launcher or the portal handed choosy (`XDG_ACTIVATION_TOKEN` on
 /// Wayland, `DESKTOP_STARTUP_ID` on X11), so that what it starts may come to the front. A
-/// token is used once (SPEC §5): by the launched app when no picker was shown, else by the
+/// token is used once (doc/desktop.md): by the launched app when no picker was shown, else by the
 /// graphical picker. Every other child gets an environment without it.
 package final class ActivationToken: Sendable {
     /// Both carry the token, as GIO passes it on.

@@ -47,7 +47,7 @@ public struct ChoosyError: Error, Equatable, Sendable, CustomStringConvertible {
     public var status: ExitStatus
     public var message: String
     /// For a choice that no picker could show: what `handle` needs to open the link without
-    /// choosy (SPEC §6).
+    /// choosy (doc/desktop.md).
     package var unpicked: UnpickedChoice?
 
     package init(_ status: ExitStatus, _ message: String) {

@@ -1,4 +1,4 @@
-/// A display a session names (SPEC §6): Wayland by `WAYLAND_DISPLAY`, X11 by `DISPLAY`, with
+/// A display a session names (doc/desktop.md): Wayland by `WAYLAND_DISPLAY`, X11 by `DISPLAY`, with
 /// the sockets its clients connect to, so that choosy can tell whether it answers before it
 /// starts a picker there.
 package enum DisplayServer: Equatable, Sendable {

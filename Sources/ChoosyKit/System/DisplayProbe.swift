@@ -1,6 +1,6 @@
 import CSystem
 
-/// Whether a display answers: its socket accepts a connection (SPEC §6). A seam, so that the
+/// Whether a display answers: its socket accepts a connection (doc/desktop.md). A seam, so that the
 /// choice of picker is tested for any session and the real check for real.
 package protocol DisplayProbe: Sendable {
     func accepts(_ address: SocketAddress) -> Bool

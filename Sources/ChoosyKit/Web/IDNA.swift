@@ -4,7 +4,7 @@
 /// which is loaded by the first name that needs it.
 ///
 /// ICU always runs the hyphen and DNS length checks but reports each as an error bit of its
-/// own, so the ones the URL standard turns off are ignored here (SPEC §9.3). ICU names its C
+/// own, so the ones the URL standard turns off are ignored here (doc/links-and-rules.md). ICU names its C
 /// symbols after its major version (`uidna_openUTS46_72`), so each library version is tried
 /// with its own suffix.
 enum IDNA {

@@ -47,7 +47,7 @@ package enum WebHost: Hashable, Sendable {
     }
 
     /// A name with an empty label (`.example.com`, `a..b`; the trailing dot aside) is a host a
-    /// browser opens, but never a site (SPEC §9.3): no rule and no *always for SITE*.
+    /// browser opens, but never a site (doc/links-and-rules.md): no rule and no *always for SITE*.
     package var hasEmptyLabel: Bool {
         guard let name = domainName else { return false }
         return name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).contains { $0.isEmpty }

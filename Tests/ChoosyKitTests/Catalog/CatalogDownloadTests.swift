@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// The catalog against a real HTTP server on 127.0.0.1 (SPEC §2.3). Server faults are in
+/// The catalog against a real HTTP server on 127.0.0.1 (doc/configuration.md). Server faults are in
 /// CatalogFaultMatrixTests, concurrent downloads in ConcurrencyTests.
 @Suite struct CatalogDownloadTests {
     let sandbox = Sandbox()

@@ -5,16 +5,31 @@ import Testing
 @Suite struct HelpTextTests {
     let overview = HelpCommand.overview
 
-    /// The overview's rows under `heading`: the text up to the first run of spaces, and after it.
+    /// The overview's rows under `heading`: the text up to the first run of spaces, and after
+    /// it, each joined again from the lines it wraps over (a synopsis goes on 8 columns in, its
+    /// description under the description column).
     private func rows(under heading: String) -> [(String, String)] {
         guard let start = overview.range(of: "\n" + heading + "\n") else { return [] }
-        return overview[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
-            .prefix { $0.hasPrefix("  ") }
-            .map { row in
-                let text = row.dropFirst(2)
-                guard let gap = text.range(of: "   ") ?? text.range(of: "  ") else { return (String(text), "") }
-                return (String(text[..<gap.lowerBound]), String(text[gap.upperBound...].drop { $0 == " " }))
+        var rows: [(String, String)] = []
+        for line in overview[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix(while: { $0.hasPrefix("  ") }) {
+            let text = line.drop { $0 == " " }
+            let gap = text.range(of: "   ") ?? text.range(of: "  ")
+            let (first, second) = gap.map { (String(text[..<$0.lowerBound]), String(text[$0.upperBound...].drop { $0 == " " })) } ?? (String(text), "")
+            let indent = line.count - text.count
+            if indent == 2 || rows.isEmpty {
+                rows.append((first, second))
+            } else if indent == 8 && rows[rows.count - 1].1.isEmpty {
+                rows[rows.count - 1].0 += " " + first
+                rows[rows.count - 1].1 = second
+            } else {
+                rows[rows.count - 1].1 += " " + text
             }
+        }
+        return rows
+    }
+
+    @Test func theOverviewIsNoWiderThan80Columns() {
+        #expect(overview.split(separator: "\n").allSatisfy { $0.count <= 80 })
     }
 
     @Test func theOverviewListsEveryCommand() {

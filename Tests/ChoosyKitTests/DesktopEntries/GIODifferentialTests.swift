@@ -14,7 +14,7 @@ import Testing
 
     /// What made GIO answer otherwise, per the README's list.
     enum Deviation: String, CaseIterable {
-        /// A `[Default Applications]` entry counts as associated for choosy (SPEC §3.1, as GIO
+        /// A `[Default Applications]` entry counts as associated for choosy (doc/spec-choices.md, as GIO
         /// takes it for the default); GIO does not list it among its registered applications.
         case unregisteredDefault = "leaves a named default out of its registered applications"
         /// GIO returns a Hidden entry that mimeapps.list names (or the copy below it).

@@ -51,7 +51,7 @@ import Testing
         #expect(associations(sandbox).defaultFirst.map(\.id) == ["kde-browser.desktop", "chromium.desktop", "epiphany.desktop", "firefox.desktop"])
     }
 
-    /// SPEC §3.1: as GIO, xdg-mime and KDE read the lists, the first installed entry a
+    /// doc/spec-choices.md: as GIO, xdg-mime and KDE read the lists, the first installed entry a
     /// `[Default Applications]` list names is the default and counts as associated, even
     /// when its entry does not list the scheme or a removal took its association away.
     @Test func aNamedDefaultCountsAsAssociated() {

@@ -99,7 +99,7 @@ import Testing
         let output = bash("exec 2>&1\n" + commands.joined(separator: "\n"))
         #expect(output.stdout == expected)
         #expect(commands.contains("tw choosyapp"))
-        // The bare word is a usage error (SPEC §7).
+        // The bare word is a usage error (doc/choosy.1).
         #expect(bash("alias tw='choosy open Twitter show_profile'\ntw choosyapp").status == 2)
     }
 }

@@ -21,7 +21,7 @@ import Testing
         /// What that recorder receives.
         var argv: [String]
         /// The app to make the type's default first: while a type has no default, the picker
-        /// offers the browser beside the app (SPEC §9.1, never worse than the browser).
+        /// offers the browser beside the app (doc/links-and-rules.md, never worse than the browser).
         var defaultApp: (type: String, app: String)
         var testDescription: String { link }
     }
@@ -119,7 +119,7 @@ import Testing
         #expect(sandbox.recordedRuns("nheko").isEmpty)
     }
 
-    /// Never worse than the browser (SPEC §9.1): with no default, a single app that could take
+    /// Never worse than the browser (doc/links-and-rules.md): with no default, a single app that could take
     /// the link is not launched without asking; the browser is offered after it, per browser
     /// and profile; picking it *always* keeps the type's links there until `reset`.
     @Test func theBrowserIsOfferedBesideTheAppAndPickingItAlwaysKeepsLinksThere() throws {
@@ -174,7 +174,7 @@ import Testing
         #expect(sandbox.recordedRuns(mpv).isEmpty)
     }
 
-    /// A choice is kept (SPEC §9.1, issue 22 item 6): a web app of another service gets its own
+    /// A choice is kept (doc/links-and-rules.md, issue 22 item 6): a web app of another service gets its own
     /// address for the action, a native app that cannot do it is refused, never swapped.
     @Test func aChosenAppGetsTheLinkAsItCanTakeIt() {
         let link = "https://www.google.de/maps/search/Alexanderplatz+Berlin/"

@@ -2,7 +2,7 @@ import ChoosyKit
 import Foundation
 import Testing
 
-/// The desktop path of SPEC §5 and §6 through the real binary: what the launched app's
+/// The desktop path of doc/desktop.md through the real binary: what the launched app's
 /// environment holds (the activation token, its own entry and pid), who else sees a token,
 /// and the no-picker fallback of `handle` (the user's own default, a message that names the
 /// right fix). Pickers here are scripts on PATH under the real pickers' names, shown on a

@@ -2,7 +2,7 @@ import ChoosyKit
 import Foundation
 import Testing
 
-/// Where Firefox keeps its profiles (SPEC §10): the directory the browser itself uses, a new
+/// Where Firefox keeps its profiles (doc/profiles.md): the directory the browser itself uses, a new
 /// user's `$XDG_CONFIG_HOME/mozilla/firefox/` or an existing `~/.mozilla/firefox/`, checked
 /// with the profile list the real firefox-esr wrote (`Tests/Fixtures/firefox-esr`) and, where
 /// it is installed, with the real browser creating profiles in the sandbox.

@@ -2,7 +2,7 @@ import ChoosyKit
 import Foundation
 import Testing
 
-/// `choosy handle`, `install` and `uninstall` end to end (SPEC §8.1, §8.3).
+/// `choosy handle`, `install` and `uninstall` end to end (doc/hooks-and-callbacks.md).
 @Suite struct HandleTests {
     let sandbox = Sandbox()
 

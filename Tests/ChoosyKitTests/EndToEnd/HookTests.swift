@@ -2,7 +2,7 @@ import ChoosyKit
 import Foundation
 import Testing
 
-/// Prepare hooks, `--configure` and custom actions end to end (SPEC §8.4).
+/// Prepare hooks, `--configure` and custom actions end to end (doc/hooks-and-callbacks.md).
 @Suite struct HookTests {
     let sandbox = Sandbox()
     static let profileURL = "https://x.com/intent/user?screen_name="

@@ -2,7 +2,7 @@ import ChoosyKit
 import Foundation
 import Testing
 
-/// `choosy open` end to end (SPEC §6, §7): the real binary, real desktop entries whose
+/// `choosy open` end to end (doc/desktop.md, doc/choosy.1): the real binary, real desktop entries whose
 /// programs record their argv, and a `CMD` picker script that logs what it was offered.
 @Suite struct OpenFlowTests {
     let sandbox = Sandbox()

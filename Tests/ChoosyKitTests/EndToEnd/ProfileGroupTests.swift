@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Firefox's profile groups (SPEC §10), end to end: a `profiles.ini` profile with a `StoreID`,
+/// Firefox's profile groups (doc/profiles.md), end to end: a `profiles.ini` profile with a `StoreID`,
 /// and its store `Profile Groups/<StoreID>.sqlite` made with the sqlite3 CLI from the schema
 /// of Firefox's ProfilesDatastoreService, in the place a new user's Firefox keeps them.
 extension ProfileTests {

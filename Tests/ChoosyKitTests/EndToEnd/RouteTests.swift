@@ -2,7 +2,7 @@ import ChoosyKit
 import Foundation
 import Testing
 
-/// `choosy route` end to end (SPEC §8.2): the calling app is a recorder registered for
+/// `choosy route` end to end (doc/hooks-and-callbacks.md): the calling app is a recorder registered for
 /// `myapp:` links, so every callback choosy opens is recorded as the URL it received.
 @Suite struct RouteTests {
     let sandbox = Sandbox()

@@ -1,7 +1,7 @@
 import ChoosyKit
 import Testing
 
-/// The reader of a hook's output and the buffer that caps it (SPEC §11).
+/// The reader of a hook's output and the buffer that caps it (doc/security.md).
 @Suite struct HookOutputTests {
     private func pairs(_ text: String, truncated: Bool = false) -> [String] {
         HookOutput.assignments(in: Array(text.utf8), truncated: truncated).map { "\($0.0)=\($0.1)" }

@@ -44,7 +44,7 @@ import Testing
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/tweetbot=b.desktop;\n")
         #expect(probe(sandbox).installedEntry(for: tweetbot)?.id == "b.desktop")
 
-        // A named default counts as associated even when it does not list the scheme (SPEC §3.1).
+        // A named default counts as associated even when it does not list the scheme (doc/spec-choices.md).
         sandbox.desktopEntry("c.desktop", sandbox.application(name: "C", exec: "c %u"))
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/tweetbot=c.desktop;\n")
         #expect(probe(sandbox).installedEntry(for: tweetbot)?.id == "c.desktop")

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `PosixProcessRunner.run` with real children (SPEC §11): output kept up to the limit, no
+/// `PosixProcessRunner.run` with real children (doc/security.md): output kept up to the limit, no
 /// wait past the child's exit, what it left in its group ended, the time limit over the whole run.
 @Suite struct ProcessRunnerTests {
     private let runner = PosixProcessRunner(fileSystem: LocalFileSystem())

@@ -1,7 +1,7 @@
 @testable import ChoosyKit
 import Testing
 
-/// The decision order of SPEC §6, rule by rule.
+/// The decision order of doc/desktop.md, rule by rule.
 @Suite struct ChoiceDeciderTests {
     func decide(
         installed: [String] = ["firefox", "chromium"], candidates: [String]? = nil,
@@ -25,7 +25,7 @@ import Testing
         return false
     }
 
-    /// SPEC §9.1: beside a web link's browser, one app is a choice, not a decision.
+    /// doc/links-and-rules.md: beside a web link's browser, one app is a choice, not a decision.
     @Test func aSingleAppIsNotLaunchedWithoutAskingWhenTheWebPageIsOffered() {
         func situation(default remembered: String?) -> ChoiceSituation {
             ChoiceSituation(installed: ["mpv"], candidates: ["mpv"], preference: TypePreference(defaultApp: remembered, seen: ["mpv"]), offersWebPage: true)

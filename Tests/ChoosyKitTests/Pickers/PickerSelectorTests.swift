@@ -51,7 +51,7 @@ private struct AnsweringDisplays: DisplayProbe {
         #expect(try selector(sandbox, terminal: true).picker(for: .automatic) is TTYPicker)
     }
 
-    /// SPEC §6, per session kind.
+    /// doc/desktop.md, per session kind.
     @Test(arguments: [
         ([:], [String]()),
         (["DISPLAY": ":0"], ["rofi", "zenity"]),

@@ -81,7 +81,7 @@ import Testing
         ])
     }
 
-    /// Two profiles named "Person 1" are two choices, each shown with its directory (SPEC §10);
+    /// Two profiles named "Person 1" are two choices, each shown with its directory (doc/profiles.md);
     /// a profile whose own name is what another is shown as is left out, keys being unique.
     @Test func chromiumProfilesWithEqualNamesAreShownWithTheirDirectories() throws {
         let equal = #"{"profile": {"info_cache": {"Default": {"name": "Person 1"}, "Profile 1": {"name": "Work"}, "Profile 2": {"name": "Person 1"}, "Profile 3": {"name": "Person 1 (Profile 2)"}}}}"#

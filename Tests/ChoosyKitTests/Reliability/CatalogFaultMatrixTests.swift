@@ -2,7 +2,7 @@ import ChoosyKit
 import Foundation
 import Testing
 
-/// Every way the catalog server can fail (SPEC §2.3), against a real HTTP server on 127.0.0.1,
+/// Every way the catalog server can fail (doc/configuration.md), against a real HTTP server on 127.0.0.1,
 /// for a bundled type and for one only the server knows, each with a cold cache and a warm one.
 /// Whatever the fault: no crash, the last good data kept, one warning, the documented exit
 /// status, and no file written outside `$XDG_CACHE_HOME/choosy`.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Many choosy processes at once, as when links are clicked in quick succession: preferences
-/// are changed under a lock and downloads happen once (SPEC §2.3, §6).
+/// are changed under a lock and downloads happen once (doc/configuration.md, doc/desktop.md).
 @Suite struct ConcurrencyTests {
     /// Every process of `commands` started at once; their outputs in the same order.
     static func runAtOnce(_ sandbox: Sandbox, _ commands: [[String]]) async -> [Sandbox.Output] {

@@ -4,7 +4,7 @@ import Testing
 
 /// choosy killed with SIGKILL at random points, a hundred times each: the files it writes are
 /// replaced atomically, so they are never torn, a completed write is never lost, and the next
-/// run works (SPEC §2.3, §6).
+/// run works (doc/configuration.md, doc/desktop.md).
 @Suite struct CrashSafetyTests {
     static let kills = 100
 

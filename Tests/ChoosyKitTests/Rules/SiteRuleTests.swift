@@ -105,7 +105,7 @@ import Testing
         #expect(try winner("https://gist.github.com/work-org/team") == "deep")
         #expect(try winner("https://gist.github.com/work-org/x") == "path")
         #expect(try winner("https://example.org/") == nil)
-        // A host with an empty label is never a site (SPEC §9.3), so no rule is its rule.
+        // A host with an empty label is never a site (doc/links-and-rules.md), so no rule is its rule.
         #expect(try winner("https://.github.com/") == nil)
         #expect(try winner("https://docs..github.com/") == nil)
     }

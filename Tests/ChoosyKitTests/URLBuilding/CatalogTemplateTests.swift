@@ -4,7 +4,7 @@ import Testing
 
 /// Every URL template of the bundled catalog and of the upstream choosy-data fixtures, filled
 /// with values that hold URL structure, percent signs, placeholders and non-ASCII text, and
-/// compared with SPEC §4 as written independently below; then the bundled ones again through
+/// compared with doc/spec-choices.md as written independently below; then the bundled ones again through
 /// the real binary (`choosy url … --app`).
 @Suite struct CatalogTemplateTests {
     /// One value per troublesome character, then all of them at once.
@@ -99,7 +99,7 @@ import Testing
     }
 }
 
-/// SPEC §4 written out plainly, independently of `URLTemplate`: placeholders are replaced by
+/// doc/spec-choices.md written out plainly, independently of `URLTemplate`: placeholders are replaced by
 /// markers that hold none of `? & = #`, the template's structure is read from that text, and
 /// the markers are replaced by the (encoded) values last.
 enum SpecURL {

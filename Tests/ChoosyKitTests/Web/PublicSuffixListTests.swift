@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    /// SPEC §9.3: a host, but no site to write a rule for.
+    /// doc/links-and-rules.md: a host, but no site to write a rule for.
     @Test func namesWithAnEmptyLabelHaveNone() throws {
         for host in [".example.com", "a..example.com", "..", ".example.com."] {
             #expect(try registrable(host) == nil, "\(host)")
