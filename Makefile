@@ -43,7 +43,7 @@ DEBDIR ?= build
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all build test demo install uninstall deb bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-deb deps-bench deps-fuzz toolchain
+.PHONY: all build check test demo install uninstall deb bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-deb deps-bench deps-fuzz toolchain
 
 all: build
 
@@ -76,8 +76,16 @@ build: toolchain deps-build
 # any bound worth waiting.
 GUI_TESTS := RealGraphicalPickerTests
 
-## test: the layer check, the Examples package, every test (unit and end to end), then a
-## short pass of every fuzz target
+## check: the fast loop while working: the layer check and the library's own tests
+## (ChoosyKitTests), with no packages installed, no end-to-end tests and no fuzzing
+check: toolchain
+	python3 scripts/check-layers.py
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter 'ChoosyKitTests\.'
+
+## test: the layer check, the Examples package, every test (ChoosyKitTests, then
+## ChoosyEndToEndTests: the choosy binary run as a user runs it), then a short pass of every
+## fuzz target
 test: toolchain deps-test
 	python3 scripts/check-layers.py
 	$(SWIFT) build --package-path Examples

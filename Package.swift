@@ -31,9 +31,22 @@ let package = Package(
             name: "choosy",
             dependencies: ["ChoosyKit"]
         ),
+        // What the tests share (Sandbox, the catalog server, fakes): no tests of its own.
+        .target(
+            name: "ChoosyTestSupport",
+            dependencies: ["ChoosyKit"],
+            path: "Tests/ChoosyTestSupport"
+        ),
+        // Each type on its own, in process: `make check`.
         .testTarget(
             name: "ChoosyKitTests",
-            dependencies: ["ChoosyKit"]
+            dependencies: ["ChoosyKit", "ChoosyTestSupport"]
+        ),
+        // The choosy binary run as a user runs it, with real desktop entries, servers and
+        // processes; faults, crashes and races.
+        .testTarget(
+            name: "ChoosyEndToEndTests",
+            dependencies: ["ChoosyKit", "ChoosyTestSupport"]
         ),
     ]
 )

@@ -1,3 +1,4 @@
+import ChoosyTestSupport
 @testable import ChoosyKit
 import Testing
 

@@ -1,0 +1,152 @@
+import ChoosyTestSupport
+@testable import ChoosyKit
+import Foundation
+import Testing
+
+/// The catalog against a real HTTP server on 127.0.0.1 (doc/configuration.md). Server faults are in
+/// CatalogFaultMatrixTests, concurrent downloads in ConcurrencyTests.
+@Suite struct CatalogDownloadTests {
+    let sandbox = Sandbox()
+    let server: CatalogServer
+    let twitter = "/app-data/twitter.json"
+
+    init() throws {
+        server = try CatalogServer(serving: Sandbox.upstreamFixtures, in: sandbox)
+        sandbox.overrides = ["CHOOSY_CATALOG_URL": server.baseURL, "CHOOSY_OFFLINE": ""]
+    }
+
+    var cacheFile: String { sandbox.cacheHome + "/choosy/catalog/twitter.cache" }
+
+    func fetchedAt() throws -> Double {
+        let text = try #require(sandbox.read(cacheFile))
+        let header = try #require(text.split(separator: "\n").first)
+        let object = try JSONSerialization.jsonObject(with: Data(header.utf8)) as? [String: Any]
+        return try #require(object?["fetched_at"] as? Double)
+    }
+
+    @Test func updateThenDescribeShowsUpstreamAppsMergedWithTheBundledType() throws {
+        let update = sandbox.choosy("update", "twitter")
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stderr.isEmpty)
+        let describe = sandbox.choosy("describe", "twitter", "--json")
+        #expect(describe.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(describe.stdout.utf8)) as? [String: Any]
+        let apps = (object?["apps"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        for key in ["x_web", "tweetbot", "twitterific", "echofon", "twittelator"] {
+            #expect(apps.contains(key), "\(key) in \(apps)")
+        }
+        let actions = (object?["actions"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+        #expect(actions.contains("show_profile") && actions.contains("timeline"))
+        #expect(server.requests(for: twitter).count == 1, "describe within the TTL makes no request")
+    }
+
+    @Test func noRequestWithinTheTTL() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        for _ in 0..<3 {
+            #expect(sandbox.choosy("describe", "twitter").status == 0)
+        }
+        #expect(server.requests(for: twitter).count == 1)
+    }
+
+    @Test func afterTheTTLOneConditionalRequestGetsA304AndRenewsTheCache() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        let before = try fetchedAt()
+        let etag = try #require(server.requests(for: twitter).first.map { _ in
+            sandbox.read(cacheFile)?.split(separator: "\n").first.map(String.init)
+        } ?? nil)
+        usleep(50_000)
+        // The background refresh inherits stderr, so the command's output ends when it is done.
+        let describe = sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_CACHE_TTL": "0"])
+        #expect(describe.status == 0)
+        #expect(describe.stderr.isEmpty, "\(describe.stderr)")
+        #expect(describe.stdout.contains("tweetbot"), "stale data is used at once")
+        let requests = server.requests(for: twitter)
+        #expect(requests.count == 2)
+        #expect(requests.last?.status == 304)
+        #expect(requests.last.map { !$0.ifNoneMatch.isEmpty && etag.contains($0.ifNoneMatch.replacingOccurrences(of: "\"", with: "\\\"")) } == true)
+        #expect(try fetchedAt() > before)
+    }
+
+    @Test func developmentModeRefreshesOnEveryUse() throws {
+        for _ in 0..<3 {
+            #expect(sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_DEVELOPMENT_MODE": "1"]).status == 0)
+        }
+        #expect(server.requests(for: twitter).count == 3)
+    }
+
+    @Test func aTypeUnknownEverywhereIsAnUnknownType() {
+        let output = sandbox.choosy("describe", "nosuchtype")
+        #expect(output.status == 3)
+        #expect(output.stderrLines == ["choosy: unknown app type 'nosuchtype'"])
+    }
+
+    @Test func aCorruptCacheFileIsDiscardedAndFetchedAgain() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        sandbox.write(cacheFile, "{\"fetched_at\":1}\n[{\"key\":")
+        let describe = sandbox.choosy("describe", "twitter")
+        #expect(describe.status == 0)
+        #expect(describe.stderr.contains("corrupt"))
+        #expect(server.requests(for: twitter).count == 2)
+        #expect(sandbox.choosy("describe", "twitter").stdout.contains("tweetbot"))
+    }
+
+    @Test func afterAFailedRefreshTheBackgroundBacksOff() throws {
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        server.inject([twitter: "500"])
+        #expect(sandbox.choosy("update", "twitter").status == 4)
+        let stale = ["CHOOSY_CACHE_TTL": "3600"]
+        sandbox.write(cacheFile, try #require(sandbox.read(cacheFile)).replacingOccurrences(
+            of: #""fetched_at":"#, with: #""fetched_at":1,"old":"#))
+        let describe = sandbox.choosy(["describe", "twitter"], environment: stale)
+        #expect(describe.status == 0)
+        #expect(describe.stderr.isEmpty, "no retry, no warning, within the back-off")
+        #expect(server.requests(for: twitter).count == 2)
+        server.inject([:])
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        #expect(!sandbox.exists(sandbox.cacheHome + "/choosy/catalog/twitter.failed"))
+    }
+
+    @Test func aFirstListWithTheServerDownCostsOneWarningLine() {
+        // Every bundled type is missing from the cache, so each is refreshed: in one child,
+        // which says once what failed.
+        let list = sandbox.choosy(["list"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"])
+        #expect(list.status == 0)
+        #expect(list.stderrLines.count == 1, "\(list.stderr)")
+        #expect(list.stderr.hasPrefix("choosy: warning: could not refresh "), "\(list.stderr)")
+        #expect(list.stdout.contains("browser"))
+        // Within the back-off, nothing more is said.
+        #expect(sandbox.choosy(["list"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"]).stderr.isEmpty)
+    }
+
+    @Test func aServerWithNoFileForATypeIsAnAnswerRememberedForTheTTL() throws {
+        server.inject([twitter: "404"])
+        let update = sandbox.choosy("update", "twitter", "email")
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(update.stderr.isEmpty)
+        #expect(update.stdout.contains("twitter: not on the server (the other sources stand)"), "\(update.stdout)")
+        // The bundled type stands, silently, and is not asked for again within the TTL.
+        for _ in 0..<2 {
+            let describe = sandbox.choosy("describe", "twitter")
+            #expect(describe.status == 0 && describe.stderr.isEmpty, "\(describe.stderr)")
+        }
+        #expect(server.requests(for: twitter).count == 1)
+        let verbose = sandbox.choosy(["describe", "twitter", "-v"], environment: ["CHOOSY_CACHE_TTL": "0"])
+        #expect(verbose.stderr.contains("the catalog server has no app type 'twitter'"), "\(verbose.stderr)")
+    }
+
+    @Test func anUnknownTypeWithTheServerDownIsExit4() {
+        let output = sandbox.choosy(["describe", "podcasts"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"])
+        #expect(output.status == 4)
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderr.hasPrefix("choosy: cannot tell what app type 'podcasts' is: the catalog could not be reached ("), "\(output.stderr)")
+    }
+
+    @Test func offlineMakesNoRequest() {
+        let describe = sandbox.choosy(["describe", "twitter", "--offline"], environment: ["CHOOSY_DEVELOPMENT_MODE": "1"])
+        #expect(describe.status == 0)
+        let env = sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_DEVELOPMENT_MODE": "1", "CHOOSY_OFFLINE": "1"])
+        #expect(env.status == 0)
+        #expect(server.requests.isEmpty)
+        #expect(sandbox.choosy("update", "--offline").status == 4)
+    }
+}

@@ -1,0 +1,76 @@
+import ChoosyTestSupport
+import ChoosyKit
+import Foundation
+import Testing
+
+/// `choosy clean` with the real binary laid out as an installation (bin/choosy and
+/// share/choosy/clean/ beside it), as `make install` and the Debian package lay it out.
+@Suite struct CleanCommandTests {
+    let sandbox = Sandbox()
+    let prefix: String
+
+    init() {
+        prefix = sandbox.root + "/prefix"
+        sandbox.write(prefix + "/bin/.keep", "")
+        // A hard link: the kernel names the executable by the path it was started from.
+        precondition(link(Sandbox.choosyBinary, prefix + "/bin/choosy") == 0)
+        for name in ["data.min.json", "choosy.json", "LICENSE"] {
+            sandbox.write(prefix + "/share/choosy/clean/" + name, sandbox.read(Sandbox.packageRoot + "/clean/" + name) ?? "")
+        }
+    }
+
+    private func clean(_ arguments: String...) -> Sandbox.Output {
+        sandbox.run([prefix + "/bin/choosy", "clean"] + arguments)
+    }
+
+    @Test func printsTheCleanedLink() {
+        let output = clean("https://www.google.com/url?q=https%3A%2F%2Fexample.org%2Fa%3Fb%3D1%26utm_source%3Dx&sa=D")
+        #expect(output.status == 0 && output.stderr == "", "\(output.stderr)")
+        #expect(output.stdout == "https://example.org/a?b=1\n")
+    }
+
+    @Test func explainsEachRule() {
+        let output = clean("https://l.facebook.com/l.php?u=https%3A%2F%2Fexample.org%2F%3Futm_source%3Dfb", "--explain")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.first == "facebook: unwrapped the link it redirects to")
+        #expect(lines.dropFirst().first?.hasPrefix("globalRules: removed items named ") == true)
+        #expect(lines.last == "https://example.org/")
+    }
+
+    @Test func printsJSONAndNamesTheFilesUnderVerbose() throws {
+        let output = sandbox.run([prefix + "/bin/choosy", "-v", "clean", "https://test.clearurls.xyz/void/block.svg?utm_source=x", "--json"])
+        let object = try #require(Sandbox.jsonObject(output.stdout))
+        #expect(object["url"] as? String == "https://test.clearurls.xyz/void/block.svg?utm_source=x")
+        #expect(object["blocked_by"] as? String == "ClearURLsTestBlock2")
+        #expect((object["steps"] as? [Any])?.isEmpty == true)
+        #expect(output.stderr.contains(prefix + "/share/choosy/clean/data.min.json (205 providers)"))
+        #expect(output.stderr.contains("block this site"))
+    }
+
+    /// The user's rules apply after the bundled ones; a broken file of theirs costs one warning.
+    @Test func theUsersRulesApplyToo() {
+        sandbox.write(sandbox.configHome + "/choosy/clean/mine.json", #"{"providers": {"mine": {"urlPattern": "^https?:\\/\\/example\\.net", "rules": ["session"]}}}"#)
+        sandbox.write(sandbox.configHome + "/choosy/clean/broken.json", "{")
+        let output = clean("https://example.net/x?session=1&keep=2")
+        #expect(output.stdout == "https://example.net/x?keep=2\n")
+        #expect(output.stderr.split(separator: "\n").count == 1 && output.stderr.contains("broken.json"), "\(output.stderr)")
+    }
+
+    /// A binary copied alone has no rules: one warning, and the link as it was.
+    @Test func withoutRulesTheLinkStaysAsItWas() {
+        let alone = sandbox.root + "/alone/choosy"
+        sandbox.write(sandbox.root + "/alone/.keep", "")
+        #expect(link(Sandbox.choosyBinary, alone) == 0)
+        let output = sandbox.run([alone, "clean", "https://example.com/?utm_source=a"])
+        #expect(output.status == 0)
+        #expect(output.stdout == "https://example.com/?utm_source=a\n")
+        #expect(output.stderr.contains("no link-cleaning rules"))
+    }
+
+    @Test func refusesWhatIsNoWebLink() {
+        let output = clean("mailto:ada@example.org")
+        #expect(output.status == 2)
+        #expect(output.stderr.hasPrefix("choosy: 'mailto:ada@example.org' is not an http(s) link"))
+    }
+}
