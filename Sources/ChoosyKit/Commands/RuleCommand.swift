@@ -104,6 +104,9 @@ struct RuleCommand: ChoosyCommand {
     private static func add(_ siteText: String, target given: SiteRule.Target, in choosy: Choosy) throws(ChoosyError) -> (rule: SiteRule, replaced: Bool) {
         var target = given
         let site = try parsedSite(siteText)
+        if let problem = site.neverMatches {
+            throw .usage("'\(singleLine(siteText))' is not a site: \(problem)")
+        }
         let suffixes: PublicSuffixList
         do {
             suffixes = try PublicSuffixList.load()
