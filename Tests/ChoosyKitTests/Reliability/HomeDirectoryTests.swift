@@ -1,0 +1,33 @@
+import ChoosyKit
+import Foundation
+import Testing
+
+/// SPEC §11: a relative `HOME` is ignored like a relative XDG variable, so nothing choosy reads
+/// or writes is found below the working directory; the password database's home stands instead.
+@Suite struct HomeDirectoryTests {
+    let sandbox = Sandbox()
+
+    /// Runs with `HOME=relative/home` below the sandbox root (the working directory choosy runs
+    /// in) and no XDG_CONFIG_HOME, so a relative HOME would put the config there.
+    @Test func aRelativeHomeIsIgnored() throws {
+        let relativeHome = sandbox.root + "/relative/home"
+        // A rule in the config a relative HOME would point at: it must not be read.
+        let planted = sandbox.choosy(["rule", "add", "planted-under-the-working-directory.example", "--ask"],
+                                     environment: ["HOME": relativeHome, "XDG_CONFIG_HOME": ""])
+        #expect(planted.status == 0, "\(planted.stderr)")
+        #expect(sandbox.exists(relativeHome + "/.config/choosy/rules.json"))
+        let before = try FileManager.default.subpathsOfDirectory(atPath: sandbox.root + "/relative").sorted()
+        let list = sandbox.choosy(["rule", "list"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(!list.stdout.contains("planted-under-the-working-directory"), "\(list.stdout)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: sandbox.root + "/relative").sorted() == before)
+    }
+
+    @Test func theHomeIsAbsoluteOrThereIsNone() {
+        #expect(Environment(["HOME": "/home/ada"], accountHome: "/home/other").home == "/home/ada")
+        #expect(Environment(["HOME": "relative/home"], accountHome: "/home/ada").configHome == "/home/ada/.config")
+        #expect(Environment([:], accountHome: "/home/ada").dataHome == "/home/ada/.local/share")
+        #expect(Environment(["HOME": "relative/home"], accountHome: "also/relative").absoluteHome == nil)
+        #expect(Environment(["HOME": ""], accountHome: nil).absoluteHome == nil)
+    }
+}
