@@ -23,6 +23,19 @@ import Testing
         #expect(try FileManager.default.subpathsOfDirectory(atPath: sandbox.root + "/relative").sorted() == before)
     }
 
+    /// A user the password database does not know, with a relative HOME, has no home: status 2
+    /// and one line, before anything is read or written.
+    @Test(.enabled(if: geteuid() == 0, "runs choosy as a user unknown to the password database"))
+    func noHomeAtAllIsAUsageError() throws {
+        let before = sandbox.writtenFiles
+        let output = sandbox.choosy(["rule", "add", "example.org", "--ask"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""],
+                                    wrapper: ["/usr/bin/setpriv", "--reuid=54321", "--regid=54321", "--clear-groups"])
+        #expect(output.status == 2)
+        #expect(output.stderrLines == ["choosy: HOME is not an absolute path and the password database gives no home for this user: set HOME to your home directory"])
+        #expect(sandbox.writtenFiles == before)
+        #expect(!sandbox.exists(sandbox.root + "/relative"))
+    }
+
     @Test func theHomeIsAbsoluteOrThereIsNone() {
         #expect(Environment(["HOME": "/home/ada"], accountHome: "/home/other").home == "/home/ada")
         #expect(Environment(["HOME": "relative/home"], accountHome: "/home/ada").configHome == "/home/ada/.config")
