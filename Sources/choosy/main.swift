@@ -13,6 +13,10 @@ func fail(_ error: ChoosyError) -> Never {
     exit(error.status.rawValue)
 }
 
+guard environment.absoluteHome != nil else {
+    fail(.usage("HOME is not an absolute path and the password database gives no home for this user: set HOME to your home directory"))
+}
+
 // Parse, run, print: each command is one unit of ChoosyKit, found in its `CommandTable`.
 let invocation: Invocation
 do {

@@ -48,6 +48,9 @@ package final class CatalogServer: @unchecked Sendable {
         package var path: String
         package var status: Int
         package var ifNoneMatch: String
+        package var ifModifiedSince: String
+        /// The `Injected` header, sent only when a validator's CR reached the request.
+        package var injected: String
     }
 
     /// Every request so far, oldest first.
@@ -55,10 +58,8 @@ package final class CatalogServer: @unchecked Sendable {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-            return Request(
-                path: String(fields[1]), status: Int(fields[2]) ?? -1,
-                ifNoneMatch: String(fields.first { $0.hasPrefix("inm=") }?.dropFirst(4) ?? "")
-            )
+            func field(_ name: String) -> String { String(fields.first { $0.hasPrefix(name + "=") }?.dropFirst(name.count + 1) ?? "") }
+            return Request(path: String(fields[1]), status: Int(fields[2]) ?? -1, ifNoneMatch: field("inm"), ifModifiedSince: field("ims"), injected: field("inj"))
         }
     }
 

@@ -4,7 +4,8 @@ conditional requests with 304, logs every request, and injects faults.
 
 Usage: catalog_server.py ROOT LOG FAULTS
 Prints "PORT <n>" once listening on 127.0.0.1. LOG gets one line per request:
-"<method> <path> <status> inm=<If-None-Match> ims=<If-Modified-Since>".
+"<method> <path> <status> inm=<If-None-Match> ims=<If-Modified-Since> inj=<Injected>" (a header
+only a client that sends a validator's CR back makes).
 FAULTS is a JSON file re-read on every request: {"/app-data/x.json": "<fault>"}, where fault
 is one of:
   404, 500            that status
@@ -19,6 +20,7 @@ is one of:
   trickle             the file sent 256 bytes every 5 ms (crash tests kill clients mid-body)
   redirect-loop       301 to the same path, forever
   redirect:<url>      302 to <url>
+  control-validators  200 with the file, an ETag holding a bare CR and a Last-Modified a ^A
 """
 import email.utils
 import gzip
@@ -50,9 +52,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def record(self, status):
         with log_lock, open(LOG, "a") as f:
-            f.write("%s %s %d inm=%s ims=%s\n" % (
+            f.write("%s %s %d inm=%s ims=%s inj=%s\n" % (
                 self.command, self.path, status,
-                self.headers.get("If-None-Match", ""), self.headers.get("If-Modified-Since", "")))
+                self.headers.get("If-None-Match", ""), self.headers.get("If-Modified-Since", ""),
+                self.headers.get("Injected", "")))
 
     def send(self, status, body=b"", headers=None):
         self.record(status)
@@ -139,6 +142,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 time.sleep(0.005)
             return
+        if fault == "control-validators":
+            etag, modified = '"a\rInjected: 1"', "Mon, 01 Jan 2024 00:00:00\x01GMT"
         if self.headers.get("If-None-Match") == etag:
             return self.send(304, headers={"ETag": etag, "Last-Modified": modified})
         self.send(200, body, {"ETag": etag, "Last-Modified": modified, "Content-Type": "application/json"})

@@ -3,10 +3,13 @@
 // Catalog files come from a server and from the user's own directory. Decoding must survive
 // any bytes and keep only what is safe to use (keys that cannot be paths); merging with the
 // bundled catalog must give one entry per key; every app URL it yields must be buildable.
+// A validator (`ETag`, `Last-Modified`) the same bytes would be is kept only without control
+// characters, and the cache's metadata line holding it stays one line that reads back as itself.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCatalog(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
+    checkValidatorStorage(String(decoding: input.bytes.prefix(2 * HTTPValidator.maximumLength), as: UTF8.self))
     let diagnostics = RecordingDiagnostics(verbose: false)
     guard let records = try? CatalogDecoder.decode(input.bytes, source: "fuzz", diagnostics: diagnostics) else { return 0 }
     invariant(diagnostics.warnings.count <= 1, "more than one warning for one file")
@@ -41,4 +44,14 @@ public func fuzzCatalog(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
     }
     return 0
+}
+
+private func checkValidatorStorage(_ text: String) {
+    guard let validator = HTTPValidator.usable(text) else { return }
+    invariant(validator.utf8.count <= HTTPValidator.maximumLength && !validator.utf8.contains { $0 < 0x20 || $0 == 0x7F },
+              "the validator \(text.debugDescription) would be sent back")
+    let metadata = CatalogCache.Metadata(fetchedAt: 1, url: "https://example.org/", etag: validator, lastModified: validator)
+    let line = Array(metadata.line.utf8)
+    invariant(!line.contains(0x0A), "the metadata line of the validator \(text.debugDescription) is not one line")
+    invariant((try? CatalogCache.Metadata(line: line[...])) == metadata, "the validator \(text.debugDescription) does not read back as itself")
 }

@@ -5,6 +5,7 @@
 // that parses is written as a SITE that reads back as the same site (so the reader without the
 // URL parser agrees with the one with it); the link `https://` + that host is the site's; a
 // link a rule matches has the rule's host (or is under its domain) and begins with its path;
+// whether `rule add` would refuse it as never matching is the same for its written form;
 // rules.json of any text either reads, and then reads back as itself when written, or is refused.
 //
 // Input fields: a SITE, then a link, then a rules.json.
@@ -17,6 +18,7 @@ public func fuzzSiteRules(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         invariant((try? Site(parsing: text)) == site, "parsing \(text.debugDescription) is not deterministic")
         let written = site.text
         invariant((try? Site(parsing: written)) == site, "\(text.debugDescription) is written \(written.debugDescription), which reads as another site")
+        invariant((try? Site(parsing: written))?.neverMatches == site.neverMatches, "\(text.debugDescription) and its written form \(written.debugDescription) disagree on whether it can match")
         if let own = try? WebURL(parsing: "https://" + written.dropFirst(site.exact ? 1 : 0) + "/") {
             invariant(site.matches(own), "\(written.debugDescription) does not match its own link")
         }

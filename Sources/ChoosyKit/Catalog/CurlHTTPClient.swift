@@ -54,8 +54,9 @@ package struct CurlHTTPClient: HTTPClient {
     ) -> CURLcode {
         curl.reset(handle)
         var headers: OpaquePointer?
-        if let etag = request.ifNoneMatch { headers = curl.append(headers, "If-None-Match: \(etag)") }
-        if let date = request.ifModifiedSince { headers = curl.append(headers, "If-Modified-Since: \(date)") }
+        // Checked again here: a cache written by an older choosy may hold any validator.
+        if let etag = HTTPValidator.usable(request.ifNoneMatch) { headers = curl.append(headers, "If-None-Match: \(etag)") }
+        if let date = HTTPValidator.usable(request.ifModifiedSince) { headers = curl.append(headers, "If-Modified-Since: \(date)") }
         defer { curl.freeList(headers) }
 
         let context = Unmanaged.passUnretained(transfer).toOpaque()
@@ -131,8 +132,8 @@ private final class Transfer {
         guard let colon = line.firstIndex(of: ":") else { return }
         let name = line[..<colon].lowercased()
         let value = trimmed(line[line.index(after: colon)...])
-        if name == "etag" { etag = value }
-        if name == "last-modified" { lastModified = value }
+        if name == "etag" { etag = HTTPValidator.usable(value) }
+        if name == "last-modified" { lastModified = HTTPValidator.usable(value) }
     }
 
     func progress(received: Int64, total: Int64) -> Int32 {

@@ -18,6 +18,18 @@ package struct HTTPResponse: Sendable {
     package var body: [UInt8] = []
 }
 
+/// An `ETag` or `Last-Modified` as choosy stores and sends it back (SPEC §11, doc/security.md):
+/// never one holding a control character (a CR would start a header of the server's choosing
+/// in the next request) or longer than 1 KiB.
+package enum HTTPValidator {
+    package static let maximumLength = 1024
+
+    package static func usable(_ value: String?) -> String? {
+        guard let value, value.utf8.count <= maximumLength, !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
+        return value
+    }
+}
+
 package struct HTTPError: Error, CustomStringConvertible, Sendable {
     package var description: String
 

@@ -104,6 +104,9 @@ struct RuleCommand: ChoosyCommand {
     private static func add(_ siteText: String, target given: SiteRule.Target, in choosy: Choosy) throws(ChoosyError) -> (rule: SiteRule, replaced: Bool) {
         var target = given
         let site = try parsedSite(siteText)
+        if let problem = site.neverMatches {
+            throw .usage("\(quoted(siteText)) is not a site: \(problem)")
+        }
         let suffixes: PublicSuffixList
         do {
             suffixes = try PublicSuffixList.load()
@@ -180,8 +183,16 @@ struct RuleCommand: ChoosyCommand {
         do {
             return try Site(parsing: text)
         } catch {
-            throw .usage("'\(singleLine(text))' is not a site: \(error.reason) (write it like example.org, =www.example.org or github.com/work-org)")
+            throw .usage("\(quoted(text)) is not a site: \(error.reason) (write it like example.org, =www.example.org or github.com/work-org)")
         }
+    }
+
+    /// A site as an error quotes it: one line, and its start only when it is long (a 100,000
+    /// character label is refused in a line one can read).
+    private static func quoted(_ text: String) -> String {
+        let line = singleLine(text)
+        guard line.count > 100 else { return "'\(line)'" }
+        return "'\(line.prefix(80))…' (\(text.count) characters)"
     }
 
     /// A rule's app is a browser, or an app that may take the site's catalog links (README,

@@ -91,6 +91,24 @@ package struct Site: Hashable, Sendable {
         return (host, segments)
     }
 
+    /// Why no link a user follows can be of this site (SPEC §11), asked by `rule add` only (a rule
+    /// read back was checked when it was added): a label holding other than letters, digits, `-`
+    /// and `_` (`*.example.com`, `%2A.com`: no DNS name has one, and a site is no pattern), a
+    /// label over 63 or a name over 253 bytes (DNS's limits), or an `xn--` label IDNA refuses.
+    package var neverMatches: String? {
+        guard let name = host.domainName else { return nil }
+        if name.utf8.count > 253 { return "its host is longer than 253 characters, the most a DNS name has" }
+        for label in name.utf8.split(separator: UInt8(ascii: ".")) {
+            if label.count > 63 { return "a label of its host is longer than 63 characters, the most a DNS label has" }
+            if let bad = label.first(where: { !(Self.isDigit($0) || Self.isLowercase($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")) }) {
+                return "its host holds '\(Character(Unicode.Scalar(bad)))', which no DNS name holds (a site is no pattern: 'example.org' already covers every subdomain)"
+            }
+        }
+        // `asWritten` takes an `xn--` label as written; the host parser runs IDNA on it.
+        do { _ = try WebHost(parsing: name) } catch { return error.reason }
+        return nil
+    }
+
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
     private static func isLowercase(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
 

@@ -2,16 +2,30 @@ import Glibc
 
 /// The process environment as a value, so that logic never reads global state and tests can
 /// hand in any environment. XDG base directories follow the XDG Base Directory spec: unset,
-/// empty or relative values fall back to the defaults.
+/// empty or relative values fall back to the defaults; so does a relative `HOME` (SPEC §11), to
+/// the home the password database gives.
 package struct Environment: Sendable {
     package var variables: [String: String]
+    /// The user's home by the password database, read by `current()` (the composition root's
+    /// environment), so that logic never asks the system for it.
+    package var accountHome: String?
 
-    package init(_ variables: [String: String]) {
+    package init(_ variables: [String: String], accountHome: String? = nil) {
         self.variables = variables
+        self.accountHome = accountHome
     }
 
-    /// The environment this process was started with.
+    /// The environment this process was started with, and the user's home by the password database.
     package static func current() -> Environment {
+        Environment(currentVariables(), accountHome: passwordDatabaseHome())
+    }
+
+    private static func passwordDatabaseHome() -> String? {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
+
+    private static func currentVariables() -> [String: String] {
         var count = 0
         while environ[count] != nil { count += 1 }
         var variables: [String: String] = [:]
@@ -26,7 +40,7 @@ package struct Environment: Sendable {
                 variables[name] = String(cString: equals + 1)
             }
         }
-        return Environment(variables)
+        return variables
     }
 
     package subscript(name: String) -> String? {
@@ -46,13 +60,16 @@ package struct Environment: Sendable {
         return ["1", "true", "yes", "on"].contains(value)
     }
 
-    package var home: String {
-        if let home = value("HOME") { return home }
-        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
-            return String(cString: directory)
-        }
-        return "/"
+    /// An absolute `HOME`, else the password database's home; nil when neither is absolute (the
+    /// command line then stops, doc/security.md), so files never land below the working directory.
+    package var absoluteHome: String? {
+        if let home = value("HOME"), home.hasPrefix("/") { return home }
+        if let accountHome, accountHome.hasPrefix("/") { return accountHome }
+        return nil
     }
+
+    /// `absoluteHome`, or `/` for a library caller with no home at all.
+    package var home: String { absoluteHome ?? "/" }
 
     package var dataHome: String { baseDirectory("XDG_DATA_HOME", default: ".local/share") }
     package var configHome: String { baseDirectory("XDG_CONFIG_HOME", default: ".config") }

@@ -67,6 +67,26 @@ import Testing
         #expect(try fetchedAt() > before)
     }
 
+    /// SPEC §11: a validator holding a control character is neither stored nor sent back (nor
+    /// one an older choosy stored), so a server cannot add a header to the next request.
+    @Test func validatorsWithControlCharactersAreNotStoredOrSentBack() throws {
+        server.inject([twitter: "control-validators"])
+        let update = sandbox.choosy("update", "twitter")
+        #expect(update.status == 0, "\(update.stderr)")
+        let header = try #require(sandbox.read(cacheFile)?.split(separator: "\n").first.map(String.init))
+        #expect(!header.contains("etag") && !header.contains("last_modified"), "\(header)")
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        let long = String(repeating: "x", count: 2000)
+        sandbox.write(cacheFile, try #require(sandbox.read(cacheFile)).replacingOccurrences(
+            of: #""fetched_at":"#, with: #""etag":"\"b\rInjected: 2\"","last_modified":"\#(long)","fetched_at":"#))
+        #expect(sandbox.choosy("update", "twitter").status == 0)
+        let requests = server.requests(for: twitter)
+        #expect(requests.count == 3)
+        for request in requests {
+            #expect(request.ifNoneMatch.isEmpty && request.ifModifiedSince.isEmpty && request.injected.isEmpty, "\(request)")
+        }
+    }
+
     @Test func developmentModeRefreshesOnEveryUse() throws {
         for _ in 0..<3 {
             #expect(sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_DEVELOPMENT_MODE": "1"]).status == 0)

@@ -191,6 +191,28 @@ import Testing
         #expect(sandbox.choosy("rule", "list", "--json").stdout == "[]\n")
     }
 
+    /// SPEC §11: a site no followed link can have is refused (exit 2, one line) and nothing is
+    /// written; DNS's longest label and name are still sites.
+    @Test func sitesThatCanNeverMatchAreRefused() {
+        let label63 = String(repeating: "a", count: 63)
+        let tooLongHost = Array(repeating: label63, count: 4).joined(separator: ".") + ".org"
+        let refused = ["*.example.com", "*", "%2A.com", "*.com", "a*b.example.org", "xn--zz--.com",
+                       String(repeating: "a", count: 100_000) + ".com", label63 + "a.com", tooLongHost]
+        for site in refused {
+            let output = sandbox.choosy("rule", "add", site, "--app", "firefox")
+            let quoted = site.count > 100 ? "'\(site.prefix(80))…' (\(site.count) characters)" : "'\(site)'"
+            #expect(output.status == 2 && output.stderrLines.count == 1 && output.stderr.hasPrefix("choosy: \(quoted) is not a site: "), "\(site.prefix(80)): \(output.stderr.prefix(300))")
+            #expect(output.stderr.utf8.count < 400)
+        }
+        #expect(!FileManager.default.fileExists(atPath: rulesPath))
+        let longest = Array(repeating: label63, count: 3).joined(separator: ".") + "." + String(repeating: "b", count: 61)
+        #expect(longest.utf8.count == 253)
+        rule("add", longest, "--app", "chromium")
+        rule("add", label63 + ".example.org", "--app", "chromium")
+        rule("add", "my_host.example.org", "--app", "chromium")
+        #expect(sandbox.choosy("rule", "list").stdout.split(separator: "\n").count == 3)
+    }
+
     @Test func ruleTestSaysWhichRuleAppAndArgvAndRunsNothing() {
         rule("add", "github.com", "--app", "chromium")
         rule("add", "example.org", "--ask")
