@@ -10,6 +10,12 @@ struct UninstallCommand: ChoosyCommand {
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let installer = try context.choosy().linkHandlerInstaller()
-        return CommandOutput(try installer.uninstall() ? "Removed \(installer.entryPath) and restored the previous link handlers.\n" : "choosy was not installed.\n")
+        guard let uninstalled = try installer.uninstall() else { return CommandOutput("choosy was not installed.\n") }
+        let entry = uninstalled.restoredEntry ? "Put back the previous \(installer.entryPath)" : "Removed \(installer.entryPath)"
+        guard let reason = uninstalled.unrestored else {
+            return CommandOutput("\(entry) and restored the previous link handlers.\n")
+        }
+        return CommandOutput("\(entry) and choosy's link handler lines.\n",
+                             standardError: "choosy: cannot restore the previous link handlers: \(reason)\n")
     }
 }
