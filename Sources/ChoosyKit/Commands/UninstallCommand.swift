@@ -3,7 +3,7 @@ struct UninstallCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "uninstall", "undo install",
         misuse: "uninstall takes no arguments",
-        help: "Removes choosy.desktop and restores the link handlers install replaced."
+        help: "Removes choosy from mimeapps.list, restores the link handlers install replaced where choosy is still the default, and removes choosy.desktop (or puts back the one install replaced)."
     )
 
     init(_ line: ParsedCommandLine) {}

@@ -237,6 +237,18 @@ import Testing
         #expect(!after.contains("x-scheme-handler/https=org.kde.falkon.desktop"))
     }
 
+    /// A newer choosy's members of the record survive an install that rewrites it.
+    @Test func installKeepsRecordMembersItDoesNotKnow() throws {
+        #expect(sandbox.choosy("install").status == 0)
+        let recordPath = sandbox.configHome + "/choosy/previous-handlers.json"
+        let written = try #require(sandbox.read(recordPath))
+        sandbox.write(recordPath, "{\"future\" : {\"kept\" : [1]}," + written.dropFirst())
+        #expect(sandbox.choosy("install", "--default-handler").status == 0)
+        let record = try #require(sandbox.read(recordPath).flatMap(Sandbox.jsonObject))
+        #expect((record["future"] as? [String: Any])?["kept"] as? [Int] == [1])
+        #expect((record["listed"] as? [String: Any])?["x-scheme-handler/https"] != nil)
+    }
+
     /// Issue 21: with a corrupt record uninstall still removes every line naming choosy and
     /// says what it could not restore.
     @Test func uninstallWithACorruptRecordRemovesChoosyAndSaysSo() throws {
