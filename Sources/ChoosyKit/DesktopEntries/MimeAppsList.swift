@@ -273,10 +273,10 @@ package struct MimeAppsEditor: Sendable {
     /// left empty goes). Where `id` is still the default (first) for a MIME type that
     /// `restoring` names, that line becomes the restored one instead: its recorded line
     /// verbatim when there is one, else its IDs (none: no line). Every other byte stays.
-    /// Returns the MIME types restored.
+    /// Returns whether the file named `id` (and so changed).
     @discardableResult
-    package func withdraw(_ id: String, restoring: [String: (ids: [String], line: String?)]) throws(ChoosyError) -> Set<String> {
-        guard fileSystem.info(path) != nil else { return [] }
+    package func withdraw(_ id: String, restoring: [String: (ids: [String], line: String?)]) throws(ChoosyError) -> Bool {
+        guard fileSystem.info(path) != nil else { return false }
         var file = try readLines()
         var restored: Set<String> = []
         var changed = false
@@ -309,10 +309,10 @@ package struct MimeAppsEditor: Sendable {
             }
             if let rest = MimeAppsEditor.removing(id, from: bytes) { kept.append(rest) }
         }
-        guard changed else { return [] }
+        guard changed else { return false }
         file.lines = kept
         try write(file)
-        return restored
+        return true
     }
 
     /// The line's bytes without the list elements that are `id`, every other byte as it was;

@@ -138,12 +138,13 @@ package struct LinkHandlerInstaller {
         } catch {
             result.unrestored = "\(error)"
         }
-        guard fileSystem.info(entryPath) != nil || fileSystem.info(recordPath) != nil else { return nil }
         let editor = MimeAppsEditor(environment: environment, fileSystem: fileSystem)
         let restoring = (record?.listed ?? [:]).reduce(into: [String: (ids: [String], line: String?)]()) {
             $0[$1.key] = ($1.value, record?.lines?[$1.key])
         }
-        try editor.withdraw(Self.entryID, restoring: restoring)
+        // Lines naming choosy go even when its entry and record were deleted by hand.
+        let withdrawn = try editor.withdraw(Self.entryID, restoring: restoring)
+        guard withdrawn || fileSystem.info(entryPath) != nil || fileSystem.info(recordPath) != nil else { return nil }
         // A file install created and that holds nothing else goes too.
         if record?.createdFile == true, let bytes = try? fileSystem.read(editor.path, limit: 1024),
            trimmed(String(decoding: bytes, as: UTF8.self)) == "[Default Applications]" {

@@ -263,6 +263,16 @@ import Testing
         #expect(!after.contains("choosy.desktop"))
         #expect(!sandbox.exists(entryPath))
         #expect(!sandbox.exists(recordPath))
+
+        // Lines left behind after the entry and record were deleted by hand go too.
+        #expect(sandbox.choosy("install", "--default-handler").status == 0)
+        try FileManager.default.removeItem(atPath: entryPath)
+        try FileManager.default.removeItem(atPath: recordPath)
+        let again = sandbox.choosy("uninstall")
+        #expect(again.status == 0)
+        #expect(again.stderrLines == ["choosy: cannot restore the previous link handlers: \(recordPath) is missing"])
+        #expect(sandbox.read(mimeappsPath)?.contains("choosy.desktop") == false)
+        #expect(sandbox.choosy("uninstall").stdout == "choosy was not installed.\n")
     }
 
     @Test func withoutAMimeappsListUninstallLeavesNone() {
