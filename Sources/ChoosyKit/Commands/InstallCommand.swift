@@ -13,9 +13,10 @@ struct InstallCommand: ChoosyCommand {
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let installer = try context.choosy().linkHandlerInstaller()
-        let mimeTypes = try installer.install(defaultHandler: defaultHandler)
-        let schemes = mimeTypes.map { $0.replacingPrefix("x-scheme-handler/", with: "") + ":" }
-        return CommandOutput("Wrote \(installer.entryPath)\nchoosy now handles: \(schemes.joined(separator: " "))\n")
+        let installed = try installer.install(defaultHandler: defaultHandler)
+        let schemes = installed.mimeTypes.map { $0.replacingPrefix("x-scheme-handler/", with: "") + ":" }
+        let wrote = installed.replacedEntry ? "Replaced \(installer.entryPath) (uninstall puts it back)" : "Wrote \(installer.entryPath)"
+        return CommandOutput("\(wrote)\nchoosy now handles: \(schemes.joined(separator: " "))\n")
     }
 }
 

@@ -200,10 +200,9 @@ package struct MimeAppsEditor: Sendable {
         package var lines: [String: String] = [:]
     }
 
-    /// `setDefaults`, where a MIME type with an entry in `restoring` gets that line written
-    /// verbatim (a line `replaceDefaults` returned earlier) instead of one made of its IDs.
+    /// `setDefaults`, also returning the lines replaced exactly as written.
     @discardableResult
-    package func replaceDefaults(_ defaults: [String: [String]], restoring: [String: String] = [:]) throws(ChoosyError) -> Previous {
+    package func replaceDefaults(_ defaults: [String: [String]]) throws(ChoosyError) -> Previous {
         for (mimeType, ids) in defaults {
             for id in ids {
                 guard MimeAppsEditor.isValidMimeType(mimeType), DesktopEntryIndex.isValidID(id), !id.contains(";") else {
@@ -211,25 +210,10 @@ package struct MimeAppsEditor: Sendable {
                 }
             }
         }
-        func value(_ mimeType: String) -> String {
-            if let line = restoring[mimeType], MimeAppsEditor.isLine(line, for: mimeType) { return line }
-            return "\(mimeType)=" + defaults[mimeType]!.map { $0 + ";" }.joined()
-        }
-        let info = fileSystem.info(path)
-        var original: [UInt8] = []
-        if info != nil {
-            do {
-                original = try fileSystem.read(path, limit: KeyFile.sizeLimit)
-            } catch {
-                throw ChoosyError.internal("cannot read \(error)")
-            }
-        }
-        let newline = UInt8(ascii: "\n")
-        var lines = original.split(separator: newline, omittingEmptySubsequences: false).map(Array.init)
-        let endedWithNewline = original.last == newline
-        if endedWithNewline || original.isEmpty { lines.removeLast() }
-        let crlf = lines.first?.last == UInt8(ascii: "\r")
-        func line(_ text: String) -> [UInt8] { Array(text.utf8) + (crlf ? [UInt8(ascii: "\r")] : []) }
+        func value(_ mimeType: String) -> String { "\(mimeType)=" + defaults[mimeType]!.map { $0 + ";" }.joined() }
+        var file = try readLines()
+        var lines = file.lines
+        func line(_ text: String) -> [UInt8] { file.line(text) }
 
         var previous = Previous()
         var replaced: Set<String> = []
@@ -279,17 +263,110 @@ package struct MimeAppsEditor: Sendable {
             lines += missing
             appendedAtEnd = true
         }
-        var bytes = Array(lines.joined(separator: [newline]))
-        if endedWithNewline || original.isEmpty || appendedAtEnd { bytes.append(newline) }
+        if appendedAtEnd { file.endsWithNewline = true }
+        file.lines = lines
+        try write(file)
+        return previous
+    }
 
+    /// Takes `id` out of every `[Default Applications]` and `[Added Associations]` line (a line
+    /// left empty goes). Where `id` is still the default (first) for a MIME type that
+    /// `restoring` names, that line becomes the restored one instead: its recorded line
+    /// verbatim when there is one, else its IDs (none: no line). Every other byte stays.
+    /// Returns whether the file named `id` (and so changed).
+    @discardableResult
+    package func withdraw(_ id: String, restoring: [String: (ids: [String], line: String?)]) throws(ChoosyError) -> Bool {
+        guard fileSystem.info(path) != nil else { return false }
+        var file = try readLines()
+        var restored: Set<String> = []
+        var changed = false
+        var group: String?
+        var kept: [[UInt8]] = []
+        for bytes in file.lines {
+            let content = MimeAppsEditor.trimmed(bytes)
+            if content.hasPrefix("[") && content.hasSuffix("]") { group = String(content.dropFirst().dropLast()) }
+            guard group == "Default Applications" || group == "Added Associations", !content.hasPrefix("["),
+                  let equals = content.firstIndex(of: "="),
+                  case let ids = KeyFile.list(String(content[content.index(after: equals)...].drop { $0 == " " || $0 == "\t" })), ids.contains(id)
+            else {
+                kept.append(bytes)
+                continue
+            }
+            changed = true
+            let key = MimeAppsEditor.trimmed(Array(content[..<equals].utf8))
+            if group == "Default Applications", ids.first == id,
+               let mimeType = restoring.keys.first(where: { $0.lowercased() == key.lowercased() }), !restored.contains(mimeType) {
+                restored.insert(mimeType)
+                let restoration = restoring[mimeType]!
+                // IDs that could not be written as one line (an old record's) are left out.
+                let ids = restoration.ids.filter { DesktopEntryIndex.isValidID($0) && !$0.contains(";") }
+                if let line = restoration.line, MimeAppsEditor.isLine(line, for: mimeType) {
+                    kept.append(file.line(line))
+                } else if !ids.isEmpty {
+                    kept.append(file.line("\(key)=" + ids.map { $0 + ";" }.joined()))
+                }
+                continue
+            }
+            if let rest = MimeAppsEditor.removing(id, from: bytes) { kept.append(rest) }
+        }
+        guard changed else { return false }
+        file.lines = kept
+        try write(file)
+        return true
+    }
+
+    /// The line's bytes without the list elements that are `id`, every other byte as it was;
+    /// nil when no element is left.
+    private static func removing(_ id: String, from line: [UInt8]) -> [UInt8]? {
+        let semicolon = UInt8(ascii: ";")
+        let equals = line.firstIndex(of: UInt8(ascii: "="))!
+        var value = Array(line[(equals + 1)...])
+        let lineEnd: [UInt8] = value.last == UInt8(ascii: "\r") ? [value.removeLast()] : []
+        let elements = value.split(separator: semicolon, omittingEmptySubsequences: false)
+            .filter { trimmed(Array($0)) != id }
+        guard elements.contains(where: { !trimmed(Array($0)).isEmpty }) else { return nil }
+        return Array(line[...equals]) + Array(elements.joined(separator: [semicolon])) + lineEnd
+    }
+
+    /// The user's file as lines of bytes, each without its line end.
+    private struct Lines {
+        var lines: [[UInt8]]
+        var endsWithNewline: Bool
+        var crlf: Bool
+        var existing: FileInfo?
+
+        /// A new line, with the file's own line end.
+        func line(_ text: String) -> [UInt8] { Array(text.utf8) + (crlf ? [UInt8(ascii: "\r")] : []) }
+    }
+
+    private func readLines() throws(ChoosyError) -> Lines {
+        let info = fileSystem.info(path)
+        var original: [UInt8] = []
+        if info != nil {
+            do {
+                original = try fileSystem.read(path, limit: KeyFile.sizeLimit)
+            } catch {
+                throw ChoosyError.internal("cannot read \(error)")
+            }
+        }
+        let newline = UInt8(ascii: "\n")
+        var lines = original.split(separator: newline, omittingEmptySubsequences: false).map(Array.init)
+        let endedWithNewline = original.last == newline
+        if endedWithNewline || original.isEmpty { lines.removeLast() }
+        return Lines(lines: lines, endsWithNewline: endedWithNewline || original.isEmpty,
+                     crlf: lines.first?.last == UInt8(ascii: "\r"), existing: info)
+    }
+
+    private func write(_ file: Lines) throws(ChoosyError) {
+        var bytes = Array(file.lines.joined(separator: [UInt8(ascii: "\n")]))
+        if file.endsWithNewline && !file.lines.isEmpty { bytes.append(UInt8(ascii: "\n")) }
         // Write through a symlink (dotfile managers link this file) instead of replacing it.
-        let target = info == nil ? path : (canonicalPath(path) ?? path)
+        let target = file.existing == nil ? path : (canonicalPath(path) ?? path)
         do {
-            try fileSystem.writeAtomically(bytes, to: target, permissions: info?.permissions ?? 0o644)
+            try fileSystem.writeAtomically(bytes, to: target, permissions: file.existing?.permissions ?? 0o644)
         } catch {
             throw ChoosyError.internal("cannot write \(error)")
         }
-        return previous
     }
 
     /// Whether `line` is one line that sets `mimeType` (matched case-insensitively), safe to write back.

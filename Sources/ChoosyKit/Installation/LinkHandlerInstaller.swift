@@ -18,6 +18,11 @@ package struct LinkHandlerInstaller {
         /// Whether install created `mimeapps.list`; uninstall then removes it when nothing
         /// else was added to it.
         package var createdFile: Bool?
+        /// Whether install created `choosy.desktop`; when it replaced one (`make install`'s),
+        /// that file was kept as `backupPath` and uninstall puts it back.
+        package var createdEntry: Bool?
+        /// Members a newer choosy wrote, kept on rewrite.
+        var unknownMembers = UnknownJSONMembers()
 
         package init() {}
 
@@ -28,15 +33,18 @@ package struct LinkHandlerInstaller {
             handlers = try fields.required("handlers", .dictionary(of: .string))
             lines = try fields.optional("lines", .dictionary(of: .string))
             createdFile = try fields.optional("createdFile", .bool)
+            createdEntry = try fields.optional("createdEntry", .bool)
+            unknownMembers = fields.unknownMembers(known: ["listed", "handlers", "lines", "createdFile", "createdEntry"])
         }
 
         var json: JSONValue {
             var members: [(String, JSONValue)] = []
+            if let createdEntry { members.append(("createdEntry", .bool(createdEntry))) }
             if let createdFile { members.append(("createdFile", .bool(createdFile))) }
             members.append(("handlers", .object(sortedByName: handlers.mapValues(JSONValue.string))))
             if let lines { members.append(("lines", .object(sortedByName: lines.mapValues(JSONValue.string)))) }
             members.append(("listed", .object(sortedByName: listed.mapValues(JSONValue.strings))))
-            return .object(members)
+            return unknownMembers.object(after: members)
         }
     }
 
@@ -54,16 +62,49 @@ package struct LinkHandlerInstaller {
 
     package var entryPath: String { joinPath(environment.dataHome, "applications", Self.entryID) }
     package var recordPath: String { joinPath(environment.configHome, "choosy", "previous-handlers.json") }
+    /// Where the `choosy.desktop` install replaced is kept until uninstall.
+    package var backupPath: String { joinPath(environment.configHome, "choosy", "choosy.desktop.before-install") }
 
-    /// Writes the entry and sets the defaults; returns the MIME types now handled by choosy.
+    /// What install did.
+    package struct Installed: Equatable, Sendable {
+        /// The MIME types now handled by choosy.
+        package var mimeTypes: [String]
+        /// Whether it replaced a `choosy.desktop` that was there before (now kept for uninstall).
+        package var replacedEntry = false
+    }
+
+    /// What uninstall did.
+    package struct Uninstalled: Equatable, Sendable {
+        /// Why the previous handlers could not be restored (the record is corrupt or missing);
+        /// choosy's own lines are gone all the same.
+        package var unrestored: String?
+        /// Whether the `choosy.desktop` install replaced is back (else choosy's was removed).
+        package var restoredEntry = false
+    }
+
+    /// Writes the entry and sets the defaults.
     @discardableResult
-    package func install(defaultHandler: Bool) throws(ChoosyError) -> [String] {
+    package func install(defaultHandler: Bool) throws(ChoosyError) -> Installed {
         let mimeTypes = [Self.ownScheme] + (defaultHandler ? Self.linkSchemes : [])
         var record = try loadRecord() ?? Record()
         // The effective handlers, read before choosy takes over (choosy is never one of them).
         for mimeType in mimeTypes where record.handlers[mimeType] == nil {
             let scheme = String(mimeType.dropFirst("x-scheme-handler/".count))
             if let entry = mimeApps.associations(forScheme: scheme).defaultEntry { record.handlers[mimeType] = entry.id }
+        }
+        var installed = Installed(mimeTypes: mimeTypes)
+        if record.createdEntry == nil {
+            // Only the first install sees the entry that was there before choosy's own.
+            if let info = fileSystem.info(entryPath) {
+                do {
+                    let before = try fileSystem.read(entryPath, limit: KeyFile.sizeLimit)
+                    try fileSystem.writeAtomically(before, to: backupPath, permissions: info.permissions)
+                } catch {
+                    throw .internal("cannot keep \(entryPath) as \(backupPath): \(error)")
+                }
+                installed.replacedEntry = true
+            }
+            record.createdEntry = !installed.replacedEntry
         }
         do {
             try fileSystem.writeAtomically(Array(desktopEntry(mimeTypes: mimeTypes).utf8), to: entryPath, permissions: 0o644)
@@ -81,27 +122,46 @@ package struct LinkHandlerInstaller {
             }
         }
         try save(record)
-        return mimeTypes
+        return installed
     }
 
-    /// Restores what install replaced and removes the entry; false when nothing was installed.
-    @discardableResult
-    package func uninstall() throws(ChoosyError) -> Bool {
-        let record = try loadRecord()
-        let installed = fileSystem.info(entryPath) != nil
-        guard installed || record != nil else { return false }
-        if let record, !record.listed.isEmpty {
-            let editor = MimeAppsEditor(environment: environment, fileSystem: fileSystem)
-            try editor.replaceDefaults(record.listed, restoring: record.lines ?? [:])
-            // A file install created and that holds nothing else goes too.
-            if record.createdFile == true, let bytes = try? fileSystem.read(editor.path, limit: 1024),
-               trimmed(String(decoding: bytes, as: UTF8.self)) == "[Default Applications]" {
-                fileSystem.remove(editor.path)
-            }
+    /// Takes choosy out of every default and added association of the user's `mimeapps.list`,
+    /// restores the handlers install replaced where choosy is still the default (a handler
+    /// the user chose since stays), and removes the entry or puts back the one install
+    /// replaced. Nil when nothing was installed.
+    package func uninstall() throws(ChoosyError) -> Uninstalled? {
+        var record: Record?
+        var result = Uninstalled()
+        do {
+            record = try readRecord()
+            if record == nil { result.unrestored = "\(recordPath) is missing" }
+        } catch {
+            result.unrestored = "\(error)"
         }
-        fileSystem.remove(entryPath)
+        let editor = MimeAppsEditor(environment: environment, fileSystem: fileSystem)
+        let restoring = (record?.listed ?? [:]).reduce(into: [String: (ids: [String], line: String?)]()) {
+            $0[$1.key] = ($1.value, record?.lines?[$1.key])
+        }
+        // Lines naming choosy go even when its entry and record were deleted by hand.
+        let withdrawn = try editor.withdraw(Self.entryID, restoring: restoring)
+        guard withdrawn || fileSystem.info(entryPath) != nil || fileSystem.info(recordPath) != nil else { return nil }
+        // A file install created and that holds nothing else goes too.
+        if record?.createdFile == true, let bytes = try? fileSystem.read(editor.path, limit: 1024),
+           trimmed(String(decoding: bytes, as: UTF8.self)) == "[Default Applications]" {
+            fileSystem.remove(editor.path)
+        }
+        if record?.createdEntry == false, fileSystem.info(backupPath) != nil {
+            do {
+                try fileSystem.rename(backupPath, to: entryPath)
+                result.restoredEntry = true
+            } catch {
+                throw .internal("cannot put back \(entryPath) from \(backupPath): \(error)")
+            }
+        } else {
+            fileSystem.remove(entryPath)
+        }
         fileSystem.remove(recordPath)
-        return true
+        return result
     }
 
     /// The handler choosy replaced for `mimeType`, so the user's browser stays first.
@@ -142,11 +202,19 @@ package struct LinkHandlerInstaller {
     }
 
     private func loadRecord() throws(ChoosyError) -> Record? {
+        do {
+            return try readRecord()
+        } catch {
+            throw .corrupt("\(error); remove it to start over")
+        }
+    }
+
+    private func readRecord() throws(ChoosyError) -> Record? {
         guard fileSystem.info(recordPath) != nil else { return nil }
         do {
             return try Record(json: JSONReader.parse(fileSystem.read(recordPath, limit: 1 << 20)))
         } catch {
-            throw .corrupt("\(recordPath) is not valid (\(error)); remove it to start over")
+            throw .corrupt("\(recordPath) is not valid (\(error))")
         }
     }
 

@@ -195,6 +195,87 @@ import Testing
         #expect(sandbox.choosy("uninstall").stdout == "choosy was not installed.\n")
     }
 
+    /// Issue 21: a NUL byte in a line made uninstall fail and leave choosy the handler.
+    @Test func uninstallKeepsOddBytesAndRemovesChoosy() throws {
+        let original = Array(LinkHandlerInstallTests.mimeapps
+            .replacingOccurrences(of: "image/png=org.gnome.Loupe.desktop;\n", with: "image/png=org.gnome.Loupe.desktop;\nodd=a\u{0}b\u{1}\n")
+            .replacingOccurrences(of: "firefox.desktop;\n", with: "firefox.desktop;\u{0}\n").utf8)
+            + Array("x-scheme-handler/https=\u{0}\n".utf8)
+        sandbox.writeBytes(mimeappsPath, original)
+        #expect(sandbox.choosy("install", "--default-handler").status == 0)
+        let output = sandbox.choosy("uninstall")
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: mimeappsPath))) == original)
+    }
+
+    /// Issue 21: an entry that was there before install (`make install`) is put back, not deleted.
+    @Test func uninstallPutsBackTheEntryInstallReplaced() throws {
+        let before = "[Desktop Entry]\nType=Application\nName=Choosy\nExec=/usr/local/bin/choosy handle %u\nMimeType=x-scheme-handler/choosy;\n"
+        sandbox.write(entryPath, before)
+        let install = sandbox.choosy("install")
+        #expect(install.status == 0)
+        #expect(install.stdout.hasPrefix("Replaced \(entryPath) (uninstall puts it back)\n"))
+        #expect(sandbox.read(entryPath)?.contains("Exec=\(choosyPath) handle %u") == true)
+        #expect(sandbox.choosy("install", "--default-handler").status == 0)
+        let uninstall = sandbox.choosy("uninstall")
+        #expect(uninstall.stdout == "Put back the previous \(entryPath) and restored the previous link handlers.\n")
+        #expect(sandbox.read(entryPath) == before)
+        #expect(sandbox.read(mimeappsPath) == LinkHandlerInstallTests.mimeapps)
+    }
+
+    /// Issue 21: a handler the user chose after install stays; only choosy's defaults go back.
+    @Test func uninstallKeepsAHandlerTheUserChoseSince() throws {
+        #expect(sandbox.choosy("install", "--default-handler").status == 0)
+        let gio = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
+            argv: ["/usr/bin/gio", "mime", "x-scheme-handler/https", "chromium.desktop"],
+            environment: sandbox.environment))
+        #expect(gio.status == 0, "\(String(decoding: gio.stderr, as: UTF8.self))")
+        #expect(sandbox.choosy("uninstall").status == 0)
+        let after = try #require(sandbox.read(mimeappsPath))
+        #expect(after.contains("x-scheme-handler/https=chromium.desktop;\n"))
+        #expect(after.contains("x-scheme-handler/http = org.kde.falkon.desktop\n"))
+        #expect(!after.contains("choosy.desktop"))
+        #expect(!after.contains("x-scheme-handler/https=org.kde.falkon.desktop"))
+    }
+
+    /// A newer choosy's members of the record survive an install that rewrites it.
+    @Test func installKeepsRecordMembersItDoesNotKnow() throws {
+        #expect(sandbox.choosy("install").status == 0)
+        let recordPath = sandbox.configHome + "/choosy/previous-handlers.json"
+        let written = try #require(sandbox.read(recordPath))
+        sandbox.write(recordPath, "{\"future\" : {\"kept\" : [1]}," + written.dropFirst())
+        #expect(sandbox.choosy("install", "--default-handler").status == 0)
+        let record = try #require(sandbox.read(recordPath).flatMap(Sandbox.jsonObject))
+        #expect((record["future"] as? [String: Any])?["kept"] as? [Int] == [1])
+        #expect((record["listed"] as? [String: Any])?["x-scheme-handler/https"] != nil)
+    }
+
+    /// Issue 21: with a corrupt record uninstall still removes every line naming choosy and
+    /// says what it could not restore.
+    @Test func uninstallWithACorruptRecordRemovesChoosyAndSaysSo() throws {
+        #expect(sandbox.choosy("install", "--default-handler").status == 0)
+        let recordPath = sandbox.write(sandbox.configHome + "/choosy/previous-handlers.json", "{\"listed\": 3")
+        let output = sandbox.choosy("uninstall")
+        #expect(output.status == 0)
+        #expect(output.stdout == "Removed \(entryPath) and choosy's link handler lines.\n")
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderrLines.first?.hasPrefix("choosy: cannot restore the previous link handlers: \(recordPath) is not valid") == true)
+        let after = try #require(sandbox.read(mimeappsPath))
+        #expect(!after.contains("choosy.desktop"))
+        #expect(!sandbox.exists(entryPath))
+        #expect(!sandbox.exists(recordPath))
+
+        // Lines left behind after the entry and record were deleted by hand go too.
+        #expect(sandbox.choosy("install", "--default-handler").status == 0)
+        try FileManager.default.removeItem(atPath: entryPath)
+        try FileManager.default.removeItem(atPath: recordPath)
+        let again = sandbox.choosy("uninstall")
+        #expect(again.status == 0)
+        #expect(again.stderrLines == ["choosy: cannot restore the previous link handlers: \(recordPath) is missing"])
+        #expect(sandbox.read(mimeappsPath)?.contains("choosy.desktop") == false)
+        #expect(sandbox.choosy("uninstall").stdout == "choosy was not installed.\n")
+    }
+
     @Test func withoutAMimeappsListUninstallLeavesNone() {
         try? FileManager.default.removeItem(atPath: mimeappsPath)
         #expect(sandbox.choosy("install", "--default-handler").status == 0)

@@ -1,3 +1,4 @@
+import ChoosyTestSupport
 import ChoosyKit
 import Foundation
 import Testing

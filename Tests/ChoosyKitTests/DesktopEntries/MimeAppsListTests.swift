@@ -265,11 +265,44 @@ import Testing
         let previous = try editor.replaceDefaults(["x-scheme-handler/https": ["choosy.desktop"], "x-scheme-handler/geo": ["choosy.desktop"]])
         #expect(previous.listed == ["x-scheme-handler/https": ["firefox.desktop"]])
         #expect(previous.lines == ["x-scheme-handler/https": "X-Scheme-Handler/HTTPS = firefox.desktop"])
-        try editor.replaceDefaults(["x-scheme-handler/https": ["firefox.desktop"], "x-scheme-handler/geo": []], restoring: previous.lines)
+        #expect(try editor.withdraw("choosy.desktop", restoring: [
+            "x-scheme-handler/https": (previous.listed["x-scheme-handler/https"]!, previous.lines["x-scheme-handler/https"]),
+            "x-scheme-handler/geo": ([], nil),
+        ]))
         #expect(sandbox.read(editor.path) == original)
 
         // A line that is not one line for that type is not written; the IDs are.
-        try editor.replaceDefaults(["x-scheme-handler/https": ["a.desktop"]], restoring: ["x-scheme-handler/https": "text/html=evil\n[x]"])
+        try editor.setDefaults(["x-scheme-handler/https": ["choosy.desktop"]])
+        try editor.withdraw("choosy.desktop", restoring: ["x-scheme-handler/https": (["a.desktop"], "text/html=evil\n[x]")])
         #expect(sandbox.read(editor.path) == "[Default Applications]\r\nx-scheme-handler/https=a.desktop;\r\ntext/html=firefox.desktop\r\n")
+    }
+
+    @Test func withdrawKeepsWhatTheUserChoseAndDropsChoosyEverywhere() throws {
+        let sandbox = Sandbox()
+        let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
+        sandbox.write(editor.path, """
+            [Added Associations]
+            x-scheme-handler/https=chromium.desktop;choosy.desktop;
+            x-scheme-handler/geo=choosy.desktop;
+            [Default Applications]
+            x-scheme-handler/https=chromium.desktop;choosy.desktop;
+            x-scheme-handler/http=choosy.desktop;
+            x-scheme-handler/mailto=thunderbird.desktop;
+
+            """)
+        #expect(try editor.withdraw("choosy.desktop", restoring: [
+            "x-scheme-handler/https": (["firefox.desktop"], nil), "x-scheme-handler/http": (["firefox.desktop"], nil),
+        ]))
+        #expect(sandbox.read(editor.path) == """
+            [Added Associations]
+            x-scheme-handler/https=chromium.desktop;
+            [Default Applications]
+            x-scheme-handler/https=chromium.desktop;
+            x-scheme-handler/http=firefox.desktop;
+            x-scheme-handler/mailto=thunderbird.desktop;
+
+            """)
+        // Nothing names choosy any more: nothing to do, nothing written.
+        #expect(try !editor.withdraw("choosy.desktop", restoring: [:]))
     }
 }
