@@ -126,7 +126,7 @@ package struct TypeListing: Sendable {
                     ("installed", .bool(entry.installed != nil)),
                     ("desktop_id", .optional(entry.installed?.entry?.id)),
                     ("default", .bool(entry.isDefault)),
-                    ("profiles", .strings(entry.profiles.map(\.name))),
+                    ("profiles", .strings(entry.profiles.map(\.choiceName))),
                     ("private", .bool(entry.opensPrivateWindows)),
                 ])
             })),

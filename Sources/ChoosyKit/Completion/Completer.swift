@@ -125,7 +125,7 @@ package struct Completer {
         }
         guard let app = type.app(appKey.lowercased()), app.profiles != nil else { return [] }
         return matching(ChoiceKey.make(app: app.key, profile: profile), profiles(app).map { profile in
-            CompletionCandidate(ChoiceKey.make(app: app.key, profile: profile.name), "\(app.name) — \(profile.name)")
+            CompletionCandidate(ChoiceKey.make(app: app.key, profile: profile.choiceName), "\(app.name) — \(profile.shownName)")
         })
     }
 

@@ -12,11 +12,11 @@ package struct InstalledApp: Sendable {
     package var isWebApp: Bool { entry == nil }
 
     /// What `--app`, defaults and pickers know it by: the app key, with `@<profile>` for a profile.
-    package var key: String { ChoiceKey.make(app: app.key, profile: profile?.name) }
+    package var key: String { ChoiceKey.make(app: app.key, profile: profile?.choiceName) }
 
     /// The same app in `profile`.
     package func opening(_ profile: BrowserProfile) -> InstalledApp {
-        InstalledApp(app: app, entry: entry, displayName: "\(displayName) — \(profile.name)", profile: profile)
+        InstalledApp(app: app, entry: entry, displayName: "\(displayName) — \(profile.shownName)", profile: profile)
     }
 
     /// Whether it can open a private window: by the catalog's `private` arguments, or by its

@@ -56,9 +56,9 @@ extension InstalledAppDirectory {
             throw .usage("profile name '\(singleLine(named))' starts with '-': \(app.name) would read it as an option")
         }
         let profiles = profiles(of: installed)
-        guard let found = profiles.first(where: { $0.name == named }) else {
-            let known = profiles.isEmpty ? "it has none" : "its profiles: " + profiles.map(\.name).joined(separator: ", ")
-            throw .unknown("unknown profile '\(singleLine(named))' of \(app.name) (\(known))" + didYouMean(named, among: profiles.map(\.name)))
+        guard let found = profiles.first(where: { $0.choiceName == named }) else {
+            let known = profiles.isEmpty ? "it has none" : "its profiles: " + profiles.map(\.choiceName).joined(separator: ", ")
+            throw .unknown("unknown profile '\(singleLine(named))' of \(app.name) (\(known))" + didYouMean(named, among: profiles.map(\.choiceName)))
         }
         return installed.opening(found)
     }

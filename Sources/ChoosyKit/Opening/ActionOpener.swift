@@ -381,6 +381,8 @@ final class ActionOpener {
     private func launch(_ chosen: InstalledApp, url: String?, options: OpenOptions) throws(ChoosyError) -> [String] {
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
         let form = chosen.launchForm(privateWindow: options.privateWindow)
+        let url = url.map { chosen.profile?.launchedURL($0) ?? $0 }
+        if let container = chosen.profile?.container { diagnostics.explain("container: \(container), by the extension's ext+container: link") }
         if let action = form.action { diagnostics.explain("private window: \(entry.id)'s action '\(action.key)'") }
         if options.dryRun {
             let argv = try launcher.argv(for: entry, url: url, form: form)

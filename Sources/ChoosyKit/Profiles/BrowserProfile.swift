@@ -13,6 +13,26 @@ package struct BrowserProfile: Equatable, Sendable {
     /// profile manager starts one (doc/profiles.md).
     package var inProfileGroup = false
     package static let profileGroupOption = "--profile"
+    /// A Firefox container of the profile (doc/profiles.md): the link is opened in it.
+    package var container: String?
+
+    /// What follows the `@` of the choice's key: the profile's name, and for a container
+    /// `/` and its name (`firefox@Work/Banking`): a word a shell and completion leave whole.
+    package var choiceName: String { container.map { "\(name)/\($0)" } ?? name }
+    /// The name shown after the app's: "Work", or "Work — Banking" for a container.
+    package var shownName: String { container.map { "\(name) — \($0)" } ?? name }
+
+    /// The profile's container `container`.
+    package func inContainer(_ container: String) -> BrowserProfile {
+        var profile = self
+        profile.container = container
+        return profile
+    }
+
+    /// The link as the browser is given it: in a container, the extension's own link.
+    package func launchedURL(_ url: String) -> String {
+        container.map { FirefoxContainers.link(url, in: $0) } ?? url
+    }
 
     /// The app's profile arguments for this profile: each `{{profile}}` replaced by the
     /// selector, which stays inside its one argument whatever it holds.

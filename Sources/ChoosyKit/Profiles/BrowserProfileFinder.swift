@@ -37,7 +37,7 @@ package struct BrowserProfileFinder: Sendable {
         do {
             let bytes = try fileSystem.read(path, limit: limit)
             switch declared.format {
-            case .firefox: found = firefoxProfiles(FirefoxProfileList.entries(in: bytes), root: parentDirectory(of: path), app: app)
+            case .firefox: found = withContainers(firefoxProfiles(FirefoxProfileList.entries(in: bytes), root: parentDirectory(of: path), app: app), app: app)
             case .chromium: found = try ChromiumLocalState.profiles(in: bytes)
             }
         } catch {
@@ -76,6 +76,32 @@ package struct BrowserProfileFinder: Sendable {
             if !group.contains(where: { $0.directory == listed.directory }) { add(listed) }
         }
         return profiles
+    }
+
+    /// Each profile followed by its containers, for the profiles whose directory has the
+    /// container extension active (doc/profiles.md). A file that is missing, odd or unreadable
+    /// means no containers, with one line under `-v` when it is there but unreadable.
+    private func withContainers(_ profiles: [BrowserProfile], app: App) -> [BrowserProfile] {
+        profiles.flatMap { profile -> [BrowserProfile] in
+            guard let directory = profile.directory,
+                  let extensions = containerFile(joinPath(directory, "extensions.json"), app: app),
+                  FirefoxContainers.extensionIsActive(in: extensions),
+                  let containers = containerFile(joinPath(directory, "containers.json"), app: app)
+            else { return [profile] }
+            let names = FirefoxContainers.names(in: containers)
+            diagnostics.explain("\(app.key): profile '\(profile.name)' has \(names.count) container(s)" + (names.isEmpty ? "" : ": " + names.joined(separator: ", ")))
+            return [profile] + names.map(profile.inContainer)
+        }
+    }
+
+    private func containerFile(_ path: String, app: App) -> [UInt8]? {
+        guard fileSystem.info(path) != nil else { return nil }
+        do {
+            return try fileSystem.read(path, limit: FirefoxContainers.sizeLimit)
+        } catch {
+            diagnostics.explain("\(app.key): skipping \(path): \(error)")
+            return nil
+        }
     }
 
     /// The profiles of the group whose store is `storeID`, or nil (with one line under `-v`)

@@ -260,6 +260,54 @@ import Testing
         #expect(sandbox.pickerInvocations.count == 1)
     }
 
+    /// With the container extension active in a profile, each public container of its
+    /// `containers.json` is a choice, opened in that profile through the extension's link;
+    /// a profile without the extension, or with it disabled, offers none.
+    @Test func containersOfAProfileWithTheExtensionAreChoices() throws {
+        let firefox = Self.variants[0]
+        install(firefox)
+        let work = sandbox.home + "/.mozilla/firefox/Profiles/k2l3m4n5.Work"
+        sandbox.write(work + "/containers.json", fixture("browser-profiles/containers.json"))
+        sandbox.write(work + "/extensions.json", fixture("browser-profiles/extensions.json"))
+        // The default profile has containers but not the extension.
+        sandbox.write(sandbox.home + "/.mozilla/firefox/Profiles/x9y8z7w6.default-release/containers.json", fixture("browser-profiles/containers.json"))
+
+        #expect(open(environment: ["PICK": "Firefox — Work — Banking"]).status == 0)
+        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines(
+            "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"", "Firefox — Work", "Firefox — Work — Personal",
+            "Firefox — Work — Work", "Firefox — Work — Banking", "Firefox — Work — Shopping",
+            "Firefox — Work — Side project & co", "Firefox — default-release", site: "example.org"
+        ))
+        let link = "ext+container:name=Banking&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"
+        #expect(sandbox.launched("firefox-esr") == [["-P", "Work", link]])
+
+        // The key is the profile, `/` and the container: for --app, defaults, rules, list and completion.
+        #expect(open("--app", "firefox@Work/Side project & co").status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 2).last == ["-P", "Work", "ext+container:name=Side%20project%20%26%20co&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"])
+        #expect(sandbox.choosy("default", "browser", "firefox@Work/Shopping").status == 0)
+        #expect(open().status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 3).last?.last == "ext+container:name=Shopping&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc")
+        #expect(sandbox.choosy("rule", "add", "bank.example", "--app", "firefox", "--profile", "Work/Banking").status == 0)
+        #expect(sandbox.choosy("handle", "https://bank.example/login").status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 4).last == ["-P", "Work", "ext+container:name=Banking&url=https%3A%2F%2Fbank.example%2Flogin"])
+        let listed = sandbox.choosy("list", "browser", "--json").stdout
+        #expect(listed.contains("\"Work/Personal\""), "\(listed)")
+        let completed = sandbox.choosy("__complete", "open", "browser", "browse", "--app", "firefox@Work/B").stdout
+        #expect(completed.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == ["firefox@Work/Banking"])
+
+        // A container that is removed is forgotten like a removed profile.
+        sandbox.write(work + "/containers.json", #"{"version":5,"identities":[{"l10nId":"user-context-personal","public":true,"userContextId":1}]}"#)
+        #expect(open(environment: ["PICK": "Firefox — Work — Personal"]).status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 5).last?.last == "ext+container:name=Personal&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc")
+        #expect(sandbox.choosy("default", "browser").stdout == "", "the default's container is gone, so is the default")
+
+        // Disabled, the extension offers nothing.
+        sandbox.write(work + "/extensions.json", fixture("browser-profiles/extensions.json").replacingOccurrences(of: "\"active\":true", with: "\"active\":false"))
+        #expect(open("--app", "firefox@Work/Personal").status == 3)
+        #expect(open(environment: ["PICK": "Firefox — Work"]).status == 0)
+        #expect(!(sandbox.pickerInvocations.last?.lines ?? []).contains { $0.contains("Personal") })
+    }
+
     /// Two Chromium profiles named "Person 1" are two choices, each shown with its directory.
     @Test func chromiumProfilesWithEqualNamesAreTwoChoices() throws {
         let chromium = Self.variants[3]
