@@ -27,10 +27,15 @@ package final class FakeFileSystem: FileSystem {
 
     package func info(_ path: String) -> FileInfo? {
         switch nodes.withLock({ $0[path] }) {
-        case .file(let bytes, let permissions)?: FileInfo(kind: .regular, permissions: permissions, owner: getuid(), size: Int64(bytes.count), modified: 0)
-        case .directory?: FileInfo(kind: .directory, permissions: 0o755, owner: getuid(), size: 0, modified: 0)
+        case .file(let bytes, let permissions)?: FileInfo(kind: .regular, permissions: permissions, owner: getuid(), size: Int64(bytes.count), modified: 0, identity: fakeIdentity(path))
+        case .directory?: FileInfo(kind: .directory, permissions: 0o755, owner: getuid(), size: 0, modified: 0, identity: fakeIdentity(path))
         case nil: nil
         }
+    }
+
+    /// One identity per path: the fake has no links.
+    private func fakeIdentity(_ path: String) -> FileIdentity {
+        FileIdentity(device: 0, inode: UInt64(bitPattern: Int64(path.hashValue)))
     }
 
     package func read(_ path: String, limit: Int) throws -> [UInt8] {

@@ -23,6 +23,12 @@ struct HandleCommand: ChoosyCommand {
             let said = choosy.corruptFiles.messages
             if !options.dryRun && !said.isEmpty { choosy.desktopNotifier().notify(said.joined(separator: "\n")) }
         }
+        if LinkHandoff.isHandedBack(link, in: choosy.environment) {
+            // The app choosy handed this link to gave it back (doc/security.md, "Odd files and loops").
+            let message = "\(link) was handed back to choosy by the app it was handed to (through xdg-open or another wrapper): not opening it again, which would loop; choose another handler"
+            if !options.dryRun { choosy.desktopNotifier().notify(message) }
+            throw .unavailable(message)
+        }
         let target = try choosy.linkClassifier().classify(link)
         do {
             switch target {

@@ -225,8 +225,13 @@ package final class DesktopEntryIndex: Sendable {
         var pathsByID: [String: [(root: Int, path: String)]] = [:]
         var order: [String] = []
 
+        // Each directory once, by device and inode, so symlink loops cost nothing (doc/security.md).
+        var visited: Set<FileIdentity> = []
+
         func walk(_ directory: String, prefix: String, root: Int, depth: Int) {
-            seen.append((directory, modificationTime(of: directory)))
+            let info = fileSystem.info(directory).flatMap { $0.kind == .directory ? $0 : nil }
+            seen.append((directory, info?.modified ?? -1))
+            if let info, !visited.insert(info.identity).inserted { return }
             guard let names = fileSystem.list(directory) else { return }
             for name in names.sorted() {
                 let path = joinPath(directory, name)

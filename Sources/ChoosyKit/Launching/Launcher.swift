@@ -83,6 +83,7 @@ package struct Launcher: Sendable {
         var variables = environment.variables
         for name in ActivationToken.launchVariables { variables[name] = nil }
         variables["GIO_LAUNCHED_DESKTOP_FILE"] = entry.path
+        variables[LinkHandoff.variable] = url.map(LinkHandoff.mark)
         activation?.pass(into: &variables)
         var request = ProcessRequest(
             argv: argv, environment: variables, workingDirectory: workingDirectory,

@@ -58,6 +58,8 @@ package struct GuardedJSONFile<Contents> {
         let lock: any HeldLock
         do {
             lock = try fileSystem.lock(lockPath, timeout: 30)
+        } catch let error as FileSystemError where error.isNotRegularFile {
+            throw .corrupt("\(lockPath) is not a regular file (a FIFO, socket, device or link); remove it: nothing was changed")
         } catch {
             // A read-only or foreign directory: a corrupt file there cannot be moved aside either.
             if case .corrupt(let reason, _) = stored() {

@@ -8,8 +8,16 @@ package final class FileLock {
     /// Blocks until the exclusive lock on `path` is held, or throws after `timeout` seconds.
     package init(path: String, timeout: Double = 30, fileSystem: FileSystem) throws {
         try fileSystem.createDirectory(parentDirectory(of: path), permissions: 0o700)
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
+        // Never wait at open, and lock only a regular file: a FIFO or link in its place is an
+        // odd file the user must remove (doc/security.md).
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw errno == ELOOP ? .notRegularFile(path) : FileSystemError(path: path, code: errno) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            fd = -1
+            throw FileSystemError.notRegularFile(path)
+        }
         let deadline = monotonicSeconds() + timeout
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, monotonicSeconds() < deadline else {

@@ -11,6 +11,14 @@ package struct FileInfo: Equatable, Sendable {
     package var size: Int64
     /// Modification time in nanoseconds since the epoch; directory mtimes invalidate indexes.
     package var modified: Int64
+    /// Device and inode: walks remember the directories they visited by it (doc/security.md).
+    package var identity: FileIdentity
+}
+
+/// `st_dev` and `st_ino`, the same for every path (symlinks included) that reaches one file.
+package struct FileIdentity: Hashable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
 }
 
 package struct FileSystemError: Error, CustomStringConvertible, Sendable {
@@ -29,6 +37,15 @@ package struct FileSystemError: Error, CustomStringConvertible, Sendable {
         self.code = 0
         self.reason = reason
     }
+
+    /// A FIFO, socket, device or directory where choosy wants a regular file (doc/security.md).
+    package static func notRegularFile(_ path: String) -> FileSystemError {
+        FileSystemError(path: path, reason: notRegularReason)
+    }
+
+    package var isNotRegularFile: Bool { code == 0 && reason == Self.notRegularReason }
+
+    private static let notRegularReason = "not a regular file"
 
     package var description: String { "\(path): \(reason)" }
 }
@@ -83,7 +100,8 @@ package struct LocalFileSystem: FileSystem {
             permissions: UInt32(status.st_mode & 0o7777),
             owner: status.st_uid,
             size: Int64(status.st_size),
-            modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+            modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
+            identity: FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
         )
     }
 
@@ -95,7 +113,7 @@ package struct LocalFileSystem: FileSystem {
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw FileSystemError(path: path, reason: "not a regular file")
+            throw FileSystemError.notRegularFile(path)
         }
         // Read into uninitialized space sized by fstat (one byte more, to see the end in one
         // read): most files choosy reads are a few KiB, and zeroing a large buffer for each
