@@ -26,5 +26,24 @@ public func fuzzProfilesINI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         let name = Array(profile.name.utf8)
         invariant(input.bytes.indices.contains { input.bytes[$0...].starts(with: name) }, "'\(profile.name)' is not in the input")
     }
+    checkContainers(input.bytes)
     return 0
+}
+
+/// The same bytes as a profile's `containers.json` and `extensions.json`, which extensions and
+/// hand edits also leave in any state: names are unique, one line, never empty, and a
+/// container's link holds its name and the URL each as one parameter.
+func checkContainers(_ bytes: [UInt8]) {
+    _ = FirefoxContainers.extensionIsActive(in: bytes)
+    let names = FirefoxContainers.names(in: bytes)
+    invariant(Set(names).count == names.count, "a container twice")
+    for name in names {
+        invariant(!name.isEmpty && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "container name '\(name)'")
+        let link = FirefoxContainers.link("https://example.org/?a=b&c=d#e", in: name)
+        let query = link.dropFirst("ext+container:".count).split(separator: "&", omittingEmptySubsequences: false)
+        invariant(query.count == 2 && PercentEncoding.decode(query[0].dropFirst("name=".count)) == name, "the name is not one parameter of \(link)")
+        invariant(PercentEncoding.decode(query[1].dropFirst("url=".count)) == "https://example.org/?a=b&c=d#e", "the URL is not one parameter of \(link)")
+        let profile = BrowserProfile(name: "Work", selector: "Work").inContainer(name)
+        invariant(ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: profile.choiceName)).profile == "Work/" + name, "the key of '\(name)' does not read back")
+    }
 }
