@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// The real Wayland pickers (Debian's fuzzel) in a real Wayland compositor (headless
+/// The real Wayland pickers (Debian's fuzzel and wofi) in a real Wayland compositor (headless
 /// sway), driven with wtype as a user drives them: the real `choosy handle` shows them, and
 /// the test checks what it launched (the recorder apps' argv). Each test has a compositor
 /// of its own (see HeadlessSway).
@@ -13,7 +13,7 @@ struct RealWaylandPickerTests {
     static let url = "https://example.org/"
 
     enum WaylandPicker: String, CaseIterable, CustomTestStringConvertible {
-        case fuzzel
+        case fuzzel, wofi
         var testDescription: String { rawValue }
     }
 
@@ -24,6 +24,9 @@ struct RealWaylandPickerTests {
         let sandbox = Sandbox()
         sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox", extra: "Icon=firefox\n")
         sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", extra: "Icon=chromium\n")
+        // GTK (wofi) finds image formats through the MIME database in XDG_DATA_DIRS, and
+        // aborts without it; a desktop session has it.
+        try? FileManager.default.createSymbolicLink(atPath: sandbox.dataDir + "/mime", withDestinationPath: "/usr/share/mime")
         if !Sandbox.asNobody.isEmpty {
             _ = sandbox.run(["/bin/chown", "-R", "65534:65534", sandbox.root])
         }
