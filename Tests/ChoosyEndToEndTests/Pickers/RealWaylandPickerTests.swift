@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// The real Wayland pickers (Debian's fuzzel and wofi) in a real Wayland compositor (headless
+/// The real Wayland pickers (Debian's fuzzel, wofi, bemenu and tofi) in a real Wayland compositor (headless
 /// sway), driven with wtype as a user drives them: the real `choosy handle` shows them, and
 /// the test checks what it launched (the recorder apps' argv). Each test has a compositor
 /// of its own (see HeadlessSway).
@@ -13,7 +13,7 @@ struct RealWaylandPickerTests {
     static let url = "https://example.org/"
 
     enum WaylandPicker: String, CaseIterable, CustomTestStringConvertible {
-        case fuzzel, wofi
+        case fuzzel, wofi, bemenu, tofi
         var testDescription: String { rawValue }
     }
 
