@@ -30,7 +30,7 @@ BUILD_PACKAGES := libcurl4-openssl-dev binutils
 # them, so they are needed to run, not to build.
 WEB_PACKAGES := libicu72 libpsl5 libpcre2-8-0
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
-TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool sqlite3
+TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
 # -z now, with the RELRO the linker already gives: every relocation is resolved at start and
@@ -73,8 +73,8 @@ build: toolchain deps-build
 
 # The tests that drive real picker windows run on their own, after the rest: with a hundred
 # other tests starting processes beside them, a picker's window can take longer to appear than
-# any bound worth waiting.
-GUI_TESTS := RealGraphicalPickerTests
+# any bound worth waiting. A regular expression: --filter and --skip take one.
+GUI_TESTS := RealGraphicalPickerTests|RealWaylandPickerTests
 
 ## check: the fast loop while working: the layer check and the library's own tests
 ## (ChoosyKitTests), with no packages installed, no end-to-end tests and no fuzzing
@@ -90,8 +90,8 @@ test: toolchain deps-test
 	python3 scripts/check-layers.py
 	$(SWIFT) build --package-path Examples
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip $(GUI_TESTS)
-	$(SWIFT) test --skip-build --filter $(GUI_TESTS)
+	$(SWIFT) test --skip-build --skip '$(GUI_TESTS)'
+	$(SWIFT) test --skip-build --filter '$(GUI_TESTS)'
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 ## fuzz: each libFuzzer target for FUZZ_SECONDS (see fuzz/README.md); fails on any crash

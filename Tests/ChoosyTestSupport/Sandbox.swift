@@ -175,13 +175,14 @@ package final class Sandbox: @unchecked Sendable {
 
     /// Runs the built `choosy` binary with this sandbox's environment, in a new session with
     /// no controlling terminal (as when a link is clicked in a desktop app).
-    /// `wrapper` runs first, with the whole command line after it (a measuring program).
+    /// `wrapper` runs first, with the whole command line after it (a measuring program);
+    /// `binary` is another copy of choosy (`choosyBinaryForNobody()`).
     @discardableResult
-    package func choosy(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:], timeout: Double = 60, wrapper: [String] = []) -> Output {
+    package func choosy(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:], timeout: Double = 60, wrapper: [String] = [], binary: String = Sandbox.choosyBinary) -> Output {
         var variables = environment
         for (name, value) in extra { variables[name] = value.isEmpty ? nil : value }
         let request = ProcessRequest(
-            argv: wrapper + ["/usr/bin/setsid", "-w", Sandbox.choosyBinary] + arguments,
+            argv: wrapper + ["/usr/bin/setsid", "-w", binary] + arguments,
             environment: variables,
             workingDirectory: root,
             input: input.map { Array($0.utf8) },

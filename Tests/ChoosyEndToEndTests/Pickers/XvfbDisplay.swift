@@ -35,7 +35,7 @@ final class XvfbDisplay: @unchecked Sendable {
         var written = ""
         while !written.hasSuffix("\n") {
             guard isRunning(pid), Date() < deadline else {
-                XvfbDisplay.end(pid)
+                endServer(pid)
                 let reason = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last.map(String.init)
                 throw StartFailure(description: "Xvfb did not start: \(reason ?? "it printed nothing")")
             }
@@ -51,28 +51,11 @@ final class XvfbDisplay: @unchecked Sendable {
 
     /// Ends the server, and with it every window on it (a picker that waits there exits).
     func stop() {
-        XvfbDisplay.end(pid)
-    }
-
-    /// SIGTERM, so that Xvfb removes its lock file and socket; SIGKILL after 5 s.
-    private static func end(_ pid: pid_t) {
-        kill(pid, SIGTERM)
-        if !waitUntilGone(pid, timeout: 5) { kill(pid, SIGKILL) }
+        endServer(pid)
     }
 
     /// nil when Xvfb can start here, else why not: tried once per test run.
-    static let unavailable: String? = {
-        let directory = NSTemporaryDirectory() + "choosy-xvfb-probe-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        do {
-            _ = try XvfbDisplay(directory: directory)
-            return nil
-        } catch {
-            FileHandle.standardError.write(Data("GUI picker tests skipped: \(error)\n".utf8))
-            return "\(error)"
-        }
-    }()
+    static let unavailable: String? = serverProbe("xvfb", skipped: "GUI picker tests") { _ = try XvfbDisplay(directory: $0) }
 
     // MARK: xdotool
 

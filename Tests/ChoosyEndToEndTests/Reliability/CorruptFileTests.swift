@@ -103,19 +103,13 @@ import Testing
 /// read-only.
 struct UnwritableDirectory {
     let sandbox: Sandbox
-    private let asNobody = getuid() == 0
-    /// The binary nobody runs: inside the sandbox, since the build directory may be in one
-    /// only root can enter (CI's clone is in a directory of mode 0700).
+    private let asNobody = !Sandbox.asNobody.isEmpty
     private let binary: String
 
     init(sandbox: Sandbox, directory: String) {
         self.sandbox = sandbox
-        binary = asNobody ? sandbox.root + "/nobody/choosy" : Sandbox.choosyBinary
+        binary = asNobody ? sandbox.choosyBinaryForNobody() : Sandbox.choosyBinary
         if asNobody {
-            try? FileManager.default.createDirectory(atPath: sandbox.root + "/nobody", withIntermediateDirectories: true)
-            chmod(sandbox.root + "/nobody", 0o755)
-            if link(Sandbox.choosyBinary, binary) != 0 { try? FileManager.default.copyItem(atPath: Sandbox.choosyBinary, toPath: binary) }
-            chmod(binary, 0o755)
             // nobody must reach the sandbox, read its files and leave records.
             chmod(sandbox.root, 0o755)
             chmod(sandbox.records, 0o777)
@@ -130,9 +124,8 @@ struct UnwritableDirectory {
     func choosy(_ arguments: [String], environment extra: [String: String] = [:]) -> Sandbox.Output {
         var variables = sandbox.environment
         for (name, value) in extra { variables[name] = value }
-        let prefix = asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
         let request = ProcessRequest(
-            argv: prefix + ["/usr/bin/setsid", "-w", binary] + arguments, environment: variables,
+            argv: Sandbox.asNobody + ["/usr/bin/setsid", "-w", binary] + arguments, environment: variables,
             workingDirectory: sandbox.root, timeout: 60
         )
         let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(request)

@@ -1,0 +1,103 @@
+import ChoosyTestSupport
+import ChoosyKit
+import Foundation
+import Glibc
+
+/// A real Wayland compositor for tests of the Wayland pickers: sway with its headless
+/// backend, in a runtime directory of its own, and a virtual keyboard held open from the start
+/// (wtype) so that the seat has a keyboard when a picker asks for one. Debian's sway will
+/// not run as root: as root it runs as nobody, and so must every client (the picker, wtype,
+/// hence choosy). `WAYLAND_DEBUG=server` logs each keyboard focus, so a test types only once
+/// the picker has it. One compositor per test: a second picker in one sway session was
+/// found to crash. Stopped when released.
+final class HeadlessSway: @unchecked Sendable {
+    let runtimeDirectory: String
+    let display = "wayland-1"
+    private let log: String
+    private let pid: pid_t
+    private var keyboard: pid_t = 0
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// What a client needs to reach this compositor.
+    var environment: [String: String] { ["XDG_RUNTIME_DIR": runtimeDirectory, "WAYLAND_DISPLAY": display] }
+
+    /// Starts sway with its config, log and runtime directory under `directory` (which the
+    /// user sway runs as must be able to enter); waits (at most 30 s) for its socket.
+    init(directory: String) throws {
+        runtimeDirectory = directory + "/sway-run"
+        log = directory + "/sway.log"
+        let config = directory + "/sway.conf"
+        try? FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true)
+        chmod(runtimeDirectory, 0o700)
+        if !Sandbox.asNobody.isEmpty { chown(runtimeDirectory, 65534, 65534) }
+        try Data("output HEADLESS-1 resolution 1280x800\n".utf8).write(to: URL(fileURLWithPath: config))
+        chmod(config, 0o644)
+        var variables = ["PATH": "/usr/bin:/bin", "HOME": directory, "XDG_RUNTIME_DIR": runtimeDirectory,
+                         "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
+                         "WAYLAND_DEBUG": "server"]
+        guard let pid = HeadlessSway.startInBackground(Sandbox.asNobody + ["/usr/bin/sway", "-c", config], log: log, environment: variables)
+        else { throw StartFailure(description: "cannot run sway") }
+        self.pid = pid
+        let deadline = Date().addingTimeInterval(30)
+        while access(runtimeDirectory + "/" + display, F_OK) != 0 {
+            guard isRunning(pid), Date() < deadline else {
+                endServer(pid)
+                let reason = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last(where: { $0.contains("[ERROR]") })
+                throw StartFailure(description: "sway did not start: \(reason.map(String.init) ?? "it printed nothing")")
+            }
+            usleep(20_000)
+        }
+        variables["WAYLAND_DISPLAY"] = display
+        variables["WAYLAND_DEBUG"] = nil
+        guard let keyboard = HeadlessSway.startInBackground(Sandbox.asNobody + ["/usr/bin/wtype", "-s", "3600000"], log: "/dev/null", environment: variables)
+        else { endServer(pid); throw StartFailure(description: "cannot run wtype") }
+        self.keyboard = keyboard
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Ends the compositor, and with it every client (a picker that waits there exits).
+    func stop() {
+        if keyboard != 0 { endServer(keyboard) }
+        endServer(pid)
+    }
+
+    /// Started by choosy's runner, which gives children an empty signal mask (see
+    /// XvfbDisplay), in the background; its pid (setpriv execs the program).
+    private static func startInBackground(_ argv: [String], log: String, environment: [String: String]) -> pid_t? {
+        let started = try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
+            argv: ["/bin/sh", "-c", #"log=$1; shift; "$@" >"$log" 2>&1 </dev/null & echo $!"#, "sh", log] + argv,
+            environment: environment, timeout: 10
+        ))
+        guard let started, started.status == 0 else { return nil }
+        return pid_t(String(decoding: started.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// nil when sway can start here, else why not: tried once per test run.
+    static let unavailable: String? = serverProbe("sway", skipped: "Wayland picker tests") { _ = try HeadlessSway(directory: $0) }
+
+    /// Waits until a surface (the picker's) has the keyboard, or `timeout` seconds pass.
+    func waitForKeyboardFocus(timeout: Double = 60) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if text.range(of: #"wl_keyboard@[0-9]+\.enter\("#, options: .regularExpression) != nil { return true }
+            guard isRunning(pid) else { return false }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    /// Presses keys (XKB keysym names: `Down`, `Return`, `Escape`) as a user would, through
+    /// a virtual keyboard, to whichever surface has the keyboard.
+    func press(_ keys: [String]) -> Bool {
+        let argv = Sandbox.asNobody + ["/usr/bin/wtype"] + keys.flatMap { ["-k", $0, "-s", "30"] }
+        let request = ProcessRequest(argv: argv, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }, timeout: 20)
+        return (try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(request))?.status == 0
+    }
+}

@@ -1,0 +1,91 @@
+import ChoosyTestSupport
+import ChoosyKit
+import Foundation
+import Glibc
+import Testing
+
+/// The real Wayland pickers (Debian's fuzzel, wofi, bemenu and tofi) in a real Wayland compositor (headless
+/// sway), driven with wtype as a user drives them: the real `choosy handle` shows them, and
+/// the test checks what it launched (the recorder apps' argv). Each test has a compositor
+/// of its own (see HeadlessSway).
+@Suite(.enabled(if: HeadlessSway.unavailable == nil, "sway cannot start here (apt-get install -y sway wtype); the reason is on stderr"))
+struct RealWaylandPickerTests {
+    static let url = "https://example.org/"
+
+    enum WaylandPicker: String, CaseIterable, CustomTestStringConvertible {
+        case fuzzel, wofi, bemenu, tofi
+        var testDescription: String { rawValue }
+    }
+
+    /// Firefox and Chromium, no default: the picker offers Firefox, Firefox (always),
+    /// Firefox (always for the site), then Chromium's rows. Everything in it belongs to the
+    /// user choosy runs as, who must be the compositor's.
+    private func browsers() -> Sandbox {
+        let sandbox = Sandbox()
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox", extra: "Icon=firefox\n")
+        sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", extra: "Icon=chromium\n")
+        // GTK (wofi) finds image formats through the MIME database in XDG_DATA_DIRS, and
+        // aborts without it; a desktop session has it.
+        try? FileManager.default.createSymbolicLink(atPath: sandbox.dataDir + "/mime", withDestinationPath: "/usr/share/mime")
+        if !Sandbox.asNobody.isEmpty {
+            _ = sandbox.run(["/bin/chown", "-R", "65534:65534", sandbox.root])
+        }
+        return sandbox
+    }
+
+    /// Runs `choosy handle URL [options]` (as the compositor's user) with `sway`'s session
+    /// and no X display, waits until the picker has the keyboard and presses `keys`.
+    private func handle(_ sandbox: Sandbox, in sway: HeadlessSway, options: [String], keys: [String]) async -> Sandbox.Output {
+        let binary = Sandbox.asNobody.isEmpty ? Sandbox.choosyBinary : sandbox.choosyBinaryForNobody()
+        var variables = sway.environment
+        variables["DISPLAY"] = ""
+        // A desktop session's locale: in LANG=C fuzzel refuses the title's "…" ("invalid prompt").
+        variables["LANG"] = "C.UTF-8"
+        let session = variables
+        async let handled = offPool {
+            sandbox.choosy(["handle", Self.url] + options, environment: session, timeout: 120, wrapper: Sandbox.asNobody, binary: binary)
+        }
+        let focused = await offPool { sway.waitForKeyboardFocus() }
+        #expect(focused, "no picker took the keyboard")
+        if focused {
+            #expect(sway.press(keys))
+        } else {
+            // Nothing will answer the picker: ending the compositor ends it, and choosy with it.
+            sway.stop()
+        }
+        return await handled
+    }
+
+    @Test(arguments: WaylandPicker.allCases)
+    func theAppPickedIsLaunched(picker: WaylandPicker) async throws {
+        let sandbox = browsers()
+        let sway = try HeadlessSway(directory: sandbox.root)
+        let output = await handle(sandbox, in: sway, options: ["--picker", picker.rawValue], keys: ["Down", "Down", "Down", "Return"])
+        #expect(output.status == 0, "\(output.rawStderr)")
+        #expect(sandbox.launched("chromium") == [[Self.url]])
+        #expect(sandbox.recordedRuns("firefox").isEmpty)
+    }
+
+    @Test(arguments: WaylandPicker.allCases)
+    func escapeCancels(picker: WaylandPicker) async throws {
+        let sandbox = browsers()
+        let sway = try HeadlessSway(directory: sandbox.root)
+        let output = await handle(sandbox, in: sway, options: ["--picker", picker.rawValue], keys: ["Escape"])
+        #expect(output.status == 5, "\(output.rawStderr)")
+        #expect(output.stderrLines.contains("choosy: cancelled: no app was chosen"), "\(output.rawStderr)")
+        #expect(sandbox.recordedRuns("firefox").isEmpty && sandbox.recordedRuns("chromium").isEmpty)
+    }
+
+    /// A link clicked in a wlroots session: only WAYLAND_DISPLAY, no desktop named, no
+    /// terminal. `auto` shows fuzzel, the first of SPEC §6's order for it (its log, under -v, tells it ran); its first row
+    /// is Firefox just once.
+    @Test func autoShowsFuzzelOnAWaylandSession() async throws {
+        let sandbox = browsers()
+        let sway = try HeadlessSway(directory: sandbox.root)
+        let output = await handle(sandbox, in: sway, options: ["-v"], keys: ["Return"])
+        #expect(output.status == 0, "\(output.rawStderr)")
+        #expect(output.stderrLines.contains { $0.hasPrefix("choosy: fuzzel: ") }, "\(output.rawStderr)")
+        #expect(sandbox.launched("firefox") == [[Self.url]])
+        #expect(sandbox.recordedRuns("chromium").isEmpty)
+    }
+}
