@@ -199,3 +199,7 @@ done
 python3 "$root/bench/interleave.py" --runs "$scaling_runs" --warmup "$warmup" --output "$work/scaling.json" "$@"
 
 python3 "$root/bench/report.py" --work "$work" --sizes "$sizes" --rounds "$rounds" --output "$results"
+
+# 5. Time per candidate at 1,000 and 10,000 profiles and https handlers (doc/security.md).
+echo "bench: time per candidate" >&2
+python3 "$root/bench/candidates.py" "$choosy" --append "$results"

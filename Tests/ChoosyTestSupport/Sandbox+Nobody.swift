@@ -11,6 +11,8 @@ extension Sandbox {
     /// only root can enter (CI's clone is in a directory of mode 0700).
     package func choosyBinaryForNobody() -> String {
         let binary = root + "/nobody/choosy"
+        // The other user must reach it, and the sandbox is where choosy runs.
+        chmod(root, 0o755)
         try? FileManager.default.createDirectory(atPath: root + "/nobody", withIntermediateDirectories: true)
         chmod(root + "/nobody", 0o755)
         if link(Sandbox.choosyBinary, binary) != 0 { try? FileManager.default.copyItem(atPath: Sandbox.choosyBinary, toPath: binary) }

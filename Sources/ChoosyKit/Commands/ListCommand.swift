@@ -37,8 +37,10 @@ struct ListCommand: ChoosyCommand {
             let installed = try choosy.installedApps(of: type)
             let defaultKey = remembered[type.key]?.defaultApp
             let defaultApp = defaultKey.map { ChoiceKey.split($0).app }
+            // By key once: a type of thousands of discovered apps costs n log n (doc/security.md).
+            let installedByKey = Dictionary(installed.map { ($0.app.key, $0) }, uniquingKeysWith: { first, _ in first })
             listings.append(TypeListing(type: type, apps: type.apps.map { app in
-                let found = installed.first { $0.app.key == app.key }
+                let found = installedByKey[app.key]
                 var entry = TypeListing.Entry(app: app, installed: found, isDefault: app.key == defaultApp)
                 if typeInput != nil, let found, app.profiles != nil { entry.profiles = directory.profiles(of: found) }
                 return entry

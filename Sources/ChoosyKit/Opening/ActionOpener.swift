@@ -240,7 +240,9 @@ final class ActionOpener {
                 remember("what changed among the apps of \(type.name)") { () throws(ChoosyError) in try preferences.update(type.key) { $0 = updated } }
             }
             // The default may be a key that is not offered by itself (`ChoiceDecider.first`).
-            let ordered = keys.compactMap { key in candidates.first { $0.key == key } ?? choices.choice(key) }
+            // By key once, so that thousands of candidates cost n log n, not n² (doc/security.md).
+            let byKey = Dictionary(candidates.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+            let ordered = keys.compactMap { key in byKey[key] ?? choices.choice(key) }
             let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
             let remembered = forgetDefault ? nil : preference.defaultApp
             let answer = try pick(ordered, webPage: browsers, type: type, action: action, defaultApp: remembered, request: request)

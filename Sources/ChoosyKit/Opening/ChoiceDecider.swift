@@ -65,7 +65,8 @@ package enum ChoiceDecider {
             guard situation.installed.contains(remembered) || situation.unoffered.contains(remembered) else {
                 return .pick(candidates: candidates, forgetDefault: true, reason: "the default '\(remembered)' is no longer installed: it is forgotten")
             }
-            let new = situation.installed.filter { !situation.preference.seen.contains($0) }
+            let seen = Set(situation.preference.seen)
+            let new = situation.installed.filter { !seen.contains($0) }
             if !new.isEmpty {
                 return .pick(candidates: first(remembered, in: situation), forgetDefault: false, reason: "new app(s) since the default was chosen: \(new.joined(separator: ", "))")
             }

@@ -59,8 +59,9 @@ package struct BrowserProfileFinder: Sendable {
     /// read costs only its group, the entry staying. A name seen already is left out.
     private func firefoxProfiles(_ entries: [FirefoxProfileList.Entry], root: String, app: App) -> [BrowserProfile] {
         var profiles: [BrowserProfile] = []
+        var names: Set<String> = []
         func add(_ profile: BrowserProfile) {
-            guard !profiles.contains(where: { $0.name == profile.name }) else {
+            guard names.insert(profile.name).inserted else {
                 diagnostics.explain("\(app.key): a second profile named '\(profile.name)' is left out")
                 return
             }

@@ -18,11 +18,14 @@ package enum ChromiumLocalState {
             let name = info["name"]?.stringValue ?? ""
             named.append((name.isEmpty || name.utf8.contains(0) ? directory : name, directory))
         }
+        // Counted once, so that thousands of profiles cost n log n, not n² (doc/security.md).
+        let directoriesByName = Dictionary(grouping: named, by: \.name).mapValues(\.count)
         var profiles: [BrowserProfile] = []
+        var shownNames: Set<String> = []
         for (name, directory) in named {
-            let shared = named.contains { $0.name == name && $0.directory != directory }
+            let shared = directoriesByName[name, default: 0] > 1
             let shown = shared ? "\(name) (\(directory))" : name
-            guard !profiles.contains(where: { $0.name == shown }) else { continue }
+            guard shownNames.insert(shown).inserted else { continue }
             profiles.append(BrowserProfile(name: shown, selector: directory))
         }
         return profiles

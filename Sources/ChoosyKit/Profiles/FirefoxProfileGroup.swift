@@ -26,12 +26,16 @@ package enum FirefoxProfileGroup {
     /// is skipped rather than costing the others.
     package static func profiles(rows: [[String?]], root: String) -> [BrowserProfile] {
         var profiles: [BrowserProfile] = []
+        var directories: Set<String> = []
+        var names: Set<String> = []
         for row in rows where row.count >= 3 {
             guard let path = row[1], let name = row[2], !path.isEmpty, !name.isEmpty,
                   !(path + name).utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D })
             else { continue }
             let directory = path.hasPrefix("/") ? path : joinPath(root, path)
-            guard !profiles.contains(where: { $0.directory == directory || $0.name == name }) else { continue }
+            guard !directories.contains(directory), !names.contains(name) else { continue }
+            directories.insert(directory)
+            names.insert(name)
             profiles.append(BrowserProfile(name: name, selector: name, directory: directory, inProfileGroup: true))
         }
         return profiles

@@ -34,10 +34,11 @@ package enum FirefoxProfileList {
     /// The named profiles in file order, each name once.
     package static func entries(in bytes: [UInt8]) -> [Entry] {
         var entries: [Entry] = []
+        var names: Set<String> = []
         var inProfile = false
         var current = Entry(name: "")
         func finishGroup() {
-            if inProfile, !current.name.isEmpty, !entries.contains(where: { $0.name == current.name }) { entries.append(current) }
+            if inProfile, !current.name.isEmpty, names.insert(current.name).inserted { entries.append(current) }
             current = Entry(name: "")
         }
         // A CR ends a line too (as in Firefox's own reader): no name can hold a line break.

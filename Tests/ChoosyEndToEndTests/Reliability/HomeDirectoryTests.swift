@@ -28,9 +28,11 @@ import Testing
     /// and one line, before anything is read or written.
     @Test(.enabled(if: geteuid() == 0, "runs choosy as a user unknown to the password database"))
     func noHomeAtAllIsAUsageError() throws {
+        // A copy of the binary another user may run: the build directory may be closed to it.
+        let binary = sandbox.choosyBinaryForNobody()
         let before = sandbox.writtenFiles
         let output = sandbox.choosy(["rule", "add", "example.org", "--ask"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""],
-                                    wrapper: ["/usr/bin/setpriv", "--reuid=54321", "--regid=54321", "--clear-groups"])
+                                    wrapper: ["/usr/bin/setpriv", "--reuid=54321", "--regid=54321", "--clear-groups"], binary: binary)
         #expect(output.status == 2)
         #expect(output.stderrLines == ["choosy: HOME is not an absolute path and the password database gives no home for this user: set HOME to your home directory"])
         #expect(sandbox.writtenFiles == before)
