@@ -1,3 +1,5 @@
+import Glibc
+
 /// A picker that is another program (fzf, rofi, zenity, fuzzel, a command, …): the choice
 /// lines (or the program's own rows) go to its stdin, and the line it prints on stdout is the
 /// choice (see `ChoiceLines`). `Program` says how to start it and what it reads. It draws on
@@ -47,11 +49,19 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
             if result.status != 0, let error = messages.first(where: Self.isDisplayError) {
                 return .notShown("\(Program.name) could not open its display (\(singleLine(String(error.prefix(120)))))")
             }
+            // A crash is no answer of the user's (wofi aborts when GTK finds no MIME database);
+            // SIGINT and SIGTERM are, and stay a cancel.
+            if Self.crashSignals.contains(result.status - 128) {
+                return .notShown("\(Program.name) ended by signal \(result.status - 128) before a choice")
+            }
         }
         if lent { extras.activation?.markUsed() }
         guard result.status == 0 else { return .cancelled }
         return lines.answer(line: Program.choiceLine(ChoiceLines.line(result.stdout)))
     }
+
+    /// SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV.
+    static var crashSignals: Set<Int32> { [SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV] }
 
     /// What GTK (zenity, wofi), rofi, fuzzel and tofi print when their display is not there;
     /// bemenu prints nothing, so only the socket check before it tells (doc/desktop.md).

@@ -126,6 +126,17 @@ import Testing
         }
     }
 
+    /// A graphical picker that crashes could not show itself: the next one is tried, as for a
+    /// display it cannot open. Killed by SIGTERM it is a cancel, as before.
+    @Test(arguments: ["fuzzel", "wofi", "bemenu", "tofi"])
+    func aCrashIsNotACancel(name: String) throws {
+        let sandbox = Sandbox()
+        let crashing = sandbox.write(sandbox.bin + "/" + name, "#!/bin/sh\ncat >/dev/null\nkill -ABRT $$\n", mode: 0o755)
+        #expect(try picker(name, crashing, sandbox).choose(request) == .notShown("\(name) ended by signal 6 before a choice"))
+        let ended = sandbox.write(sandbox.bin + "/" + name, "#!/bin/sh\ncat >/dev/null\nkill -TERM $$\n", mode: 0o755)
+        #expect(try picker(name, ended, sandbox).choose(request) == .cancelled)
+    }
+
     /// Escape is exit 1 with nothing printed; an empty answer picks nothing; a list longer than
     /// the rows shown still maps its last row back; a display error is not a cancel.
     @Test(arguments: ["fuzzel", "wofi", "bemenu", "tofi"])
