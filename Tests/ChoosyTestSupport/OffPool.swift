@@ -3,6 +3,7 @@ import Foundation
 /// Runs blocking work (waiting on child processes, sleeping between kills) on a thread of its
 /// own and awaits it, so that a test that waits for seconds does not hold one of the few
 /// threads every other test runs on, and many such tests really run at once.
+@discardableResult
 package func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread { continuation.resume(returning: body()) }

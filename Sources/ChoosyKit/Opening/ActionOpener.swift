@@ -76,7 +76,7 @@ final class ActionOpener {
                     return try openInBrowser(link.url, request: request, choose: request.options.choose)
                 }
             }
-            if request.options.app == nil, !request.options.choose, try preferences.preference(for: type.key).linksInBrowser {
+            if request.options.app == nil, !request.options.choose, preferences.preference(for: type.key).linksInBrowser {
                 diagnostics.explain("the browser was picked always for \(type.name) links (choosy reset \(type.key) forgets it)")
                 return try openInBrowser(link.url, request: request)
             }

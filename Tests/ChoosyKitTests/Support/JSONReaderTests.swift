@@ -104,7 +104,7 @@ import Testing
         ("1", 1.0, 1), ("1.0", 1.0, 1), ("1e2", 100.0, 100), ("1.5", 1.5, nil), ("-0", -0.0, 0), ("0.1e1", 1.0, 1),
         ("9223372036854775807", 9.223372036854775807e18, Int.max), ("9223372036854775808", 9.223372036854775808e18, nil),
         ("1e19", 1e19, nil), ("1e400", nil, nil), ("-1e400", nil, nil), ("1e-400", nil, nil), ("2e-324", nil, nil),
-        ("3e-324", 5e-324, nil), ("0e-400", 0.0, 0), ("0.0e999", 0.0, 0), ("1.7976931348623158e308", .greatestFiniteMagnitude, nil),
+        ("3e-324", Double.leastNonzeroMagnitude, nil), ("0e-400", 0.0, 0), ("0.0e999", 0.0, 0), ("1.7976931348623158e308", .greatestFiniteMagnitude, nil),
         ("1.7976931348623159e308", nil, nil),
     ] as [(String, Double?, Int?)])
     func numbersConvertAsJSONDecoderConverts(text: String, double: Double?, int: Int?) {

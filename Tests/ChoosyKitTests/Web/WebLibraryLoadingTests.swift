@@ -60,7 +60,7 @@ import Testing
         let sandbox = Sandbox()
         let library = sandbox.root + "/lib"
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
-        for version in 60...90 { FileManager.default.createFile(atPath: library + "/libicuuc.so.\(version)", contents: Data()) }
+        for version in 60...90 { _ = FileManager.default.createFile(atPath: library + "/libicuuc.so.\(version)", contents: Data()) }
         let environment = ProcessInfo.processInfo.environment
         let child = try runAlone("nonASCIIHostsFailWithoutICU", [
             "LD_LIBRARY_PATH": [library, environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(separator: ":"),
