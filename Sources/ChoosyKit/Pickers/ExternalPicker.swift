@@ -27,6 +27,7 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
         guard !lines.choices.isEmpty else { return .cancelled }
         var variables = environment.variables
         variables[Self.titleVariable] = request.title
+        Program.adjust(&variables)
         // A graphical picker uses the activation token, when it shows itself (doc/desktop.md).
         let lent = Program.isGraphical && extras.activation?.lend(into: &variables) == true
         let process = ProcessRequest(
@@ -103,6 +104,8 @@ package protocol ExternalPickerProgram: Sendable {
     static var isGraphical: Bool { get }
     /// The choice line a line of its output stands for: by default the line itself.
     static func choiceLine(_ output: String) -> String
+    /// Changes to the environment it runs in: by default none.
+    static func adjust(_ variables: inout [String: String])
 }
 
 extension ExternalPickerProgram {
@@ -110,4 +113,5 @@ extension ExternalPickerProgram {
     package static var stderr: ProcessRequest.Output { .inherit }
     package static var isGraphical: Bool { false }
     package static func choiceLine(_ output: String) -> String { output }
+    package static func adjust(_ variables: inout [String: String]) {}
 }

@@ -84,6 +84,30 @@ import Testing
         #expect(stdin.hasPrefix("Firefox\0icon\u{1F}firefox\nFirefox (always)\0icon\u{1F}firefox\n"))
     }
 
+    /// fuzzel refuses a prompt its locale cannot decode ("invalid prompt") and exits before it
+    /// shows: under `LANG=C` it gets UTF-8 as its character set; a UTF-8 locale is left alone.
+    @Test(arguments: [
+        (["LANG": "C"], "LC_ALL= LC_CTYPE=C.UTF-8 LANG=C"),
+        (["LC_ALL": "POSIX", "LANG": "de_DE.UTF-8"], "LC_ALL= LC_CTYPE=C.UTF-8 LANG=de_DE.UTF-8"),
+        (["LANG": "de_DE.UTF-8"], "LC_ALL= LC_CTYPE= LANG=de_DE.UTF-8"),
+        (["LC_CTYPE": "en_GB.utf8", "LANG": "C"], "LC_ALL= LC_CTYPE=en_GB.utf8 LANG=C"),
+    ])
+    func fuzzelDecodesItsTextAsUTF8(locale: [String: String], seen: String) throws {
+        let sandbox = Sandbox()
+        let fuzzel = sandbox.write(sandbox.bin + "/fuzzel", """
+            #!/bin/sh
+            cat >/dev/null
+            printf 'LC_ALL=%s LC_CTYPE=%s LANG=%s' "$LC_ALL" "$LC_CTYPE" "$LANG" > "\(sandbox.records)/locale"
+            printf 'Web\\n'
+
+            """, mode: 0o755)
+        var variables = sandbox.choosyEnvironment.variables
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] { variables[name] = locale[name] }
+        let picker = FuzzelPicker(executable: fuzzel, environment: Environment(variables), runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        #expect(try picker.choose(request) == .justOnce(2))
+        #expect(sandbox.read(sandbox.records + "/locale") == seen)
+    }
+
     /// wofi shows only icon files: a themed name is found in hicolor, a missing file is left out,
     /// and the row it prints back (image and all) maps to its app.
     @Test func wofiGetsIconFilesAndItsImageRowMapsBack() throws {
