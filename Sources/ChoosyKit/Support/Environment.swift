@@ -17,7 +17,11 @@ package struct Environment: Sendable {
 
     /// The environment this process was started with, and the user's home by the password database.
     package static func current() -> Environment {
-        Environment(currentVariables(), accountHome: passwordDatabaseHome())
+        let variables = currentVariables()
+        // Asked only when HOME cannot serve: a lookup goes through NSS, which every command
+        // would otherwise pay on its start-up path.
+        let usable = variables["HOME"]?.hasPrefix("/") == true
+        return Environment(variables, accountHome: usable ? nil : passwordDatabaseHome())
     }
 
     private static func passwordDatabaseHome() -> String? {
