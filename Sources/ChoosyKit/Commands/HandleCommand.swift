@@ -1,9 +1,8 @@
 /// `choosy handle URL`: a plain link opened through the app type it stands for (README,
 /// "choosy handle").
 struct HandleCommand: ChoosyCommand {
-    static let grammar = CommandGrammar.Command(
+    static let grammar = CommandGrammar.Command.opening(
         "handle", "open a plain link through its app type",
-        arguments: [.one("URL", .url)], shared: CommandGrammar.openOptions, misuse: "handle needs one URL",
         help: "Opens a plain link through its app type: http(s) in the browser, mailto: in the email app, geo: in maps, twitter.com/x.com links in the Twitter app, choosy: links through route. For an http(s) link, its site rule (choosy help rule) decides first."
     )
 

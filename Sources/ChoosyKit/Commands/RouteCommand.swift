@@ -1,8 +1,7 @@
 /// `choosy route URL`: answers an x-callback-url request (README, "choosy route").
 struct RouteCommand: ChoosyCommand {
-    static let grammar = CommandGrammar.Command(
+    static let grammar = CommandGrammar.Command.opening(
         "route", "answer an x-callback-url",
-        arguments: [.one("URL", .url)], shared: CommandGrammar.openOptions, misuse: "route needs one URL",
         help: "Answers an x-callback-url (choosy://x-callback-url/ACTION?…): open, url, reset, default, list, or a custom action script; then opens x-success, x-error or x-cancel."
     )
 

@@ -48,17 +48,10 @@ package struct LinkHandlerInstaller {
         }
     }
 
-    private let environment: Environment
-    private let fileSystem: FileSystem
-    private let executable: String
-    private let mimeApps: MimeAppsList
-
-    package init(environment: Environment, fileSystem: FileSystem, executable: String, mimeApps: MimeAppsList) {
-        self.environment = environment
-        self.fileSystem = fileSystem
-        self.executable = executable
-        self.mimeApps = mimeApps
-    }
+    let environment: Environment
+    let fileSystem: FileSystem
+    let executable: String
+    let mimeApps: MimeAppsList
 
     package var entryPath: String { joinPath(environment.dataHome, "applications", Self.entryID) }
     package var recordPath: String { joinPath(environment.configHome, "choosy", "previous-handlers.json") }

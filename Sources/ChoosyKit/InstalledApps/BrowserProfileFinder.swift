@@ -3,18 +3,11 @@
 /// `profiles`), read when a choice needs it. A list that is missing has no profiles; one
 /// that cannot be read or parsed is skipped with one line under `-v`, never fatal.
 package struct BrowserProfileFinder: Sendable {
-    private let environment: Environment
-    private let fileSystem: FileSystem
-    private let diagnostics: DiagnosticSink
+    let environment: Environment
+    let fileSystem: FileSystem
+    let diagnostics: DiagnosticSink
     /// Reads Firefox's profile group stores, asked only for a profile with a `StoreID`.
-    private let stores: SQLiteReader
-
-    package init(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink, stores: SQLiteReader) {
-        self.environment = environment
-        self.fileSystem = fileSystem
-        self.diagnostics = diagnostics
-        self.stores = stores
-    }
+    let stores: SQLiteReader
 
     /// The profiles `app` keeps when installed as `desktopID`, the ones a browser would read
     /// as options left out.

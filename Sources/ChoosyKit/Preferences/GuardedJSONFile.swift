@@ -8,7 +8,7 @@
 /// read-only or foreign directory) the change fails with exit 7. A file of a newer `version`
 /// than `understoodVersion` is read as far as its decoder understands it and is never
 /// changed or moved (doc/configuration.md, "Corrupt and newer files").
-package struct GuardedJSONFile<Contents> {
+package struct GuardedJSONFile<Contents: GuardedJSONContents> {
     /// What a change does after a corrupt file was moved aside.
     package enum WhenCorrupt {
         /// Go on with empty contents; the warning says what was lost (`no remembered apps`).
@@ -21,27 +21,17 @@ package struct GuardedJSONFile<Contents> {
     private let fileSystem: FileSystem
     private let warnings: CorruptFileWarnings
     private let clock: Clock
-    private let empty: Contents
-    /// What reading the file as empty loses, in words (`no remembered apps`).
-    private let lost: String
-    private let understoodVersion: Int
-    private let decode: (JSONValue) throws(JSONError) -> Contents
-    private let encode: (Contents) -> JSONValue
 
-    package init(
-        path: String, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock, empty: Contents, lost: String,
-        understoodVersion: Int, decode: @escaping (JSONValue) throws(JSONError) -> Contents, encode: @escaping (Contents) -> JSONValue
-    ) {
-        self.path = path
+    package init(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock) {
+        path = joinPath(environment.configHome, "choosy", Contents.fileName)
         self.fileSystem = fileSystem
         self.warnings = warnings
         self.clock = clock
-        self.empty = empty
-        self.lost = lost
-        self.understoodVersion = understoodVersion
-        self.decode = decode
-        self.encode = encode
     }
+
+    private var empty: Contents { Contents() }
+    private var lost: String { Contents.lost }
+    private var understoodVersion: Int { Contents.understoodVersion }
 
     /// What is stored, as far as this choosy can tell.
     private enum Stored {
@@ -90,7 +80,7 @@ package struct GuardedJSONFile<Contents> {
         }
         try change(&contents)
         do {
-            try fileSystem.writeAtomically(Array((encode(contents).rendered(indented: true) + "\n").utf8), to: path, permissions: 0o600)
+            try fileSystem.writeAtomically(Array((contents.json.rendered(indented: true) + "\n").utf8), to: path, permissions: 0o600)
         } catch {
             throw .internal("cannot save \(path): \(Self.reason(of: error))")
         }
@@ -131,7 +121,7 @@ package struct GuardedJSONFile<Contents> {
         let version = json["version"]?.int
         let newer = version.flatMap { $0 > understoodVersion ? $0 : nil }
         do {
-            return .read(try decode(json), newer: newer)
+            return .read(try Contents(json: json), newer: newer)
         } catch {
             return .corrupt(reason: "\(error)", newer: newer)
         }
@@ -162,5 +152,36 @@ package struct GuardedJSONFile<Contents> {
     /// A file system error without the path the message already names.
     private static func reason(of error: any Error) -> String {
         (error as? FileSystemError)?.reason ?? "\(error)"
+    }
+}
+
+/// What a `GuardedJSONFile` holds: one of choosy's own files, a `version`, what this choosy
+/// reads of it, and the members a newer choosy wrote, kept as they were.
+package protocol GuardedJSONContents {
+    /// Its name in `$XDG_CONFIG_HOME/choosy/`.
+    static var fileName: String { get }
+    /// What reading the file as empty loses, in words (`no remembered apps`).
+    static var lost: String { get }
+    /// The version this choosy writes; a newer file is never changed.
+    static var understoodVersion: Int { get }
+    /// The members this choosy reads, besides `version`.
+    static var members: Set<String> { get }
+    var version: Int { get set }
+    var unknownMembers: UnknownJSONMembers { get set }
+    /// The contents of a missing file.
+    init()
+    /// Reads `members`; entries that cannot be read are skipped when `skippingFailures` (a
+    /// newer choosy wrote them) and fail the file otherwise.
+    mutating func read(_ fields: JSONFields, skippingFailures: Bool) throws(JSONError)
+    var json: JSONValue { get }
+}
+
+extension GuardedJSONContents {
+    init(json: JSONValue) throws(JSONError) {
+        self.init()
+        let fields = try JSONFields(json)
+        version = try fields.required("version", .int)
+        try read(fields, skippingFailures: version > Self.understoodVersion)
+        unknownMembers = fields.unknownMembers(known: Self.members.union(["version"]))
     }
 }

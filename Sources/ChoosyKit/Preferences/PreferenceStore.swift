@@ -36,22 +36,18 @@ package struct TypePreference: Equatable, Sendable {
 /// `$XDG_CONFIG_HOME/choosy/preferences.json`, a `GuardedJSONFile`: a corrupt file is read
 /// as no remembered apps, and the next change moves it aside and starts again.
 package final class PreferenceStore {
-    private struct File {
-        /// The version this choosy writes; a newer file is never changed.
+    private struct File: GuardedJSONContents {
+        static let fileName = "preferences.json"
+        static let lost = "no remembered apps"
         static let understoodVersion = 1
+        static let members: Set<String> = ["types"]
 
         var version = File.understoodVersion
         var types: [String: TypePreference] = [:]
         var unknownMembers = UnknownJSONMembers()
 
-        init() {}
-
-        init(json: JSONValue) throws(JSONError) {
-            let fields = try JSONFields(json)
-            version = try fields.required("version", .int)
-            let shape = JSONShape(TypePreference.init(json:))
-            types = try fields.required("types", .dictionary(of: shape, skippingFailures: version > File.understoodVersion))
-            unknownMembers = fields.unknownMembers(known: ["types", "version"])
+        mutating func read(_ fields: JSONFields, skippingFailures: Bool) throws(JSONError) {
+            types = try fields.required("types", .dictionary(of: JSONShape(TypePreference.init(json:)), skippingFailures: skippingFailures))
         }
 
         /// Indented, with names in order (the layout `JSONEncoder` gave it).
@@ -66,11 +62,7 @@ package final class PreferenceStore {
     package var path: String { file.path }
 
     package init(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock) {
-        file = GuardedJSONFile(
-            path: joinPath(environment.configHome, "choosy", "preferences.json"), fileSystem: fileSystem, warnings: warnings,
-            clock: clock, empty: File(), lost: "no remembered apps", understoodVersion: File.understoodVersion,
-            decode: File.init(json:), encode: \.json
-        )
+        file = GuardedJSONFile(environment: environment, fileSystem: fileSystem, warnings: warnings, clock: clock)
     }
 
     package func preference(for type: String) -> TypePreference {

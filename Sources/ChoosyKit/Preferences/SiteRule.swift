@@ -74,16 +74,21 @@ package struct SiteRule: Equatable, Sendable {
 }
 
 /// The rules of rules.json, in the order they were added.
-package struct SiteRules: Equatable, Sendable {
-    /// The version this choosy writes; a newer file is never changed.
-    static let understoodVersion = 1
+package struct SiteRules: Equatable, Sendable, GuardedJSONContents {
+    package static let fileName = "rules.json"
+    package static let lost = "no site rules"
+    package static let understoodVersion = 1
+    package static let members: Set<String> = ["rules"]
 
     package private(set) var rules: [SiteRule]
-    private var version = SiteRules.understoodVersion
-    /// What a newer choosy stored beside the rules, kept as it was.
-    private var unknownMembers = UnknownJSONMembers()
+    package var version = SiteRules.understoodVersion
+    package var unknownMembers = UnknownJSONMembers()
 
-    package init(_ rules: [SiteRule] = []) {
+    package init() {
+        rules = []
+    }
+
+    package init(_ rules: [SiteRule]) {
         self.rules = rules
     }
 
@@ -123,15 +128,11 @@ package struct SiteRules: Equatable, Sendable {
         return rules.count < count
     }
 
-    init(json: JSONValue) throws(JSONError) {
-        let fields = try JSONFields(json)
-        version = try fields.required("version", .int)
-        let shape = JSONShape(SiteRule.init(json:))
-        rules = try fields.required("rules", .array(of: shape, skippingFailures: version > SiteRules.understoodVersion))
-        unknownMembers = fields.unknownMembers(known: ["version", "rules"])
+    package mutating func read(_ fields: JSONFields, skippingFailures: Bool) throws(JSONError) {
+        rules = try fields.required("rules", .array(of: JSONShape(SiteRule.init(json:)), skippingFailures: skippingFailures))
     }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         unknownMembers.object(after: [("version", .int(version)), ("rules", .array(rules.map(\.json)))])
     }
 }

@@ -14,11 +14,7 @@ package final class SiteRuleStore {
     package var path: String { file.path }
 
     package init(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock) {
-        file = GuardedJSONFile(
-            path: joinPath(environment.configHome, "choosy", "rules.json"), fileSystem: fileSystem, warnings: warnings,
-            clock: clock, empty: SiteRules(), lost: "no site rules", understoodVersion: SiteRules.understoodVersion,
-            decode: SiteRules.init(json:), encode: \.json
-        )
+        file = GuardedJSONFile(environment: environment, fileSystem: fileSystem, warnings: warnings, clock: clock)
     }
 
     /// Read once per command; a corrupt file is no rules.

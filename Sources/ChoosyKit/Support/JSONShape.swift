@@ -77,7 +77,7 @@ extension JSONShape {
 /// The members of one object, read as the stored properties of a `Decodable` struct are: a
 /// required field must be there and not null, an optional one may be missing or null, and
 /// members nobody asks for are ignored.
-struct JSONFields {
+package struct JSONFields {
     private let value: JSONValue
 
     init(_ value: JSONValue) throws(JSONError) {
