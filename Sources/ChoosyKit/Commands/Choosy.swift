@@ -109,13 +109,13 @@ public final class Choosy {
     }
 
     /// The local sources alone (bundled, downloaded, the user's), never refreshed, saying
-    /// nothing: what `describe` checks a type's examples against, without touching the
-    /// network or the cache for the other types.
+    /// nothing: what `describe` checks a type's examples against and what completion reads on
+    /// every Tab, without touching the network or the cache for the other types.
     func localCatalog() -> Catalog {
         Catalog(
             cache: CatalogCache(environment: environment, fileSystem: fileSystem),
             userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem),
-            network: nil, clock: clock, diagnostics: RecordingDiagnostics()
+            network: nil, clock: clock, diagnostics: RecordingDiagnostics(verbose: false)
         )
     }
 

@@ -22,13 +22,9 @@ package struct CompleteCommand: ChoosyCommand {
     package func candidates(with choosy: Choosy) -> [CompletionCandidate] {
         let environment = choosy.environment
         let fileSystem = choosy.fileSystem
-        let catalog = Catalog(
-            cache: CatalogCache(environment: environment, fileSystem: fileSystem),
-            userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem),
-            network: nil, clock: choosy.clock,
-            // Warnings about a broken catalog file would land in the middle of the prompt.
-            diagnostics: RecordingDiagnostics(verbose: false)
-        )
+        // The root's local catalog: no download, and warnings about a broken catalog file would
+        // land in the middle of the prompt.
+        let catalog = choosy.localCatalog()
         // Only for `app@<Tab>`: the app's installed variant is found, and its profile list read.
         let quiet = RecordingDiagnostics(verbose: false)
         let finder = BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: quiet, stores: choosy.profileGroupStores)
