@@ -5,8 +5,8 @@ import Testing
 
 /// Every URL template of the bundled catalog and of the upstream choosy-data fixtures, filled
 /// with values that hold URL structure, percent signs, placeholders and non-ASCII text, and
-/// compared with doc/spec-choices.md as written independently below; then the bundled ones again through
-/// the real binary (`choosy url … --app`).
+/// compared with doc/spec-choices.md as written independently below (the bundled ones again
+/// through the real binary in `BundledTemplateBinaryTests`).
 @Suite struct CatalogTemplateTests {
     /// One value per troublesome character, then all of them at once.
     static let values = [
@@ -67,35 +67,4 @@ import Testing
         #expect(SpecURL.fill("x://y?a=&b={{b}}&c", ["b": "é"]) == "x://y?b=%C3%A9&c")
     }
 
-    /// Every bundled template through `choosy url TYPE ACTION KEY=VALUE… --app APP`, with every
-    /// app installed: the printed URL is the spec's, and the parameters of other apps and actions
-    /// are not passed.
-    @Test(arguments: bundled.map(\.key))
-    func everyBundledTemplateThroughTheBinary(typeKey: String) throws {
-        let sandbox = Sandbox()
-        let type = try #require(CatalogTemplateTests.bundled.first { $0.key == typeKey })
-        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
-        for app in type.apps {
-            if let id = app.desktopIDs.first, !sandbox.exists(sandbox.dataHome + "/applications/" + id) {
-                sandbox.desktopEntry(id, sandbox.application(name: app.name, exec: "firefox %u"))
-            }
-        }
-        let value = "a&b=c#d?e/f g%h{{url}}é 👍"
-        for app in type.apps {
-            for action in app.actions {
-                let keys = URLTemplate(action.urlFormat).placeholders
-                var parameters = Dictionary(uniqueKeysWithValues: keys.map { ($0, value) })
-                // A leading placeholder supplies the whole URL, and only a real one is launched.
-                if action.urlFormat.hasPrefix("{{"), let first = keys.first {
-                    parameters[first] = "https://example.org/" + value
-                }
-                parameters["not_a_parameter_of_anyone"] = "x"
-                let arguments = ["url", type.key, action.key, "--app", app.key] + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                let output = sandbox.choosy(arguments)
-                #expect(output.status == 0, "\(arguments): \(output.stderr)")
-                parameters["not_a_parameter_of_anyone"] = nil
-                #expect(output.stdout == SpecURL.fill(action.urlFormat, parameters) + "\n", "\(type.key)/\(app.key)/\(action.key)")
-            }
-        }
-    }
 }
