@@ -30,7 +30,7 @@ BUILD_PACKAGES := libcurl4-openssl-dev binutils
 # them, so they are needed to run, not to build.
 WEB_PACKAGES := libicu72 libpsl5 libpcre2-8-0
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
-TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
+TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb xdg-utils rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
 # -z now, with the RELRO the linker already gives: every relocation is resolved at start and

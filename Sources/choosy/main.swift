@@ -6,7 +6,11 @@ signal(SIGPIPE, SIG_IGN)
 
 let environment = Environment.current()
 let errorStyle = TerminalStyle.forStream(2, environment: environment)
-let arguments = Array(CommandLine.arguments.dropFirst())
+// As the kernel passed them: an argument that is not UTF-8 (a link) must reach its app as given.
+let givenArguments = (0..<Int(CommandLine.argc)).dropFirst().map { index in
+    CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: $0, count: strlen($0))).map { UInt8(bitPattern: $0) } } ?? []
+}
+let arguments = givenArguments.map { String(decoding: $0, as: UTF8.self) }
 
 func fail(_ error: ChoosyError) -> Never {
     writeStandardError("\(errorStyle.red("choosy:")) \(singleLine(error.message))\n")
@@ -24,7 +28,7 @@ do {
 } catch {
     fail(error)
 }
-let context = CommandContext(environment: environment, options: invocation.options)
+let context = CommandContext(environment: environment, options: invocation.options, givenBytes: GivenBytes(givenArguments))
 do {
     let output = try invocation.command.run(in: context)
     writeStandardOutput(output.standardOutput)

@@ -109,13 +109,18 @@ package final class Sandbox: @unchecked Sendable {
 
     /// The argv of every finished run of recorder `name` (argv[0] first), oldest first.
     package func recordedRuns(_ name: String) -> [[String]] {
+        recordedArgumentBytes(name).map { $0.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// The argv of every finished run of recorder `name`, as the bytes it received.
+    package func recordedArgumentBytes(_ name: String) -> [[[UInt8]]] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? [])
             .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".argv") }
             .sorted()
         return files.map { file in
             let data = FileManager.default.contents(atPath: records + "/" + file) ?? Data()
-            var arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-            if arguments.last == "" { arguments.removeLast() }
+            var arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { Array($0) }
+            if arguments.last == [] { arguments.removeLast() }
             return arguments
         }
     }

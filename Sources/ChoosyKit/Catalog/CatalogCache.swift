@@ -76,12 +76,14 @@ package struct CatalogCache: Sendable {
     /// again) and reported; it never stops a command.
     package func entry(for key: String, diagnostics: DiagnosticSink) -> Entry? {
         let path = path(for: key)
-        guard let bytes = try? fileSystem.read(path, limit: 4 << 20) else { return nil }
         do {
-            return try decode(bytes, key: key)
+            return try decode(fileSystem.read(path, limit: JSONReader.ownFileLimit), key: key)
+        } catch let error as FileSystemError where !error.isTooLarge {
+            return nil
         } catch {
             fileSystem.remove(path)
-            diagnostics.warning("discarded corrupt cache file \(path) (\(error)); it will be downloaded again")
+            let reason = (error as? FileSystemError)?.reason ?? "\(error)"
+            diagnostics.warning("discarded corrupt cache file \(path) (\(reason)); it will be downloaded again")
             return nil
         }
     }
@@ -93,7 +95,7 @@ package struct CatalogCache: Sendable {
             guard file.hasSuffix(".cache") else { return nil }
             let key = String(file.dropLast(6))
             guard isValidTypeKey(key),
-                  let bytes = try? fileSystem.read(joinPath(directory, file), limit: 4 << 20),
+                  let bytes = try? fileSystem.read(joinPath(directory, file), limit: JSONReader.ownFileLimit),
                   let newline = bytes.firstIndex(of: 0x0A),
                   let metadata = try? Metadata(line: bytes[..<newline])
             else { return nil }

@@ -15,7 +15,7 @@ package struct UserCatalog: Sendable {
         return names.filter { $0.hasSuffix(".json") }.sorted().flatMap { name -> [AppTypeRecord] in
             let path = joinPath(directory, name)
             do {
-                let bytes = try fileSystem.read(path, limit: 4 << 20)
+                let bytes = try fileSystem.read(path, limit: JSONReader.ownFileLimit)
                 return try CatalogDecoder.decode(bytes, source: path, diagnostics: diagnostics)
             } catch let error as CatalogFormatError {
                 diagnostics.warning("ignoring \(error.description)")

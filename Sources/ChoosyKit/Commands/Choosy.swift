@@ -16,6 +16,9 @@ public final class Choosy {
         package var refreshInBackground = true
         /// `--dry-run`: nothing is written, moved aside or downloaded, by any part.
         package var dryRun = false
+        /// The command line's arguments that were not UTF-8, as given: a link among them
+        /// reaches its app byte for byte.
+        package var givenBytes = GivenBytes.none
 
         package init(executable: String) {
             self.executable = executable
@@ -189,7 +192,10 @@ public final class Choosy {
 
 
     func launcher() -> Launcher {
-        Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: activation)
+        Launcher(
+            environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: activation,
+            givenBytes: settings.givenBytes
+        )
     }
 
     func actionOpener() throws(ChoosyError) -> ActionOpener {

@@ -5,11 +5,14 @@ import Glibc
 package final class CommandContext {
     package let environment: Environment
     package let options: OptionValues
+    /// The arguments that were not UTF-8, as given (`GivenBytes`).
+    package let givenBytes: GivenBytes
     private var built: Choosy?
 
-    package init(environment: Environment, options: OptionValues) {
+    package init(environment: Environment, options: OptionValues, givenBytes: GivenBytes = .none) {
         self.environment = environment
         self.options = options
+        self.givenBytes = givenBytes
     }
 
     /// The first call also reads the config file: one that cannot be read is reported by every
@@ -21,6 +24,7 @@ package final class CommandContext {
         settings.verbose = options.verbose
         settings.offline = options.offline
         settings.dryRun = options.open.dryRun
+        settings.givenBytes = givenBytes
         let diagnostics = StandardErrorDiagnostics(verbose: options.verbose, style: TerminalStyle.forStream(2, environment: environment))
         let choosy = Choosy(environment: environment, settings: settings, diagnostics: diagnostics)
         // Kept to the end of the process, which exits right after the command: releasing all

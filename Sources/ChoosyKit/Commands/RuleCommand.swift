@@ -222,7 +222,10 @@ struct RuleCommand: ChoosyCommand {
             choosy.diagnostics.warning("\(app.name) (\(key)) is not installed: the rule is kept, and links of \(site.text) are decided as usual until it is")
             return
         }
-        if let profile { _ = try choosy.installedCatalog().choice(key, profile: profile, in: owner) }
+        if let profile {
+            let choice = try choosy.installedCatalog().choice(key, profile: profile, in: owner)
+            if privateWindow { try choice.refuseContainerInPrivateWindow() }
+        }
         if privateWindow && !found.isWebApp { try found.requirePrivateWindow(among: installed, typeName: owner.name) }
     }
 

@@ -197,7 +197,7 @@ package final class DesktopEntryIndex: Sendable {
     }
 
     private func loadOrBuildSchemeMap() -> SchemeCache {
-        if let bytes = try? fileSystem.read(cachePath, limit: 16 << 20),
+        if let bytes = try? fileSystem.read(cachePath, limit: JSONReader.ownFileLimit),
            let cache = SchemeCache(decoding: bytes),
            cache.roots == directories,
            cache.directories.allSatisfy({ modificationTime(of: $0.path) == $0.modified }) {

@@ -16,12 +16,14 @@ package struct Launcher: Sendable {
     private let locale: DesktopLocale?
     private let diagnostics: DiagnosticSink?
     private let activation: ActivationToken?
+    private let givenBytes: GivenBytes
 
     /// `activation`: the token the launched app gets when nothing used it before (doc/desktop.md);
-    /// nil for launches that must not get one (callbacks).
+    /// nil for launches that must not get one (callbacks). `givenBytes`: the command line's
+    /// arguments that were not UTF-8, which reach the app as they were given.
     package init(
         environment: Environment, runner: ProcessRunner, fileSystem: FileSystem,
-        diagnostics: DiagnosticSink? = nil, activation: ActivationToken? = nil
+        diagnostics: DiagnosticSink? = nil, activation: ActivationToken? = nil, givenBytes: GivenBytes = .none
     ) {
         self.environment = environment
         self.runner = runner
@@ -29,6 +31,7 @@ package struct Launcher: Sendable {
         self.locale = DesktopLocale.messages(in: environment)
         self.diagnostics = diagnostics
         self.activation = activation
+        self.givenBytes = givenBytes
     }
 
     /// The argv that `launch` would run, without running anything (for `--dry-run`). An entry
@@ -90,6 +93,7 @@ package struct Launcher: Sendable {
             stdout: .discard, stderr: .discard
         )
         request.ownPIDVariable = "GIO_LAUNCHED_DESKTOP_FILE_PID"
+        request.argumentBytes = givenBytes.originals(in: argv)
         do {
             try runner.spawnDetached(request)
         } catch {

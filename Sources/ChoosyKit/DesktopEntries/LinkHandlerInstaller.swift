@@ -78,6 +78,8 @@ package struct LinkHandlerInstaller {
     /// Writes the entry and sets the defaults.
     @discardableResult
     package func install(defaultHandler: Bool) throws(ChoosyError) -> Installed {
+        let lock = try lockRecord()
+        defer { lock.unlock() }
         let mimeTypes = [Self.ownScheme] + (defaultHandler ? Self.linkSchemes : [])
         var record = try loadRecord() ?? Record()
         // The effective handlers, read before choosy takes over (choosy is never one of them).
@@ -86,7 +88,9 @@ package struct LinkHandlerInstaller {
             if let entry = mimeApps.associations(forScheme: scheme).defaultEntry { record.handlers[mimeType] = entry.id }
         }
         var installed = Installed(mimeTypes: mimeTypes)
-        if record.createdEntry == nil {
+        // An entry install replaced that is back without its copy was put back by an uninstall
+        // stopped before it removed the record: it is the user's again, and kept again.
+        if record.createdEntry == nil || (record.createdEntry == false && fileSystem.info(backupPath) == nil) {
             // Only the first install sees the entry that was there before choosy's own.
             if let info = fileSystem.info(entryPath) {
                 do {
@@ -99,14 +103,10 @@ package struct LinkHandlerInstaller {
             }
             record.createdEntry = !installed.replacedEntry
         }
-        do {
-            try fileSystem.writeAtomically(Array(desktopEntry(mimeTypes: mimeTypes).utf8), to: entryPath, permissions: 0o644)
-        } catch {
-            throw .internal("cannot write \(entryPath): \(error)")
-        }
         let editor = MimeAppsEditor(environment: environment, fileSystem: fileSystem)
         if record.createdFile == nil { record.createdFile = fileSystem.info(editor.path) == nil }
-        let previous = try editor.replaceDefaults(Dictionary(uniqueKeysWithValues: mimeTypes.map { ($0, [Self.entryID]) }))
+        let defaults = Dictionary(uniqueKeysWithValues: mimeTypes.map { ($0, [Self.entryID]) })
+        let previous = try editor.replaceDefaults(defaults, writing: false)
         for mimeType in mimeTypes where record.listed[mimeType] == nil {
             // Only the first install's view counts: a second one would record choosy itself.
             record.listed[mimeType] = (previous.listed[mimeType] ?? []).filter { $0 != Self.entryID }
@@ -114,7 +114,15 @@ package struct LinkHandlerInstaller {
                 record.lines = (record.lines ?? [:]).merging([mimeType: line]) { old, _ in old }
             }
         }
+        // Saved before anything changes: an install killed after this still leaves uninstall
+        // all it needs to restore (doc/desktop.md).
         try save(record)
+        do {
+            try fileSystem.writeAtomically(Array(desktopEntry(mimeTypes: mimeTypes).utf8), to: entryPath, permissions: 0o644)
+        } catch {
+            throw .internal("cannot write \(entryPath): \(error)")
+        }
+        try editor.replaceDefaults(defaults)
         return installed
     }
 
@@ -123,6 +131,8 @@ package struct LinkHandlerInstaller {
     /// the user chose since stays), and removes the entry or puts back the one install
     /// replaced. Nil when nothing was installed.
     package func uninstall() throws(ChoosyError) -> Uninstalled? {
+        let lock = try lockRecord()
+        defer { lock.unlock() }
         var record: Record?
         var result = Uninstalled()
         do {
@@ -137,7 +147,9 @@ package struct LinkHandlerInstaller {
         }
         // Lines naming choosy go even when its entry and record were deleted by hand.
         let withdrawn = try editor.withdraw(Self.entryID, restoring: restoring)
-        guard withdrawn || fileSystem.info(entryPath) != nil || fileSystem.info(recordPath) != nil else { return nil }
+        // Without a record or a line, only choosy's own entry says it is installed: one that
+        // an uninstall already put back is the user's.
+        guard withdrawn || fileSystem.info(recordPath) != nil || holdsOwnEntry() else { return nil }
         // A file install created and that holds nothing else goes too.
         if record?.createdFile == true, let bytes = try? fileSystem.read(editor.path, limit: 1024),
            trimmed(String(decoding: bytes, as: UTF8.self)) == "[Default Applications]" {
@@ -150,7 +162,9 @@ package struct LinkHandlerInstaller {
             } catch {
                 throw .internal("cannot put back \(entryPath) from \(backupPath): \(error)")
             }
-        } else {
+        } else if record?.createdEntry != false {
+            // (An entry install replaced whose copy is gone was put back by an uninstall
+            // stopped before it removed the record: it stays.)
             fileSystem.remove(entryPath)
         }
         fileSystem.remove(recordPath)
@@ -194,6 +208,31 @@ package struct LinkHandlerInstaller {
         return quoted.split(separator: "\\", omittingEmptySubsequences: false).joined(separator: "\\\\")
     }
 
+    /// Whether the entry is the one this choosy writes (with either set of MIME types).
+    private func holdsOwnEntry() -> Bool {
+        guard let bytes = try? fileSystem.read(entryPath, limit: KeyFile.sizeLimit) else { return false }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return [[Self.ownScheme], [Self.ownScheme] + Self.linkSchemes].contains { desktopEntry(mimeTypes: $0) == text }
+    }
+
+    /// Held by every install and uninstall, so that two at once never record choosy itself as
+    /// what it replaced, nor keep its own entry as the one to put back. Only they write the
+    /// files it covers, so the temporary files a killed one left beside them can go.
+    private func lockRecord() throws(ChoosyError) -> any HeldLock {
+        let path = recordPath + ".lock"
+        do {
+            let lock = try fileSystem.lock(path, timeout: 30)
+            for written in [recordPath, backupPath, entryPath, MimeAppsEditor(environment: environment, fileSystem: fileSystem).path] {
+                fileSystem.removeAbandonedTemporaryFiles(of: written)
+            }
+            return lock
+        } catch let error as FileSystemError where error.isNotRegularFile {
+            throw .corrupt("\(path) is not a regular file (a FIFO, socket, device or link); remove it: nothing was changed")
+        } catch {
+            throw .internal("cannot lock \(recordPath): \(error)")
+        }
+    }
+
     private func loadRecord() throws(ChoosyError) -> Record? {
         do {
             return try readRecord()
@@ -205,9 +244,9 @@ package struct LinkHandlerInstaller {
     private func readRecord() throws(ChoosyError) -> Record? {
         guard fileSystem.info(recordPath) != nil else { return nil }
         do {
-            return try Record(json: JSONReader.parse(fileSystem.read(recordPath, limit: 1 << 20)))
+            return try Record(json: JSONReader.parse(fileSystem.read(recordPath, limit: JSONReader.ownFileLimit)))
         } catch {
-            throw .corrupt("\(recordPath) is not valid (\(error))")
+            throw .corrupt("\(recordPath) is not valid (\((error as? FileSystemError)?.reason ?? "\(error)"))")
         }
     }
 

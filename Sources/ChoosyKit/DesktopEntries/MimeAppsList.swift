@@ -200,9 +200,10 @@ package struct MimeAppsEditor: Sendable {
         package var lines: [String: String] = [:]
     }
 
-    /// `setDefaults`, also returning the lines replaced exactly as written.
+    /// `setDefaults`, also returning the lines replaced exactly as written; without `writing`,
+    /// only what they are (what `install` records before it changes anything).
     @discardableResult
-    package func replaceDefaults(_ defaults: [String: [String]]) throws(ChoosyError) -> Previous {
+    package func replaceDefaults(_ defaults: [String: [String]], writing: Bool = true) throws(ChoosyError) -> Previous {
         for (mimeType, ids) in defaults {
             for id in ids {
                 guard MimeAppsEditor.isValidMimeType(mimeType), DesktopEntryIndex.isValidID(id), !id.contains(";") else {
@@ -265,7 +266,7 @@ package struct MimeAppsEditor: Sendable {
         }
         if appendedAtEnd { file.endsWithNewline = true }
         file.lines = lines
-        try write(file)
+        if writing { try write(file) }
         return previous
     }
 

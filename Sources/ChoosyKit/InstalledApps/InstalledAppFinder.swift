@@ -25,6 +25,13 @@ package struct InstalledApp: Sendable {
         app.privateArguments != nil || entry?.privateWindowAction != nil
     }
 
+    /// A container is a tab of the extension's choosing in a normal window: a private window
+    /// has none (doc/profiles.md), so `--private` with a container is a usage error.
+    package func refuseContainerInPrivateWindow() throws(ChoosyError) {
+        guard let profile, let container = profile.container else { return }
+        throw .usage("\(key) is container '\(container)', and containers do not apply to private windows: use \(ChoiceKey.make(app: app.key, profile: profile.name)) with --private, or \(key) without it")
+    }
+
     /// How to start it: its profile's arguments, then (for a private window) the catalog's
     /// private arguments, or else the entry's private-window action instead of its `Exec`.
     package func launchForm(privateWindow: Bool) -> LaunchForm {

@@ -191,6 +191,7 @@ final class ActionOpener {
             guard installed.contains(where: { $0.app.key == app.app.key }) else {
                 throw .unavailable("\(app.app.name) (\(app.app.key)) cannot open this")
             }
+            if options.privateWindow { try app.refuseContainerInPrivateWindow() }
             forced = app
         }
         // Profile lists are read when the choice needs them, and only for apps that have some.

@@ -38,7 +38,7 @@ package struct Configuration: Equatable, Sendable {
         guard fileSystem.info(path) != nil else { return Configuration() }
         let reason: String
         do {
-            return try Configuration(json: JSONReader.parse(fileSystem.read(path, limit: 1 << 20)))
+            return try Configuration(json: JSONReader.parse(fileSystem.read(path, limit: JSONReader.ownFileLimit)))
         } catch let error as FileSystemError {
             reason = error.reason
         } catch {

@@ -114,7 +114,7 @@ package struct GuardedJSONFile<Contents: GuardedJSONContents> {
         guard fileSystem.info(path) != nil else { return .missing }
         let json: JSONValue
         do {
-            json = try JSONReader.parse(fileSystem.read(path, limit: 8 << 20))
+            json = try JSONReader.parse(fileSystem.read(path, limit: JSONReader.ownFileLimit))
         } catch {
             return .corrupt(reason: Self.reason(of: error), newer: nil)
         }

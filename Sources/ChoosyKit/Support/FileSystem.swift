@@ -25,6 +25,8 @@ package struct FileSystemError: Error, CustomStringConvertible, Sendable {
     package var path: String
     package var reason: String
     package var code: Int32
+    /// Larger than the reader takes (`tooLarge`).
+    package private(set) var isTooLarge = false
 
     package init(path: String, code: Int32) {
         self.path = path
@@ -44,6 +46,14 @@ package struct FileSystemError: Error, CustomStringConvertible, Sendable {
     }
 
     package var isNotRegularFile: Bool { code == 0 && reason == Self.notRegularReason }
+
+    /// A file larger than a reader takes (`larger than 16 MiB`).
+    package static func tooLarge(_ path: String, limit: Int) -> FileSystemError {
+        let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : limit % 1024 == 0 ? "\(limit >> 10) KiB" : "\(limit) bytes"
+        var error = FileSystemError(path: path, reason: "larger than \(size)")
+        error.isTooLarge = true
+        return error
+    }
 
     private static let notRegularReason = "not a regular file"
 
@@ -115,6 +125,8 @@ package struct LocalFileSystem: FileSystem {
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw FileSystemError.notRegularFile(path)
         }
+        // Refused before a byte is read: a file of gigabytes costs nothing (doc/security.md).
+        guard status.st_size <= limit else { throw FileSystemError.tooLarge(path, limit: limit) }
         // Read into uninitialized space sized by fstat (one byte more, to see the end in one
         // read): most files choosy reads are a few KiB, and zeroing a large buffer for each
         // cost more than reading them. Files that grow or lie about their size still work.
@@ -137,9 +149,7 @@ package struct LocalFileSystem: FileSystem {
                 throw FileSystemError(path: path, code: failure)
             }
             if count == 0 { return bytes }
-            if bytes.count > limit {
-                throw FileSystemError(path: path, reason: "larger than \(limit) bytes")
-            }
+            if bytes.count > limit { throw FileSystemError.tooLarge(path, limit: limit) }
             chunkSize = 65536
         }
     }

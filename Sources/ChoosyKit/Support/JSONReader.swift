@@ -18,6 +18,10 @@ package enum JSONReader {
     /// `JSONDecoder`'s limit too.
     package static let maximumDepth = 512
 
+    /// The largest of choosy's own JSON files it reads (config, preferences, rules, caches,
+    /// the installer's record); a larger one counts as corrupt (doc/configuration.md).
+    package static let ownFileLimit = 16 << 20
+
     package static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in try parse(buffer) }
     }

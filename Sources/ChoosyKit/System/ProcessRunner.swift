@@ -10,6 +10,9 @@ package struct ProcessRequest: Sendable {
     }
 
     package var argv: [String]
+    /// Arguments passed as these bytes instead of the UTF-8 of `argv[index]`: a link given
+    /// with bytes that are not UTF-8 (`GivenBytes`).
+    package var argumentBytes: [Int: [UInt8]] = [:]
     package var environment: [String: String]
     package var workingDirectory: String?
     /// Bytes written to the child's stdin, then closed; nil gives it `/dev/null`.
@@ -122,7 +125,7 @@ package struct PosixProcessRunner: ProcessRunner {
         environment[variable] = nil
         let pidSlot = String(repeating: " ", count: 20)
         let entries = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["\(variable)=\(pidSlot)"]
-        let argv = request.argv.map { strdup($0) } + [nil]
+        let argv = cArguments(request)
         let envp = entries.map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }
@@ -130,6 +133,17 @@ package struct PosixProcessRunner: ProcessRunner {
         }
         let pid = choosy_spawn_detached(executable, argv, envp, Int32(entries.count - 1), request.workingDirectory)
         guard pid > 0 else { throw SpawnError(program: request.argv[0], reason: String(cString: strerror(errno))) }
+    }
+
+    /// The argv as C strings, NULL-terminated; the caller frees them.
+    private func cArguments(_ request: ProcessRequest) -> [UnsafeMutablePointer<CChar>?] {
+        request.argv.indices.map { index -> UnsafeMutablePointer<CChar>? in
+            guard let bytes = request.argumentBytes[index] else { return strdup(request.argv[index]) }
+            let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
+            for (offset, byte) in bytes.enumerated() { copy[offset] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        } + [nil]
     }
 
     /// The absolute path the request's program runs from, after the checks every spawn makes.
@@ -224,7 +238,7 @@ package struct PosixProcessRunner: ProcessRunner {
         for signal in [SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGCHLD, SIGHUP] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
 
-        let argv = request.argv.map { strdup($0) } + [nil]
+        let argv = cArguments(request)
         let envp = request.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }

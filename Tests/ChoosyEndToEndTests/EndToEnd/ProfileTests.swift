@@ -308,6 +308,24 @@ import Testing
         #expect(!(sandbox.pickerInvocations.last?.lines ?? []).contains { $0.contains("Personal") })
     }
 
+    /// A private window has no containers (doc/profiles.md): `--private` with a container's key
+    /// is refused in one line with status 2, and nothing starts; its profile opens private.
+    @Test func aContainerInAPrivateWindowIsRefused() throws {
+        install(Self.variants[0])
+        let work = sandbox.home + "/.mozilla/firefox/Profiles/k2l3m4n5.Work"
+        sandbox.write(work + "/containers.json", fixture("browser-profiles/containers.json"))
+        sandbox.write(work + "/extensions.json", fixture("browser-profiles/extensions.json"))
+
+        for refused in [open("--app", "firefox@Work/Banking", "--private"),
+                        sandbox.choosy("rule", "add", "bank.example", "--app", "firefox@Work/Banking", "--private")] {
+            #expect(refused.status == 2, "\(refused.stderr)")
+            #expect(refused.stderrLines.count == 1 && refused.stderr.contains("containers do not apply to private windows"), "\(refused.stderr)")
+        }
+        #expect(sandbox.choosy("rule", "list").stdout.isEmpty)
+        #expect(open("--app", "firefox@Work", "--private").status == 0)
+        #expect(sandbox.launched("firefox-esr") == [["-P", "Work", "--private-window", Self.url]])
+    }
+
     /// Two Chromium profiles named "Person 1" are two choices, each shown with its directory.
     @Test func chromiumProfilesWithEqualNamesAreTwoChoices() throws {
         let chromium = Self.variants[3]

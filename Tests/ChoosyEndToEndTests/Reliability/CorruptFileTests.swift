@@ -148,3 +148,69 @@ struct UnwritableDirectory {
         #expect(sandbox.launched("firefox") == [["https://example.org/"]])
     }
 }
+
+/// choosy's own JSON files are read up to 16 MiB (doc/configuration.md, "Corrupt and newer
+/// files"): a larger one is corrupt, refused before it is read, whatever it holds.
+@Suite struct OversizedFileTests {
+    let sandbox = Sandbox()
+    var choosyDirectory: String { sandbox.configHome + "/choosy" }
+
+    init() {
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
+    }
+
+    /// Valid JSON followed by spaces up to `size` bytes.
+    func writePadded(_ path: String, _ json: String, size: Int) {
+        sandbox.write(path, json)
+        let handle = FileHandle(forWritingAtPath: path)!
+        handle.seekToEndOfFile()
+        handle.write(Data(repeating: 0x20, count: size - json.utf8.count))
+        handle.closeFile()
+    }
+
+    static let sixteenMiB = 16 << 20
+
+    @Test(arguments: [("config.json", #"{"picker": "fzf"}"#), ("preferences.json", #"{"version": 1, "types": {}}"#),
+                      ("rules.json", #"{"version": 1, "rules": []}"#)])
+    func aFileOfSixteenMiBIsReadAndALargerOneIsCorrupt(file: String, json: String) {
+        let path = choosyDirectory + "/" + file
+        writePadded(path, json, size: Self.sixteenMiB)
+        let read = sandbox.choosy("handle", "https://example.org/")
+        #expect(read.status == 0 && read.stderrLines.isEmpty, "\(file): \(read.stderr)")
+
+        writePadded(path, json, size: Self.sixteenMiB + 1)
+        let handled = sandbox.choosy("handle", "https://example.org/")
+        #expect(handled.status == 0, "\(handled.stderr)")
+        #expect(handled.stderrLines == handled.stderrLines.filter { $0.contains(path) && $0.contains("larger than 16 MiB") }, "\(handled.stderr)")
+        #expect(handled.stderrLines.count == 1, "\(handled.stderr)")
+        #expect(sandbox.launched("firefox", count: 2).count == 2)
+        #expect(sandbox.exists(path), "a link moves nothing aside")
+    }
+
+    /// A sparse file of a gigabyte: refused at once, and a change moves it aside.
+    @Test(arguments: [(["default", "browser", "firefox"], "preferences.json", Int32(0)), (["rule", "add", "example.org", "--app", "firefox"], "rules.json", Int32(7))])
+    func aChangeMovesAGigabyteFileAside(command: [String], file: String, status: Int32) throws {
+        let path = choosyDirectory + "/" + file
+        sandbox.write(path, "{}")
+        #expect(truncate(path, 1 << 30) == 0)
+        let output = sandbox.choosy(command)
+        #expect(output.status == status, "\(output.stderr)")
+        #expect(output.stderr.contains("larger than 16 MiB"), "\(output.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: choosyDirectory)
+        #expect(names.contains { $0.hasPrefix(file + ".corrupt-") }, "\(names)")
+    }
+
+    /// The installer's record: a link still opens, and `uninstall` still takes choosy out.
+    @Test func anOversizedInstallRecordStopsNoLinkAndNoUninstall() throws {
+        let installed = sandbox.choosy("install", "--default-handler")
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let record = choosyDirectory + "/previous-handlers.json"
+        #expect(truncate(record, Self.sixteenMiB + 1) == 0)
+        #expect(sandbox.choosy("handle", "https://example.org/").status == 0)
+        #expect(sandbox.launched("firefox").count == 1)
+        let uninstalled = sandbox.choosy("uninstall")
+        #expect(uninstalled.status == 0, "\(uninstalled.stderr)")
+        #expect(uninstalled.stderr.contains("larger than 16 MiB"), "\(uninstalled.stderr)")
+        #expect(!(sandbox.read(sandbox.configHome + "/mimeapps.list") ?? "").contains("choosy.desktop"))
+    }
+}

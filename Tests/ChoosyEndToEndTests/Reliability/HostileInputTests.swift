@@ -78,6 +78,23 @@ import Testing
         #expect(sandbox.waitForRuns("firefox").map { $0[1] } == ["https://example.org/" + value])
     }
 
+    /// A link holding bytes that are not UTF-8 reaches the browser as given, not with U+FFFD in
+    /// their place (doc/security.md, "Links byte for byte"), whether it is clicked (`handle`) or
+    /// an `open` parameter. The last argument is made by a shell, as no Swift string holds it.
+    @Test(arguments: [(["handle"], ""), (["open", "browser", "browse"], "url=")])
+    func aLinkThatIsNotUTF8ReachesTheBrowserByteForByte(command: [String], prefix: String) async throws {
+        let giving = sandbox.write(sandbox.bin + "/giving-invalid-utf8", """
+            #!/bin/sh
+            exec "$@" "$(printf '\(prefix)https://example.org/\\377\\376?q=\\303')"
+
+            """, mode: 0o755)
+        let output = await offPool { self.sandbox.choosy(command, wrapper: [giving]) }
+        #expect(output.status == 0, "\(output.stderr)")
+        _ = sandbox.waitForRuns("firefox")
+        let expected = Array("https://example.org/".utf8) + [0xFF, 0xFE] + Array("?q=".utf8) + [0xC3]
+        #expect(sandbox.recordedArgumentBytes("firefox").map { Array($0.dropFirst()) } == [[expected]])
+    }
+
     /// Half a megabyte: within what choosy reads of a hook (1 MiB), far past one argument.
     @Test func halfAMegabyteFromAPrepareHookIsRefusedWithStatus2() async throws {
         sandbox.write(sandbox.configHome + "/choosy/hooks/prepareForEmailCompose", """

@@ -28,6 +28,13 @@ import Testing
         #expect(!result.stderrTruncated)
     }
 
+    /// A link given with bytes that are not UTF-8 is passed with those bytes (doc/security.md).
+    @Test func argumentBytesReplaceTheUTF8OfTheirArgument() {
+        var request = ProcessRequest(argv: ["/bin/sh", "-c", "printf %s \"$0\"", "\u{FFFD}"], environment: ["PATH": "/usr/bin:/bin"])
+        request.argumentBytes = [3: [0x61, 0xFF]]
+        #expect(try! runner.run(request).stdout == [0x61, 0xFF])
+    }
+
     @Test func everythingWrittenBeforeTheExitIsKept() {
         // More than a pipe holds (so read while it runs), then a last burst just before exit.
         let (result, _) = shell("head -c 200000 /dev/zero; head -c 60000 /dev/zero >&2; exit 3")
