@@ -61,13 +61,27 @@ public final class Choosy {
     // MARK: Parts, built on first use so each command pays only for what it touches.
 
     private var loadedConfiguration: Configuration?
-    /// The link cleaner with the rules found for this installation and user.
+    private var loadedLinkCleaner: LinkCleaner?
+    /// The link cleaner with the rules found for this installation and user, read once.
     func linkCleaner() -> LinkCleaner {
+        if let loadedLinkCleaner { return loadedLinkCleaner }
         let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
-        return LinkCleaner(
+        let cleaner = LinkCleaner(
             files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics),
             removesReferralMarketing: configuration().cleanReferrals, warn: diagnostics.warning
         )
+        loadedLinkCleaner = cleaner
+        return cleaner
+    }
+
+    /// The link as `handle`, `open` and `rule test` pass it on: cleaned when `--clean` (`asked`
+    /// true), or `clean_links` without `--no-clean`, says so, and -v says how. Otherwise it is
+    /// returned as it is, and no rules file is read and no library loaded.
+    func linkToOpen(_ link: String, clean asked: Bool?) -> String {
+        guard asked ?? configuration().cleanLinks, (try? WebURL(parsing: link)) != nil else { return link }
+        let cleaned = linkCleaner().clean(link)
+        for line in cleaned.explanations { diagnostics.explain(line) }
+        return cleaned.link
     }
 
     package func configuration() -> Configuration {
