@@ -210,11 +210,6 @@ package final class Catalog {
         warnOnce("could not refresh \(names): \(first.reason); keeping the data already here")
     }
 
-    /// Starts the background refreshes this command asked for.
-    package func startPendingRefreshes() {
-        network?.background?.startPending()
-    }
-
     private func report(_ key: String, _ outcome: CatalogRefresher.Outcome) {
         switch outcome {
         case .failed(let reason):

@@ -124,6 +124,16 @@ struct CleanedLink: Equatable, Sendable {
     var blockedBy: String?
 }
 
+extension CleanedLink {
+    /// What -v says about it: each step, or why the link was left as it is.
+    var explanations: [String] {
+        if let blockedBy {
+            return ["the rules of \(singleLine(blockedBy)) block this site: the link is left as it is"]
+        }
+        return steps.map { "cleaned the link: \(singleLine($0.provider)): \($0.summary)" }
+    }
+}
+
 struct CleaningStep: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
         case redirection
@@ -136,6 +146,16 @@ struct CleaningStep: Equatable, Sendable {
     var kind: Kind
     var before: String
     var after: String
+
+    /// What it did, in words (`removed items named utm_source`).
+    var summary: String {
+        switch kind {
+        case .redirection: "unwrapped the link it redirects to"
+        case .rawRule(let rule): "removed what matches \(singleLine(rule))"
+        case .rule(let rule): "removed items named \(singleLine(rule))"
+        case .referralMarketing(let rule): "removed referral items named \(singleLine(rule))"
+        }
+    }
 }
 
 /// A link as the add-on's browser hands it over: its `href` (scheme and host as the URL

@@ -45,8 +45,11 @@ extension CommandGrammar {
         static func hidden(_ name: String) -> Command { Command(name, "", help: "", hidden: true) }
 
         /// A command of one link and the options of `open` (`handle`, `route`).
-        static func opening(_ name: String, _ summary: String, help: String) -> Command {
-            Command(name, summary, arguments: [.one("URL", .url)], shared: CommandGrammar.openOptions, misuse: "\(name) needs one URL", help: help)
+        static func opening(_ name: String, _ summary: String, options: [Option] = [], help: String) -> Command {
+            Command(
+                name, summary, arguments: [.one("URL", .url)], options: options, shared: CommandGrammar.openOptions, misuse: "\(name) needs one URL",
+                help: help
+            )
         }
 
         /// Every option it takes, in the order completion offers them. (Put together when asked:

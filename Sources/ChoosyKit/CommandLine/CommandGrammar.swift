@@ -51,6 +51,13 @@ package struct CommandGrammar: Sendable {
         .flag("--private", "open a private window (apps that cannot are refused)") { $0.open.privateWindow = true },
     ])
 
+    /// Whether the link is cleaned of trackers first (handle, open, rule test); without either,
+    /// `clean_links` in the config decides.
+    static let cleaning: [Option] = [
+        .flag("--clean", "remove the link's trackers first (choosy help clean)") { $0.clean = true },
+        .flag("--no-clean", "leave the link as it is, whatever clean_links says") { $0.clean = false },
+    ]
+
     /// The named pickers (`--picker`); any other value is a command.
     package static let pickers = ["auto", "tty", "fzf", "rofi", "zenity"]
 }

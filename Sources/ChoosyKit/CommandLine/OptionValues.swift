@@ -15,6 +15,8 @@ package struct OptionValues: Equatable, Sendable {
     package var profile: String?
     /// `rule add --ask`.
     package var ask = false
+    /// `--clean` (true) or `--no-clean` (false); nil when neither was given.
+    package var clean: Bool?
     /// `clean --explain`.
     package var explain = false
 

@@ -64,13 +64,52 @@ public final class Choosy {
     // MARK: Parts, built on first use so each command pays only for what it touches.
 
     private var loadedConfiguration: Configuration?
-    /// The link cleaner with the rules found for this installation and user.
+    private var loadedLinkCleaner: LinkCleaner?
+    /// The link cleaner with the rules found for this installation and user, read once.
     func linkCleaner() -> LinkCleaner {
+        if let loadedLinkCleaner { return loadedLinkCleaner }
         let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
-        return LinkCleaner(
+        let cleaner = LinkCleaner(
             files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics),
             removesReferralMarketing: configuration().cleanReferrals, warn: diagnostics.warning
         )
+        loadedLinkCleaner = cleaner
+        if !isOffline, let background = backgroundRefresher(), cleaningRulesRefresher().isDue {
+            diagnostics.explain("the downloaded link-cleaning rules are missing or stale; refreshing them in the background")
+            background.refreshLater(CleaningRulesRefresher.refreshWord)
+        }
+        return cleaner
+    }
+
+    /// Downloads newer ClearURLs rules: `CHOOSY_CLEAN_RULES_URL` (for tests and mirrors), else
+    /// where the add-on itself gets them.
+    package func cleaningRulesRefresher() -> CleaningRulesRefresher {
+        CleaningRulesRefresher(
+            baseURL: environment.value("CHOOSY_CLEAN_RULES_URL") ?? CleaningRulesRefresher.publishedBaseURL,
+            rulesPath: CleaningRuleSources(executable: settings.executable, environment: environment).downloadedRules,
+            fileSystem: fileSystem, client: httpClient, freshness: CatalogFreshness(environment: environment, diagnostics: diagnostics), clock: clock
+        )
+    }
+
+    private var loadedBackgroundRefresher: ProcessBackgroundRefresher?
+    /// The one detached `choosy __refresh` child of this command, for catalog types and the
+    /// link-cleaning rules alike; none for a Swift program using ChoosyKit.
+    private func backgroundRefresher() -> ProcessBackgroundRefresher? {
+        guard settings.refreshInBackground else { return nil }
+        if let loadedBackgroundRefresher { return loadedBackgroundRefresher }
+        let refresher = ProcessBackgroundRefresher(executable: settings.executable, environment: environment, runner: runner)
+        loadedBackgroundRefresher = refresher
+        return refresher
+    }
+
+    /// The link as `handle`, `open` and `rule test` pass it on: cleaned when `--clean` (`asked`
+    /// true), or `clean_links` without `--no-clean`, says so, and -v says how. Otherwise it is
+    /// returned as it is, and no rules file is read and no library loaded.
+    func linkToOpen(_ link: String, clean asked: Bool?) -> String {
+        guard asked ?? configuration().cleanLinks, (try? WebURL(parsing: link)) != nil else { return link }
+        let cleaned = linkCleaner().clean(link)
+        for line in cleaned.explanations { diagnostics.explain(line) }
+        return cleaned.link
     }
 
     package func configuration() -> Configuration {
@@ -99,9 +138,7 @@ public final class Choosy {
             let refresher = CatalogRefresher(
                 baseURL: catalogBaseURL(), cache: cache, client: httpClient, freshness: freshness, clock: clock
             )
-            let background = settings.refreshInBackground
-                ? ProcessBackgroundRefresher(executable: settings.executable, environment: environment, runner: runner) : nil
-            network = Catalog.Network(refresher: refresher, freshness: freshness, background: background)
+            network = Catalog.Network(refresher: refresher, freshness: freshness, background: backgroundRefresher())
         }
         let catalog = Catalog(
             cache: cache, userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem),
@@ -135,7 +172,7 @@ public final class Choosy {
 
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
     package func finish() {
-        loadedCatalog?.startPendingRefreshes()
+        loadedBackgroundRefresher?.startPending()
     }
 
     /// The app type for what the user typed (key or name, any case): its catalog apps, then

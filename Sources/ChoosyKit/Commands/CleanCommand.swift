@@ -30,25 +30,14 @@ struct CleanCommand: ChoosyCommand {
             throw .usage("'\(singleLine(link))' is not an http(s) link with a host a browser reads")
         }
         let cleaned = choosy.linkCleaner().clean(link)
-        if let blocker = cleaned.blockedBy {
-            choosy.diagnostics.explain("the rules of \(blocker) block this site: the link is left as it is")
-        }
+        if cleaned.blockedBy != nil, let line = cleaned.explanations.first { choosy.diagnostics.explain(line) }
         if json { return CommandOutput(Self.json(cleaned).rendered() + "\n") }
         var lines = [cleaned.link]
         if explain {
-            lines = cleaned.steps.map { "\(singleLine($0.provider)): \(Self.describe($0.kind))" } + lines
+            lines = cleaned.steps.map { "\(singleLine($0.provider)): \($0.summary)" } + lines
             if let blocker = cleaned.blockedBy { lines.insert("\(singleLine(blocker)): blocks the site; left as it is", at: 0) }
         }
         return CommandOutput(lines.joined(separator: "\n") + "\n")
-    }
-
-    private static func describe(_ kind: CleaningStep.Kind) -> String {
-        switch kind {
-        case .redirection: "unwrapped the link it redirects to"
-        case .rawRule(let rule): "removed what matches \(singleLine(rule))"
-        case .rule(let rule): "removed items named \(singleLine(rule))"
-        case .referralMarketing(let rule): "removed referral items named \(singleLine(rule))"
-        }
     }
 
     private static func json(_ cleaned: CleanedLink) -> JSONValue {

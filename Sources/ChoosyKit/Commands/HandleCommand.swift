@@ -3,7 +3,8 @@
 struct HandleCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command.opening(
         "handle", "open a plain link through its app type",
-        help: "Opens a plain link through its app type: http(s) in the browser, mailto: in the email app, geo: in maps, twitter.com/x.com links in the Twitter app, choosy: links through route. For an http(s) link, its site rule (choosy help rule) decides first."
+        options: CommandGrammar.cleaning,
+        help: "Opens a plain link through its app type: http(s) in the browser, mailto: in the email app, geo: in maps, twitter.com/x.com links in the Twitter app, choosy: links through route. For an http(s) link, its site rule (choosy help rule) decides first. With --clean (or clean_links in the config), the link is cleaned of its trackers first (choosy help clean)."
     )
 
     let link: String
@@ -16,6 +17,8 @@ struct HandleCommand: ChoosyCommand {
         let choosy = try context.choosy()
         let diagnostics = choosy.diagnostics
         let options = context.options.open
+        // The cleaned link is the one the rules, the catalog links and the app see.
+        let link = choosy.linkToOpen(link, clean: context.options.clean)
         // A clicked link has no terminal: what was said about corrupt files is shown on the
         // desktop too, as the fallback's own notice is.
         defer {

@@ -2,18 +2,21 @@
 struct OpenCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "open", "open the favourite app of TYPE",
-        arguments: [.one("TYPE", .appType), .optional("ACTION", .action), .any("KEY=VALUE", .parameter)], shared: CommandGrammar.openOptions, misuse: "open needs an app type, e.g. 'choosy open Browser browse url=https://example.org'",
+        arguments: [.one("TYPE", .appType), .optional("ACTION", .action), .any("KEY=VALUE", .parameter)], options: CommandGrammar.cleaning, shared: CommandGrammar.openOptions, misuse: "open needs an app type, e.g. 'choosy open Browser browse url=https://example.org'",
         help: """
             Opens ACTION of the app type TYPE (a key or name, any case) in the user's
             favourite app, passing each app only the parameters it supports. Without ACTION
             the app is opened as it is. The first time (or when a new app of the type
             appears, or the favourite is removed) a picker asks which app to use, just once or
-            always.
+            always. With --clean (or clean_links in the config), each parameter that is a
+            web link is cleaned of its trackers first.
             """
     )
 
     let request: OpenRequest
     let json: Bool
+    /// `--clean` or `--no-clean`, if given.
+    let clean: Bool?
 
     init(_ line: ParsedCommandLine) throws(ChoosyError) {
         var rest = Array(line.arguments.dropFirst())
@@ -25,10 +28,14 @@ struct OpenCommand: ChoosyCommand {
         }
         request = OpenRequest(type: line.arguments[0], action: action, parameters: try Self.parameters(rest), options: line.options.open)
         json = line.options.json
+        clean = line.options.clean
     }
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
-        let result = try context.choosy().actionOpener().open(request)
+        let choosy = try context.choosy()
+        var request = request
+        request.parameters = request.parameters.map { ($0.0, choosy.linkToOpen($0.1, clean: clean)) }
+        let result = try choosy.actionOpener().open(request)
         return CommandOutput(Self.printed(result, json: json, dryRun: request.options.dryRun))
     }
 

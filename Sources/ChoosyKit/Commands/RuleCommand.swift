@@ -9,7 +9,7 @@ struct RuleCommand: ChoosyCommand {
             .flag("--private", "open the site in a private window") { $0.open.privateWindow = true },
             .flag("--ask", "always show the picker for the site") { $0.ask = true },
             CommandGrammar.json,
-        ],
+        ] + CommandGrammar.cleaning,
         misuse: "rule needs add, list, remove or test, e.g. 'choosy rule add github.com --app firefox'",
         help: """
             Site rules say which app opens the links of a site: only --app and --choose
@@ -28,7 +28,7 @@ struct RuleCommand: ChoosyCommand {
         case add(site: String, target: SiteRule.Target)
         case list
         case remove(site: String)
-        case test(url: String)
+        case test(url: String, clean: Bool?)
     }
 
     let action: Action
@@ -40,7 +40,7 @@ struct RuleCommand: ChoosyCommand {
         let site = arguments.count == 2 ? arguments[1] : nil
         let given = [
             ("--app", options.open.app != nil), ("--profile", options.profile != nil), ("--private", options.open.privateWindow),
-            ("--ask", options.ask), ("--json", options.json),
+            ("--ask", options.ask), ("--json", options.json), ("--clean", options.clean == true), ("--no-clean", options.clean == false),
         ].filter(\.1).map(\.0)
         func only(_ allowed: [String]) throws(ChoosyError) {
             if let stray = given.first(where: { !allowed.contains($0) }) {
@@ -68,8 +68,8 @@ struct RuleCommand: ChoosyCommand {
             action = .remove(site: site)
         default:
             guard let site else { throw .usage("rule test needs a URL, e.g. 'choosy rule test https://github.com/'") }
-            try only([])
-            action = .test(url: site)
+            try only(["--clean", "--no-clean"])
+            action = .test(url: site, clean: options.clean)
         }
     }
 
@@ -86,8 +86,8 @@ struct RuleCommand: ChoosyCommand {
         case .remove(let site):
             let rule = try Self.remove(site, in: choosy)
             return CommandOutput(context.interactive ? "Removed the rule of \(rule.site.text) (\(rule.targetDescription)).\n" : "")
-        case .test(let url):
-            return CommandOutput(Self.text(try Self.test(url, in: choosy), style: context.style))
+        case .test(let url, let clean):
+            return CommandOutput(Self.text(try Self.test(choosy.linkToOpen(url, clean: clean), in: choosy), style: context.style))
         }
     }
 

@@ -4,7 +4,7 @@ struct UpdateCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "update", "download the catalog now",
         arguments: [.any("TYPE", .appType)],
-        help: "Downloads the catalog of the given types (default: every known type) now, ignoring the cache's age. Exit 4 when a download failed."
+        help: "Downloads the catalog of the given types (default: every known type, and the link-cleaning rules) now, ignoring the cache's age. Exit 4 when a download failed."
     )
 
     struct Report: Sendable {
@@ -39,7 +39,26 @@ struct UpdateCommand: ChoosyCommand {
                 keys.append(try catalog.resolve(input))
             }
         }
-        return catalog.update(keys).map { Report(key: $0.key, outcome: $0.outcome) }
+        var reports = catalog.update(keys).map { Report(key: $0.key, outcome: $0.outcome) }
+        if inputs.isEmpty {
+            let outcome = choosy.cleaningRulesRefresher().refresh(onlyIfStale: false, diagnostics: choosy.diagnostics)
+            report(outcome, in: choosy)
+            reports.append(Report(key: rulesName, outcome: outcome))
+        }
+        return reports
+    }
+
+    /// How `update` and the background refresh name the link-cleaning rules.
+    static let rulesName = "link-cleaning rules"
+
+    /// What a download of the link-cleaning rules says besides `update`'s line: one warning
+    /// when it failed (the rules already here stand), a line under -v when the server has none.
+    static func report(_ outcome: CatalogRefresher.Outcome, in choosy: Choosy) {
+        switch outcome {
+        case .failed(let reason): choosy.diagnostics.warning("could not refresh the \(rulesName): \(reason); keeping the rules already here")
+        case .notFound: choosy.diagnostics.explain("the server has no \(rulesName); the bundled ones stand")
+        case .updated, .notModified, .alreadyFresh: break
+        }
     }
 
     static func text(_ reports: [Report], style: TerminalStyle) -> String {

@@ -11,12 +11,15 @@ package struct Configuration: Equatable, Sendable {
     /// `clean_referrals`: cleaning removes referral marketing items too (affiliate tags), which
     /// the ClearURLs add-on keeps by default.
     package var cleanReferrals: Bool
+    /// `clean_links`: `handle`, `open` and `rule test` clean links unless `--no-clean` is given.
+    package var cleanLinks: Bool
 
-    package init(catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false) {
+    package init(catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false, cleanLinks: Bool = false) {
         self.catalogURL = catalogURL
         self.schemes = schemes
         self.picker = picker
         self.cleanReferrals = cleanReferrals
+        self.cleanLinks = cleanLinks
     }
 
     init(json: JSONValue) throws(JSONError) {
@@ -25,7 +28,8 @@ package struct Configuration: Equatable, Sendable {
             catalogURL: try fields.optional("catalog_url", .string),
             schemes: try fields.optional("schemes", .array(of: .string)) ?? [],
             picker: try fields.optional("picker", .string),
-            cleanReferrals: try fields.optional("clean_referrals", .bool) ?? false
+            cleanReferrals: try fields.optional("clean_referrals", .bool) ?? false,
+            cleanLinks: try fields.optional("clean_links", .bool) ?? false
         )
     }
 

@@ -7,20 +7,15 @@ import Testing
 /// share/choosy/clean/ beside it), as `make install` and the Debian package lay it out.
 @Suite struct CleanCommandTests {
     let sandbox = Sandbox()
-    let prefix: String
+    let choosy: String
+    var prefix: String { sandbox.root + "/prefix" }
 
     init() {
-        prefix = sandbox.root + "/prefix"
-        sandbox.write(prefix + "/bin/.keep", "")
-        // A hard link: the kernel names the executable by the path it was started from.
-        precondition(link(Sandbox.choosyBinary, prefix + "/bin/choosy") == 0)
-        for name in ["data.min.json", "choosy.json", "LICENSE"] {
-            sandbox.write(prefix + "/share/choosy/clean/" + name, sandbox.read(Sandbox.packageRoot + "/clean/" + name) ?? "")
-        }
+        choosy = sandbox.installedChoosy()
     }
 
     private func clean(_ arguments: String...) -> Sandbox.Output {
-        sandbox.run([prefix + "/bin/choosy", "clean"] + arguments)
+        sandbox.run([choosy, "clean"] + arguments)
     }
 
     @Test func printsTheCleanedLink() {
@@ -39,7 +34,7 @@ import Testing
     }
 
     @Test func printsJSONAndNamesTheFilesUnderVerbose() throws {
-        let output = sandbox.run([prefix + "/bin/choosy", "-v", "clean", "https://test.clearurls.xyz/void/block.svg?utm_source=x", "--json"])
+        let output = sandbox.run([choosy, "-v", "clean", "https://test.clearurls.xyz/void/block.svg?utm_source=x", "--json"])
         let object = try #require(Sandbox.jsonObject(output.stdout))
         #expect(object["url"] as? String == "https://test.clearurls.xyz/void/block.svg?utm_source=x")
         #expect(object["blocked_by"] as? String == "ClearURLsTestBlock2")

@@ -23,7 +23,8 @@ import Testing
                 rows[rows.count - 1].0 += " " + first
                 rows[rows.count - 1].1 = second
             } else {
-                rows[rows.count - 1].1 += " " + text
+                // A description too long to start beside its synopsis starts on the next line.
+                rows[rows.count - 1].1 += (rows[rows.count - 1].1.isEmpty ? "" : " ") + text
             }
         }
         return rows
@@ -64,13 +65,13 @@ import Testing
 
     @Test func openListsItsOptionsTheOthersReferToThem() throws {
         #expect(try HelpCommand.text(for: "open").hasPrefix("""
-            choosy open TYPE [ACTION] [KEY=VALUE…] [--app KEY] [--choose] [--no-remember]
-                        [--picker P] [--title T] [--dry-run] [--json] [--configure CMD]
-                        [--private]
+            choosy open TYPE [ACTION] [KEY=VALUE…] [--clean] [--no-clean] [--app KEY]
+                        [--choose] [--no-remember] [--picker P] [--title T] [--dry-run]
+                        [--json] [--configure CMD] [--private]
 
 
             """))
-        #expect(try HelpCommand.text(for: "handle").hasPrefix("choosy handle URL [open's options]\n\n"))
+        #expect(try HelpCommand.text(for: "handle").hasPrefix("choosy handle URL [--clean] [--no-clean] [open's options]\n\n"))
         #expect(try HelpCommand.text(for: "reset").hasPrefix("choosy reset TYPE | --all\n\n"))
         #expect(try HelpCommand.text(for: "help").hasPrefix("choosy help [COMMAND] | --help | --version\n\n"))
     }

@@ -1,0 +1,139 @@
+import ChoosyTestSupport
+import ChoosyKit
+import Foundation
+import Testing
+
+/// Cleaning the links `handle`, `open` and `rule test` route (doc/links-and-rules.md, "Cleaning
+/// the links choosy opens"), with the real binary laid out as an installation and a recorder
+/// browser: `clean_links` in the config, `--clean` and `--no-clean`.
+@Suite struct CleanLinksEndToEndTests {
+    let sandbox = Sandbox()
+    let choosy: String
+
+    /// Tracking links as the services hand them out, each with the link the ClearURLs add-on
+    /// (and choosy's own rules, for Outlook) leaves of it.
+    static let trackingLinks: [(given: String, cleaned: String)] = [
+        ("https://www.google.com/url?sa=t&rct=j&q=&esrc=s&source=web&cd=&ved=2ahUKEwi&url=https%3A%2F%2Fexample.org%2Fpage%3Futm_source%3Dgoogle&usg=AOvVaw1", "https://example.org/page"),
+        ("https://l.facebook.com/l.php?u=https%3A%2F%2Fexample.org%2Fshop%3Ffbclid%3DIwAR3x&h=AT0abc", "https://example.org/shop"),
+        ("https://www.amazon.com/Example-Product/dp/B08N5WRWNW/ref=sr_1_1?crid=2M1&keywords=example&qid=1700000000&sprefix=exa%2Caps%2C150&sr=8-1", "https://www.amazon.com/Example-Product/dp/B08N5WRWNW"),
+        ("https://youtu.be/dQw4w9WgXcQ?si=AbCdEfGhIjKl", "https://youtu.be/dQw4w9WgXcQ"),
+        ("https://www.youtube.com/watch?v=dQw4w9WgXcQ&si=AbCdEfGhIjKl&feature=share", "https://www.youtube.com/watch?v=dQw4w9WgXcQ"),
+        ("https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fexample.org%2Freport&data=05%7C01%7Cx&sdata=abc%3D&reserved=0", "https://example.org/report"),
+        ("https://example.com/page?utm_source=news&utm_medium=email&id=5&fbclid=abc&gclid=xyz#top", "https://example.com/page?id=5#top"),
+    ]
+
+    init() {
+        choosy = sandbox.installedChoosy()
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
+    }
+
+    private func run(_ arguments: String..., environment: [String: String] = [:]) -> Sandbox.Output {
+        sandbox.choosy(arguments, environment: environment, binary: choosy)
+    }
+
+    private func cleanLinksInTheConfig(_ on: Bool = true) {
+        sandbox.write(sandbox.configHome + "/choosy/config.json", #"{"clean_links": \#(on)}"#)
+    }
+
+    @Test func withCleanLinksOnHandleOpensEachCleanedLink() {
+        cleanLinksInTheConfig()
+        for link in Self.trackingLinks {
+            let output = run("handle", link.given)
+            #expect(output.status == 0 && output.stderr == "", "\(link.given): \(output.stderr)")
+        }
+        #expect(sandbox.launched("firefox", count: Self.trackingLinks.count) == Self.trackingLinks.map { [$0.cleaned] })
+    }
+
+    /// Twitter's `t=` and `s=`: the link goes to the Twitter type (its web app, in the browser), cleaned.
+    @Test func aTwitterLinkIsCleanedBeforeItIsReadAsATweet() {
+        cleanLinksInTheConfig()
+        #expect(run("handle", "https://twitter.com/jack/status/20?t=AbCdEf&s=19").status == 0)
+        let launched = sandbox.launched("firefox").first?.first ?? ""
+        #expect(launched.contains("/jack/status/20") && !launched.contains("t=AbCdEf") && !launched.contains("s=19"), "\(launched)")
+    }
+
+    @Test func withCleanLinksOffTheLinkIsUnchanged() {
+        cleanLinksInTheConfig(false)
+        for link in Self.trackingLinks { #expect(run("handle", link.given).status == 0) }
+        #expect(sandbox.launched("firefox", count: Self.trackingLinks.count) == Self.trackingLinks.map { [$0.given] })
+    }
+
+    @Test func noCleanBeatsTheConfigAndCleanTheDefault() {
+        cleanLinksInTheConfig()
+        let link = Self.trackingLinks[6]
+        #expect(run("handle", link.given, "--no-clean").status == 0)
+        // The last of the two given wins.
+        #expect(run("handle", "--no-clean", link.given, "--clean").status == 0)
+        sandbox.write(sandbox.configHome + "/choosy/config.json", "{}")
+        #expect(run("handle", link.given, "--clean").status == 0)
+        #expect(sandbox.launched("firefox", count: 3) == [[link.given], [link.cleaned], [link.cleaned]])
+    }
+
+    @Test func verboseSaysWhatWasRemoved() {
+        let output = run("-v", "handle", "--clean", Self.trackingLinks[1].given)
+        #expect(output.status == 0)
+        #expect(output.stderrLines.contains("choosy: cleaned the link: facebook: unwrapped the link it redirects to"), "\(output.stderr)")
+        #expect(output.stderrLines.contains("choosy: cleaned the link: globalRules: removed items named (?:%3F)?fbclid"))
+        #expect(output.stderr.contains("/share/choosy/clean/data.min.json (205 providers)"))
+    }
+
+    /// The add-on would block the site: the link opens as it was given, and -v says why.
+    @Test func aBlockedSitesLinkOpensAsItWas() {
+        let link = "https://test.clearurls.xyz/void/block.svg?utm_source=x"
+        let output = run("-v", "handle", "--clean", link)
+        #expect(output.status == 0)
+        #expect(output.stderrLines.contains("choosy: the rules of ClearURLsTestBlock2 block this site: the link is left as it is"), "\(output.stderr)")
+        #expect(sandbox.launched("firefox") == [[link]])
+    }
+
+    /// Off costs nothing: no rules file is read (a broken one of the user's says nothing) and
+    /// PCRE2 is never loaded (the dynamic loader's own log says what it loads).
+    @Test func offReadsNoRulesAndLoadsNoLibrary() {
+        sandbox.write(sandbox.configHome + "/choosy/clean/broken.json", "{")
+        let off = run("-v", "handle", Self.trackingLinks[6].given, environment: ["LD_DEBUG": "libs"])
+        #expect(off.status == 0)
+        #expect(!off.stderr.contains("libpcre2-8") && !off.stderr.contains("broken.json") && !off.stderr.contains("cleaning rules"))
+        let on = run("-v", "handle", "--clean", Self.trackingLinks[6].given, environment: ["LD_DEBUG": "libs"])
+        #expect(on.status == 0)
+        #expect(on.stderr.contains("libpcre2-8") && on.stderr.contains("broken.json"))
+    }
+
+    @Test func siteRulesSeeTheCleanedLink() {
+        sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium")
+        #expect(run("rule", "add", "example.org", "--app", "chromium").status == 0)
+        cleanLinksInTheConfig()
+        #expect(run("handle", Self.trackingLinks[0].given).status == 0)
+        #expect(sandbox.launched("chromium") == [["https://example.org/page"]])
+        #expect(sandbox.recordedRuns("firefox").isEmpty)
+    }
+
+    /// A Zoom link inside Outlook Safe Links is a Zoom link once unwrapped: the Zoom app takes it.
+    @Test func catalogLinksSeeTheCleanedLink() {
+        sandbox.installApp("Zoom.desktop", name: "Zoom", program: "zoom", mimeTypes: ["x-scheme-handler/zoommtg"])
+        #expect(run("default", "video_call", "zoom").status == 0)
+        let wrapped = "https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fus06web.zoom.us%2Fj%2F123456789%3Fpwd%3Dsecret&data=05%7C02&reserved=0"
+        let output = run("handle", "--clean", wrapped)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched("zoom").first?.first?.hasPrefix("zoommtg://") == true)
+        #expect(sandbox.recordedRuns("firefox").isEmpty)
+    }
+
+    @Test func openCleansItsLinkParameters() {
+        let output = run("open", "browser", "browse", "url=https://example.com/a?utm_campaign=x&b=1", "--clean")
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched("firefox") == [["https://example.com/a?b=1"]])
+    }
+
+    @Test func ruleTestShowsWhatTheCleanedLinkWouldRun() {
+        sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium")
+        #expect(run("rule", "add", "example.org", "--app", "chromium").status == 0)
+        let link = Self.trackingLinks[1].given
+        let cleaned = run("rule", "test", link, "--clean")
+        #expect(cleaned.status == 0 && cleaned.stdout.hasPrefix("rule: example.org"), "\(cleaned.stdout)\(cleaned.stderr)")
+        #expect(cleaned.stdout.contains("https://example.org/shop"))
+        let plain = run("rule", "test", link)
+        #expect(plain.stdout.hasPrefix("rule: none"))
+        #expect(run("rule", "list", "--clean").status == 2)
+        #expect(sandbox.recordedRuns("chromium").isEmpty)
+    }
+}
