@@ -15,6 +15,8 @@ package struct OptionValues: Equatable, Sendable {
     package var profile: String?
     /// `rule add --ask`.
     package var ask = false
+    /// `rule add|remove|test --from SOURCE`.
+    package var from: String?
     /// `clean --explain`.
     package var explain = false
 

@@ -28,8 +28,18 @@ struct OpenCommand: ChoosyCommand {
     }
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
-        let result = try context.choosy().actionOpener().open(request)
+        let choosy = try context.choosy()
+        let source = Self.askedSource(choosy, json: json)
+        var result = try choosy.actionOpener().open(request)
+        result.source = source
         return CommandOutput(Self.printed(result, json: json, dryRun: request.options.dryRun))
+    }
+
+    /// Where the link came from, looked for first when `-v` or `--json` asks (`handle` too;
+    /// otherwise only a rule with `--from` looks, doc/links-and-rules.md).
+    static func askedSource(_ choosy: Choosy, json: Bool) -> String? {
+        guard json || choosy.diagnostics.isVerbose else { return nil }
+        return choosy.linkSource()?.id
     }
 
     /// What an open prints (`handle` too): the `--json` object, the `--dry-run` argv line, or
