@@ -19,6 +19,11 @@ package final class FakeFileSystem: FileSystem {
     private let nodes = Mutex<[String: Node]>(["/": .directory])
     /// Every path written, in order, to show what a command wrote.
     package let writes = Mutex<[String]>([])
+    /// Every path read or looked at (`read`, `info`, `list`, `linkTarget`), in order.
+    package let looked = Mutex<[String]>([])
+    /// Symbolic links by path, as `linkTarget` gives them; and owners other than this user.
+    package let links = Mutex<[String: String]>([:])
+    package let owners = Mutex<[String: UInt32]>([:])
 
     package func file(_ path: String) -> String? {
         guard case .file(let bytes, _)? = nodes.withLock({ $0[path] }) else { return nil }
@@ -26,11 +31,18 @@ package final class FakeFileSystem: FileSystem {
     }
 
     package func info(_ path: String) -> FileInfo? {
+        looked.withLock { $0.append(path) }
+        let owner = owners.withLock { $0[path] } ?? getuid()
         switch nodes.withLock({ $0[path] }) {
-        case .file(let bytes, let permissions)?: FileInfo(kind: .regular, permissions: permissions, owner: getuid(), size: Int64(bytes.count), modified: 0, identity: fakeIdentity(path))
-        case .directory?: FileInfo(kind: .directory, permissions: 0o755, owner: getuid(), size: 0, modified: 0, identity: fakeIdentity(path))
-        case nil: nil
+        case .file(let bytes, let permissions)?: return FileInfo(kind: .regular, permissions: permissions, owner: owner, size: Int64(bytes.count), modified: 0, identity: fakeIdentity(path))
+        case .directory?: return FileInfo(kind: .directory, permissions: 0o755, owner: owner, size: 0, modified: 0, identity: fakeIdentity(path))
+        case nil: return nil
         }
+    }
+
+    package func linkTarget(_ path: String) -> String? {
+        looked.withLock { $0.append(path) }
+        return links.withLock { $0[path] }
     }
 
     /// One identity per path: the fake has no links.
@@ -39,13 +51,15 @@ package final class FakeFileSystem: FileSystem {
     }
 
     package func read(_ path: String, limit: Int) throws -> [UInt8] {
+        looked.withLock { $0.append(path) }
         guard case .file(let bytes, _)? = nodes.withLock({ $0[path] }) else { throw FileSystemError(path: path, code: ENOENT) }
         guard bytes.count <= limit else { throw FileSystemError(path: path, reason: "too large") }
         return bytes
     }
 
     package func list(_ directory: String) -> [String]? {
-        nodes.withLock { nodes in
+        looked.withLock { $0.append(directory) }
+        return nodes.withLock { nodes in
             guard case .directory? = nodes[directory] else { return nil }
             return nodes.keys.filter { $0 != directory && parentDirectory(of: $0) == directory }.map { String($0.dropFirst(directory.count + 1)) }
         }

@@ -21,6 +21,8 @@ extension CommandGrammar {
         case picker
         /// The site of one of the user's site rules.
         case ruleSite
+        /// Where a link came from: a desktop ID or an app key.
+        case source
         /// What the word is depends on the command's first argument (`rule remove SITE`); after
         /// any other, anything.
         case chosenBy([String: ValueKind])

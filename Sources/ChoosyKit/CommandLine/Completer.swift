@@ -12,12 +12,15 @@ package struct Completer {
     private let discoveredApps: (AppType) -> [App]
     /// The sites of the user's site rules; read only when such a site is being typed.
     private let ruleSites: () -> [String]
+    /// The IDs of the installed desktop entries; listed only when a source is being typed.
+    private let desktopIDs: () -> [String]
 
     /// `catalog` should be offline: completion runs on every Tab and must never wait.
     package init(
         grammar: CommandGrammar, catalog: Catalog, profiles: @escaping (App) -> [BrowserProfile],
-        discoveredApps: @escaping (AppType) -> [App], ruleSites: @escaping () -> [String]
+        discoveredApps: @escaping (AppType) -> [App], ruleSites: @escaping () -> [String], desktopIDs: @escaping () -> [String]
     ) {
+        self.desktopIDs = desktopIDs
         self.grammar = grammar
         self.catalog = catalog
         self.profiles = profiles
@@ -94,6 +97,8 @@ package struct Completer {
             return matching(typed, CommandGrammar.pickers.map { CompletionCandidate($0, "") })
         case .ruleSite:
             return matching(typed, ruleSites().map { CompletionCandidate($0, "") })
+        case .source:
+            return sources(typed: typed)
         case .chosenBy(let kinds):
             return line.positionals.first.flatMap { kinds[$0] }.map { values($0, line: line, typed: typed) } ?? []
         case .browserApp:
@@ -101,6 +106,22 @@ package struct Completer {
         case .url, .text:
             return []
         }
+    }
+
+    /// What `--from` takes: the catalog's app keys, then the installed entries' desktop IDs
+    /// (without `.desktop`).
+    private func sources(typed: String) -> [CompletionCandidate] {
+        var keys: Set<String> = []
+        var candidates: [CompletionCandidate] = []
+        for summary in catalog.summaries() {
+            for app in (try? catalog.appType(summary.key))?.apps ?? [] where !app.desktopIDs.isEmpty && keys.insert(app.key).inserted {
+                candidates.append(CompletionCandidate(app.key, app.name))
+            }
+        }
+        for id in desktopIDs() where keys.insert(String(id.dropLast(".desktop".count))).inserted {
+            candidates.append(CompletionCandidate(String(id.dropLast(".desktop".count)), "desktop entry"))
+        }
+        return matching(typed, candidates)
     }
 
     private func commands(typed: String) -> [CompletionCandidate] {

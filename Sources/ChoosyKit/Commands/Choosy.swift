@@ -38,6 +38,8 @@ public final class Choosy {
     /// Firefox's profile group stores, read through libsqlite3, which only a read loads.
     package let profileGroupStores: SQLiteReader = SQLiteLibraryReader()
     private let httpClient: @Sendable () -> HTTPClient
+    /// `CHOOSY_SOURCE`, read before `environment` drops it for the children.
+    private let declaredSource: String?
 
     package init(
         environment: Environment, settings: Settings, diagnostics: DiagnosticSink,
@@ -47,6 +49,7 @@ public final class Choosy {
     ) {
         // Every child starts from an environment without the token and without the variables
         // of choosy's own launch (doc/desktop.md); the token goes to the one child that uses it.
+        declaredSource = environment.value("CHOOSY_SOURCE")
         (self.environment, self.activation) = ActivationToken.split(environment)
         self.settings = settings
         self.diagnostics = diagnostics
@@ -170,6 +173,34 @@ public final class Choosy {
     /// rules.json, read when a web link or a `rule` command first asks.
     package private(set) lazy var siteRules = SiteRuleStore(environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock)
 
+    private var foundSource: LinkSource??
+    /// Where this command's link came from, looked for once, when first asked.
+    package func linkSource() -> LinkSource? {
+        if let foundSource { return foundSource }
+        let finder = LinkSourceFinder(declared: declaredSource, fileSystem: fileSystem, diagnostics: diagnostics) { [unowned self] program in
+            self.ruleSourcePrograms[program]
+        }
+        let found = finder.find()
+        foundSource = .some(found)
+        return found
+    }
+
+    /// What a SOURCE answers to: its desktop ID and the catalog's apps of that entry.
+    package private(set) lazy var sourceNames: SourceNames = {
+        var apps: [(key: String, desktopIDs: [String])] = []
+        if let catalog = try? catalog() {
+            for summary in catalog.summaries() {
+                guard let type = try? catalog.appType(summary.key) else { continue }
+                apps += type.apps.filter { !$0.desktopIDs.isEmpty }.map { ($0.key, $0.desktopIDs) }
+            }
+        }
+        let index = probe().index
+        return SourceNames(apps: apps) { index.entry(id: $0) != nil }
+    }()
+
+    /// The programs of the entries the rules' sources name: an ancestor running one is that source.
+    private lazy var ruleSourcePrograms = sourceNames.programs(of: siteRules.rules().rules.compactMap(\.from), in: probe().index)
+
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
     package func finish() {
         loadedBackgroundRefresher?.startPending()
@@ -251,7 +282,9 @@ public final class Choosy {
             environment: environment
         )
         return ActionOpener(
-            apps: try installedCatalog(), preferences: preferences(), rules: siteRules, hooks: hookRunner(), pickers: pickers,
+            apps: try installedCatalog(), preferences: preferences(), rules: siteRules,
+            sources: LinkSources(source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.names(of: $0) }),
+            hooks: hookRunner(), pickers: pickers,
             launcher: launcher(), alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
         )
     }

@@ -31,29 +31,31 @@ struct HandleCommand: ChoosyCommand {
             if !options.dryRun { choosy.desktopNotifier().notify(message) }
             throw .unavailable(message)
         }
+        let source = OpenCommand.askedSource(choosy, json: context.options.json)
         let target = try choosy.linkClassifier().classify(link)
+        func opened(_ result: OpenResult) -> CommandOutput {
+            var result = result
+            result.source = source
+            return CommandOutput(OpenCommand.printed(result, json: context.options.json, dryRun: options.dryRun))
+        }
         do {
             switch target {
             case .action(let action):
                 diagnostics.explain("\(link) is \(action.type) \(action.action)")
                 let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-                return opened(try choosy.actionOpener().open(OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: action.link)), in: context)
+                return opened(try choosy.actionOpener().open(OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: action.link)))
             case .route(let url):
                 return RouteCommand.output(of: try RouteCommand.route(url, options: options, in: choosy), dryRun: options.dryRun)
             case .scheme(let scheme):
-                return opened(try openLink(link, scheme: scheme, options: options, in: choosy), in: context)
+                return opened(try openLink(link, scheme: scheme, options: options, in: choosy))
             }
         } catch {
             // The system's own handler knows no private windows: `--private` is never dropped.
             guard !options.privateWindow, let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(), scheme != "choosy" else { throw error }
             var typeKey = Self.typeKey(forScheme: scheme)
             if case .action(let action) = target { typeKey = action.type }
-            return opened(try choosy.systemHandlerFallback().open(link, scheme: scheme, type: typeKey, unpicked: unpicked, options: options), in: context)
+            return opened(try choosy.systemHandlerFallback().open(link, scheme: scheme, type: typeKey, unpicked: unpicked, options: options))
         }
-    }
-
-    private func opened(_ result: OpenResult, in context: CommandContext) -> CommandOutput {
-        CommandOutput(OpenCommand.printed(result, json: context.options.json, dryRun: context.options.open.dryRun))
     }
 
     /// The preferences key of links whose scheme no app type claims (`zqq` → `scheme_zqq`).

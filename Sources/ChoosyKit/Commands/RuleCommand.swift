@@ -8,6 +8,7 @@ struct RuleCommand: ChoosyCommand {
             .value("--profile", "NAME", .text, "open the site in this profile of the browser") { $0.profile = $1 },
             .flag("--private", "open the site in a private window") { $0.open.privateWindow = true },
             .flag("--ask", "always show the picker for the site") { $0.ask = true },
+            .value("--from", "SOURCE", .source, "only for links from this app: a desktop ID or an app key") { $0.from = $1 },
             CommandGrammar.json,
         ] + CommandGrammar.cleaning,
         misuse: "rule needs add, list, remove or test, e.g. 'choosy rule add github.com --app firefox'",
@@ -16,19 +17,22 @@ struct RuleCommand: ChoosyCommand {
             come before them, catalog links and type defaults after.
               rule add SITE --app KEY [--profile NAME] [--private]   open SITE with KEY
               rule add SITE --ask        always show the picker for SITE
+              rule add SITE --from SOURCE …   only for links from SOURCE (SITE may be *)
               rule list [--json]         the rules, in the order added
-              rule remove SITE           forget the rule of SITE
-              rule test URL              which rule, app and argv (runs nothing)
+              rule remove SITE [--from SOURCE]   forget the rule of SITE
+              rule test URL [--from SOURCE]      which rule, app and argv (runs nothing)
             SITE: example.org (and subdomains), =www.example.org (that host only), either
             with a path prefix (github.com/work-org); never a public suffix (co.uk).
+            SOURCE: the app a link came from, a desktop ID (org.gnome.Evolution) or an app
+            key (thunderbird); a rule with --from comes before every rule without.
             """
     )
 
     enum Action {
-        case add(site: String, target: SiteRule.Target)
+        case add(site: String, target: SiteRule.Target, from: String?)
         case list
-        case remove(site: String)
-        case test(url: String, clean: Bool?)
+        case remove(site: String, from: String?)
+        case test(url: String, from: String?, clean: Bool?)
     }
 
     let action: Action
@@ -40,7 +44,8 @@ struct RuleCommand: ChoosyCommand {
         let site = arguments.count == 2 ? arguments[1] : nil
         let given = [
             ("--app", options.open.app != nil), ("--profile", options.profile != nil), ("--private", options.open.privateWindow),
-            ("--ask", options.ask), ("--json", options.json), ("--clean", options.clean == true), ("--no-clean", options.clean == false),
+            ("--ask", options.ask), ("--from", options.from != nil), ("--json", options.json), ("--clean", options.clean == true),
+            ("--no-clean", options.clean == false),
         ].filter(\.1).map(\.0)
         func only(_ allowed: [String]) throws(ChoosyError) {
             if let stray = given.first(where: { !allowed.contains($0) }) {
@@ -50,44 +55,48 @@ struct RuleCommand: ChoosyCommand {
         switch arguments[0] {
         case "add":
             guard let site else { throw .usage("rule add needs a SITE, e.g. 'choosy rule add github.com --app firefox'") }
+            if site == "*" && options.from == nil {
+                throw .usage("the site '*' is only for a rule with --from SOURCE: every link from that app")
+            }
             if options.ask {
-                try only(["--ask"])
-                action = .add(site: site, target: .ask)
+                try only(["--ask", "--from"])
+                action = .add(site: site, target: .ask, from: options.from)
                 return
             }
-            try only(["--app", "--profile", "--private"])
+            try only(["--app", "--profile", "--private", "--from"])
             guard let app = options.open.app else { throw .usage("rule add needs --app KEY or --ask") }
-            action = .add(site: site, target: .app(key: app, profile: options.profile, privateWindow: options.open.privateWindow))
+            action = .add(site: site, target: .app(key: app, profile: options.profile, privateWindow: options.open.privateWindow), from: options.from)
         case "list":
             guard site == nil else { throw .usage("rule list takes no SITE") }
             try only(["--json"])
             action = .list
         case "remove":
             guard let site else { throw .usage("rule remove needs a SITE (see 'choosy rule list')") }
-            try only([])
-            action = .remove(site: site)
+            try only(["--from"])
+            action = .remove(site: site, from: options.from)
         default:
             guard let site else { throw .usage("rule test needs a URL, e.g. 'choosy rule test https://github.com/'") }
-            try only(["--clean", "--no-clean"])
-            action = .test(url: site, clean: options.clean)
+            try only(["--from", "--clean", "--no-clean"])
+            action = .test(url: site, from: options.from, clean: options.clean)
         }
     }
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let choosy = try context.choosy()
         switch action {
-        case .add(let site, let target):
-            let (rule, replaced) = try Self.add(site, target: target, in: choosy)
+        case .add(let site, let target, let from):
+            let (rule, replaced) = try Self.add(site, target: target, from: from, in: choosy)
             guard context.interactive else { return CommandOutput() }
-            return CommandOutput((replaced ? "Replaced the rule of " : "Added a rule: links of ") + "\(rule.site.text) open with \(rule.targetDescription).\n")
+            let links = (rule.site.map { "links of \($0.text)" } ?? "every link") + (rule.from.map { " from \($0)" } ?? "")
+            return CommandOutput((replaced ? "Replaced the rule: " : "Added a rule: ") + "\(links) open with \(rule.targetDescription).\n")
         case .list:
             // In the order the rules were added.
             return CommandOutput(Self.listed(choosy.siteRules.rules().rules, json: context.options.json))
-        case .remove(let site):
-            let rule = try Self.remove(site, in: choosy)
-            return CommandOutput(context.interactive ? "Removed the rule of \(rule.site.text) (\(rule.targetDescription)).\n" : "")
-        case .test(let url, let clean):
-            return CommandOutput(Self.text(try Self.test(choosy.linkToOpen(url, clean: clean), in: choosy), style: context.style))
+        case .remove(let site, let from):
+            let rule = try Self.remove(site, from: from, in: choosy)
+            return CommandOutput(context.interactive ? "Removed the rule of \(singleLine(rule.name)) (\(rule.targetDescription)).\n" : "")
+        case .test(let url, let from, let clean):
+            return CommandOutput(Self.text(try Self.test(choosy.linkToOpen(url, clean: clean), from: from, in: choosy), style: context.style))
         }
     }
 
@@ -101,8 +110,15 @@ struct RuleCommand: ChoosyCommand {
     }
 
     /// `rule add SITE …`: the rule written, and whether it replaced the site's rule.
-    private static func add(_ siteText: String, target given: SiteRule.Target, in choosy: Choosy) throws(ChoosyError) -> (rule: SiteRule, replaced: Bool) {
+    private static func add(_ siteText: String, target given: SiteRule.Target, from: String?, in choosy: Choosy) throws(ChoosyError) -> (rule: SiteRule, replaced: Bool) {
         var target = given
+        let source = try from.map { text throws(ChoosyError) in try knownSource(text, in: choosy) }
+        guard siteText != "*" else {
+            if case .app(let key, let profile, let privateWindow) = target {
+                target = try checkedApp(key, profile: profile, privateWindow: privateWindow, for: nil, in: choosy)
+            }
+            return try write(SiteRule(site: nil, target: target, from: source), in: choosy)
+        }
         let site = try parsedSite(siteText)
         if let problem = site.neverMatches {
             throw .usage("\(quoted(siteText)) is not a site: \(problem)")
@@ -116,34 +132,53 @@ struct RuleCommand: ChoosyCommand {
         if suffixes.isPublicSuffix(site.host) {
             throw .usage("'\(site.text)' is a public suffix: a rule for it would cover every site under it; write the site itself, like 'example.\(site.host.domainName ?? "")'")
         }
-        if case .app(var key, var profile, let privateWindow) = target {
-            // `--app firefox@Work` is `--app firefox --profile Work`.
-            if profile == nil { (key, profile) = ChoiceKey.split(key) }
-            if let profile, let problem = SiteRule.problem(withProfile: profile) {
-                throw .usage("--profile '\(singleLine(profile))': \(problem)")
-            }
-            try checkRuleApp(key, profile: profile, privateWindow: privateWindow, for: site, in: choosy)
-            target = .app(key: key, profile: profile, privateWindow: privateWindow)
+        if case .app(let key, let profile, let privateWindow) = target {
+            target = try checkedApp(key, profile: profile, privateWindow: privateWindow, for: site, in: choosy)
         }
-        let rule = SiteRule(site: site, target: target)
+        return try write(SiteRule(site: site, target: target, from: source), in: choosy)
+    }
+
+    /// `--app firefox@Work` is `--app firefox --profile Work`; the app checked for the site (nil: `*`).
+    private static func checkedApp(_ given: String, profile named: String?, privateWindow: Bool, for site: Site?, in choosy: Choosy) throws(ChoosyError) -> SiteRule.Target {
+        var (key, profile) = (given, named)
+        if profile == nil { (key, profile) = ChoiceKey.split(key) }
+        if let profile, let problem = SiteRule.problem(withProfile: profile) {
+            throw .usage("--profile '\(singleLine(profile))': \(problem)")
+        }
+        try checkRuleApp(key, profile: profile, privateWindow: privateWindow, for: site, in: choosy)
+        return .app(key: key, profile: profile, privateWindow: privateWindow)
+    }
+
+    private static func write(_ rule: SiteRule, in choosy: Choosy) throws(ChoosyError) -> (rule: SiteRule, replaced: Bool) {
         var replaced = false
         try choosy.siteRules.modify(whenCorrupt: .refuse) { rules in
-            replaced = rules.rule(for: site) != nil
+            replaced = rules.rule(for: rule.site, from: rule.from) != nil
             rules.add(rule)
         }
         return (rule, replaced)
     }
 
+    /// The SOURCE of `--from` as rules store it; one that names no desktop entry or app is exit 3.
+    private static func knownSource(_ text: String, in choosy: Choosy) throws(ChoosyError) -> String {
+        guard let source = choosy.sourceNames.canonical(text) else {
+            throw .unknown("no desktop entry or app is '\(singleLine(text))': --from takes a desktop ID (org.gnome.Evolution) or an app key, as 'choosy list' shows them")
+        }
+        return source
+    }
 
-    /// `rule remove SITE`: the rule removed; a site without one is exit 3.
-    private static func remove(_ siteText: String, in choosy: Choosy) throws(ChoosyError) -> SiteRule {
-        let site = try parsedSite(siteText)
+
+    /// `rule remove SITE [--from SOURCE]`: the rule removed; a site without one is exit 3.
+    private static func remove(_ siteText: String, from given: String?, in choosy: Choosy) throws(ChoosyError) -> SiteRule {
+        let site = siteText == "*" && given != nil ? nil : try parsedSite(siteText)
+        // A source the desktop no longer has still names its rules.
+        let from = given.map { choosy.sourceNames.canonical($0) ?? $0 }
         var removed: SiteRule?
         try choosy.siteRules.modify(whenCorrupt: .refuse) { rules throws(ChoosyError) in
-            removed = rules.rule(for: site)
+            removed = rules.rule(for: site, from: from)
             // Nothing to remove: the file is left as it is.
-            guard rules.remove(site) else {
-                throw .unknown("no rule for '\(site.text)'" + didYouMean(site.text, among: rules.rules.map(\.site.text)) + "; see 'choosy rule list'")
+            guard rules.remove(site, from: from) else {
+                let name = (site?.text ?? "*") + (from.map { " --from \($0)" } ?? "")
+                throw .unknown("no rule for '\(singleLine(name))'" + didYouMean(name, among: rules.rules.map(\.name)) + "; see 'choosy rule list'")
             }
         }
         return removed!
@@ -151,7 +186,7 @@ struct RuleCommand: ChoosyCommand {
 
     /// `rule test URL`: which rule a link falls under and what it would run; launches nothing
     /// and writes nothing.
-    private static func test(_ link: String, in choosy: Choosy) throws(ChoosyError) -> Test {
+    private static func test(_ link: String, from given: String?, in choosy: Choosy) throws(ChoosyError) -> Test {
         guard case .action(let action) = try choosy.linkClassifier().classify(link),
               let origin = action.link else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
@@ -159,17 +194,20 @@ struct RuleCommand: ChoosyCommand {
         let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         var options = OpenOptions()
         options.dryRun = true
-        let request = OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: origin)
+        var request = OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: origin)
+        // `--from`: as it is written, so a source the desktop no longer has is still one.
+        let from = given.map { choosy.sourceNames.canonical($0) ?? $0 }
+        request.from = from
         let type = try choosy.appType(action.type)
         guard let web = try WebLink(request, type: type, action: type.knownAction(action.action)) else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
-        guard let rule = choosy.siteRules.rules().match(web.url) else {
+        guard let rule = choosy.siteRules.rules().match(web.url, from: from.map(choosy.sourceNames.names)) else {
             return Test(rule: nil, outcome: "no rule: the usual decision applies", result: nil)
         }
         let opener = try choosy.actionOpener()
         let installed = origin.allowed(try choosy.installedApps(of: type), type: type)
-        switch try opener.siteRuleRouter().decide(web, type: type, installed: installed, options: options) {
+        switch try opener.siteRuleRouter().decide(web, type: type, installed: installed, options: options, from: from) {
         case .none:
             return Test(rule: rule, outcome: "its app is not installed or cannot take this link: the usual decision applies", result: nil)
         case .ask:
@@ -198,10 +236,13 @@ struct RuleCommand: ChoosyCommand {
     /// A rule's app is a browser, or an app that may take the site's catalog links (README,
     /// "Site rules"); it need not be installed. When it is, its profile must exist and, for
     /// `--private`, it must open private windows (exit 3 otherwise).
-    private static func checkRuleApp(_ key: String, profile: String?, privateWindow: Bool, for site: Site, in choosy: Choosy) throws(ChoosyError) {
+    private static func checkRuleApp(_ key: String, profile: String?, privateWindow: Bool, for site: Site?, in choosy: Choosy) throws(ChoosyError) {
+        let siteText = site?.text ?? "*"
         let browser = try choosy.appType("browser")
         var owners: [(type: AppType, apps: [String])] = [(browser, browser.apps.map(\.key))]
+        // Only a browser takes every link (`*`).
         for summary in try choosy.catalog().summaries() where summary.key != browser.key {
+            guard let site else { continue }
             let links = try choosy.catalog().links(of: summary.key).filter { LinkPattern.hostPattern(of: $0.pattern).map(site.overlaps) ?? false }
             guard !links.isEmpty else { continue }
             let type = try choosy.appType(summary.key)
@@ -211,15 +252,15 @@ struct RuleCommand: ChoosyCommand {
         guard let owner = owners.first(where: { $0.apps.contains(key) })?.type, let app = owner.app(key) else {
             // An app of a linked type that the site's links do not allow (Jitsi for zoom.us).
             if let type = owners.first(where: { $0.type.app(key) != nil })?.type {
-                throw .unknown("\(type.app(key)!.name) (\(key)) cannot take the links of \(site.text) (apps that can: \(owners.flatMap(\.apps).joined(separator: ", ")))")
+                throw .unknown("\(type.app(key)!.name) (\(key)) cannot take the links of \(siteText) (apps that can: \(owners.flatMap(\.apps).joined(separator: ", ")))")
             }
             let names = owners.map(\.type.name).joined(separator: " or ")
             let near = owners.lazy.compactMap { $0.type.suggestedApp(for: key, among: $0.apps) }.first
-            throw .unknown("unknown app '\(key)' for a rule of \(site.text): it must be an app of \(names)" + didYouMean(near))
+            throw .unknown("unknown app '\(key)' for a rule of \(siteText): it must be an app of \(names)" + didYouMean(near))
         }
         let installed = try choosy.installedApps(of: owner)
         guard let found = installed.first(where: { $0.app.key == key }) else {
-            choosy.diagnostics.warning("\(app.name) (\(key)) is not installed: the rule is kept, and links of \(site.text) are decided as usual until it is")
+            choosy.diagnostics.warning("\(app.name) (\(key)) is not installed: the rule is kept, and links of \(siteText) are decided as usual until it is")
             return
         }
         if let profile {
@@ -229,16 +270,16 @@ struct RuleCommand: ChoosyCommand {
         if privateWindow && !found.isWebApp { try found.requirePrivateWindow(among: installed, typeName: owner.name) }
     }
 
-    /// `rule list`: one rule a line, `SITE  APP`; `--json`: the rules as rules.json holds them.
+    /// `rule list`: one rule a line, `SITE [--from SOURCE]  APP`; `--json`: the rules as rules.json holds them.
     private static func listed(_ rules: [SiteRule], json: Bool) -> String {
         if json { return JSONValue.array(rules.map(\.json)).rendered() + "\n" }
-        let width = rules.map { singleLine($0.site.text).count }.max() ?? 0
-        return rules.map { "\(pad(singleLine($0.site.text), width))  \(singleLine($0.targetDescription))\n" }.joined()
+        let width = rules.map { singleLine($0.name).count }.max() ?? 0
+        return rules.map { "\(pad(singleLine($0.name), width))  \(singleLine($0.targetDescription))\n" }.joined()
     }
 
     /// `rule test`: which rule, what it does, and the app and argv it would run.
     private static func text(_ test: Test, style: TerminalStyle) -> String {
-        var lines = ["rule: " + (test.rule.map { "\(singleLine($0.site.text)) (\(singleLine($0.targetDescription)))" } ?? "none")]
+        var lines = ["rule: " + (test.rule.map { "\(singleLine($0.name)) (\(singleLine($0.targetDescription)))" } ?? "none")]
         if let result = test.result {
             lines.append("app: \(singleLine(result.via?.app ?? result.app))" + (result.via == nil ? "" : style.dim(" (for \(singleLine(result.app)))")))
             lines.append("argv: " + shellQuoted(result.argv))

@@ -221,33 +221,11 @@ package final class DesktopEntryIndex: Sendable {
 
     /// Reads every entry once and maps schemes to the IDs of winning, non-hidden applications.
     private func scan() -> SchemeCache {
-        var seen: [(path: String, modified: Int64)] = []
         var pathsByID: [String: [(root: Int, path: String)]] = [:]
         var order: [String] = []
-
-        // Each directory once, by device and inode, so symlink loops cost nothing (doc/security.md).
-        var visited: Set<FileIdentity> = []
-
-        func walk(_ directory: String, prefix: String, root: Int, depth: Int) {
-            let info = fileSystem.info(directory).flatMap { $0.kind == .directory ? $0 : nil }
-            seen.append((directory, info?.modified ?? -1))
-            if let info, !visited.insert(info.identity).inserted { return }
-            guard let names = fileSystem.list(directory) else { return }
-            for name in names.sorted() {
-                let path = joinPath(directory, name)
-                if name.hasSuffix(".desktop") {
-                    let id = prefix + name
-                    guard DesktopEntryIndex.isValidID(id) else { continue }
-                    if pathsByID[id] == nil { order.append(id) }
-                    pathsByID[id, default: []].append((root, path))
-                } else if depth < DesktopEntryIndex.maxDepth, name != ".", name != "..",
-                          fileSystem.info(path)?.kind == .directory {
-                    walk(path, prefix: prefix + name + "-", root: root, depth: depth + 1)
-                }
-            }
-        }
-        for (root, directory) in directories.enumerated() {
-            walk(directory, prefix: "", root: root, depth: 0)
+        let seen = walk { id, root, path in
+            if pathsByID[id] == nil { order.append(id) }
+            pathsByID[id, default: []].append((root, path))
         }
 
         var handlers: [String: [String]] = [:]
@@ -272,6 +250,45 @@ package final class DesktopEntryIndex: Sendable {
             for scheme in schemes { handlers[scheme, default: []].append(id) }
         }
         return SchemeCache(roots: directories, directories: seen, handlers: handlers)
+    }
+
+    /// The IDs of every file below the applications directories, each once, in precedence
+    /// order, whatever the file holds (for completion: nothing is read).
+    package func ids() -> [String] {
+        var ids: [String] = []
+        var known: Set<String> = []
+        _ = walk { id, _, _ in if known.insert(id).inserted { ids.append(id) } }
+        return ids
+    }
+
+    /// Visits every `.desktop` file below the applications directories (ID, root, path), and
+    /// gives every directory it saw with its mtime.
+    private func walk(_ visit: (String, Int, String) -> Void) -> [(path: String, modified: Int64)] {
+        var seen: [(path: String, modified: Int64)] = []
+        // Each directory once, by device and inode, so symlink loops cost nothing (doc/security.md).
+        var visited: Set<FileIdentity> = []
+
+        func walk(_ directory: String, prefix: String, root: Int, depth: Int) {
+            let info = fileSystem.info(directory).flatMap { $0.kind == .directory ? $0 : nil }
+            seen.append((directory, info?.modified ?? -1))
+            if let info, !visited.insert(info.identity).inserted { return }
+            guard let names = fileSystem.list(directory) else { return }
+            for name in names.sorted() {
+                let path = joinPath(directory, name)
+                if name.hasSuffix(".desktop") {
+                    let id = prefix + name
+                    guard DesktopEntryIndex.isValidID(id) else { continue }
+                    visit(id, root, path)
+                } else if depth < DesktopEntryIndex.maxDepth, name != ".", name != "..",
+                          fileSystem.info(path)?.kind == .directory {
+                    walk(path, prefix: prefix + name + "-", root: root, depth: depth + 1)
+                }
+            }
+        }
+        for (root, directory) in directories.enumerated() {
+            walk(directory, prefix: "", root: root, depth: 0)
+        }
+        return seen
     }
 }
 

@@ -15,6 +15,7 @@ final class ActionOpener {
     private let apps: InstalledAppDirectory
     private let preferences: PreferenceStore
     private let rules: SiteRuleStore
+    private let sources: LinkSources
     private let hooks: HookRunner
     private let pickers: Pickers
     private let launcher: Launcher
@@ -23,12 +24,13 @@ final class ActionOpener {
     private let diagnostics: DiagnosticSink
 
     init(
-        apps: InstalledAppDirectory, preferences: PreferenceStore, rules: SiteRuleStore, hooks: HookRunner, pickers: Pickers,
-        launcher: Launcher, alwaysShowPicker: Bool, diagnostics: DiagnosticSink
+        apps: InstalledAppDirectory, preferences: PreferenceStore, rules: SiteRuleStore, sources: LinkSources, hooks: HookRunner,
+        pickers: Pickers, launcher: Launcher, alwaysShowPicker: Bool, diagnostics: DiagnosticSink
     ) {
         self.apps = apps
         self.preferences = preferences
         self.rules = rules
+        self.sources = sources
         self.hooks = hooks
         self.pickers = pickers
         self.launcher = launcher
@@ -44,7 +46,7 @@ final class ActionOpener {
         var installed = try apps.installedApps(of: type)
         if let link = request.link { installed = link.allowed(installed, type: type) }
         if let link = try WebLink(request, type: type, action: action) {
-            let decision = try siteRuleRouter().decide(link, type: type, installed: installed, options: request.options)
+            let decision = try siteRuleRouter().decide(link, type: type, installed: installed, options: request.options, from: request.from)
             switch decision {
             case .none: break
             case .ask: request.options.choose = true
@@ -282,7 +284,7 @@ final class ActionOpener {
     }
 
     func siteRuleRouter() -> SiteRuleRouter {
-        SiteRuleRouter(apps: apps, rules: rules, diagnostics: diagnostics)
+        SiteRuleRouter(apps: apps, rules: rules, sources: sources, diagnostics: diagnostics)
     }
 
     /// `webPage`: browsers offered after the apps, for the link as it is ("Firefox (web page)").

@@ -19,6 +19,8 @@ package struct OpenRequest: Sendable {
     /// The address a web app built (`open email compose` in Gmail), not a link the user opened:
     /// site rules and *always for SITE* are for the user's links only.
     package var builtByWebApp = false
+    /// The source `rule test --from` names: the link is taken as coming from it.
+    package var from: String?
 
     package init(type: String, action: String?, parameters: [(String, String)], options: OpenOptions = OpenOptions(), purpose: Purpose = .launch, link: LinkOrigin? = nil) {
         self.type = type

@@ -15,6 +15,8 @@ package struct OpenResult: Sendable {
     package var desktopID: String?
     /// For web apps: the browser that opens them.
     package var via: Via?
+    /// Where the link came from (a desktop ID), when it was looked for and found.
+    package var source: String?
 
     /// The `--json` object (README, "Usage").
     package var json: JSONValue {
@@ -29,6 +31,7 @@ package struct OpenResult: Sendable {
         if let via {
             members.append(("via", .object([("type", .string(via.type)), ("app", .string(via.app))])))
         }
+        if let source { members.append(("source", .string(source))) }
         return .object(members)
     }
 }

@@ -38,38 +38,51 @@ enum SiteRuleDecision {
     case browser(SiteRule)
 }
 
+/// Where links come from, for the rules that name a source: looked for only when a rule does.
+struct LinkSources {
+    /// The source of this command's link (found once).
+    var source: () -> LinkSource?
+    /// What a source answers to.
+    var names: (String) -> Set<String>
+}
+
 /// Finds the rule of a web link and says what it means, warning when its app is gone.
 struct SiteRuleRouter {
     let apps: InstalledAppDirectory
     let rules: SiteRuleStore
+    let sources: LinkSources
     let diagnostics: DiagnosticSink
 
     /// `type` and `installed`: the link's own type (a catalog link's, or the browser) and its
-    /// installed apps, already limited to the link's `apps`.
-    func decide(_ link: WebLink, type: AppType, installed: [InstalledApp], options: OpenOptions) throws(ChoosyError) -> SiteRuleDecision {
+    /// installed apps, already limited to the link's `apps`. `from`: the source `rule test
+    /// --from` names, instead of the one found.
+    func decide(_ link: WebLink, type: AppType, installed: [InstalledApp], options: OpenOptions, from given: String? = nil) throws(ChoosyError) -> SiteRuleDecision {
         guard options.app == nil, !options.choose else { return .none }
-        guard let rule = rules.rules().match(link.url) else { return .none }
+        let all = rules.rules()
+        // Finding the source reads /proc: only for rules that need it.
+        let source = given ?? (all.haveSources ? sources.source()?.id : nil)
+        guard let rule = all.match(link.url, from: source.map(sources.names)) else { return .none }
         guard case .app(let key, let profile, _) = rule.target else {
-            diagnostics.explain("the site rule '\(rule.site.text)' asks: the picker is shown")
+            diagnostics.explain("the site rule '\(rule.name)' asks: the picker is shown")
             return .ask(rule)
         }
         let browser = type.key == "browser" ? type : try apps.appType("browser")
         let owner = type.app(key) != nil ? type : browser.app(key) != nil ? browser : nil
         guard let owner else {
-            diagnostics.explain("the site rule '\(rule.site.text)' names \(key), which cannot take this link; deciding as usual")
+            diagnostics.explain("the site rule '\(rule.name)' names \(key), which cannot take this link; deciding as usual")
             return .none
         }
         let ownerInstalled = owner.key == type.key ? installed : try apps.installedApps(of: owner)
         guard ownerInstalled.contains(where: { $0.app.key == key }) else {
-            diagnostics.warning("the site rule '\(rule.site.text)' names \(key), which is not installed; deciding as usual")
+            diagnostics.warning("the site rule '\(rule.name)' names \(key), which is not installed; deciding as usual")
             return .none
         }
         // A profile that is gone is an app that is gone (README, "Profiles and private windows").
         if let profile, (try? apps.choice(key, profile: profile, in: owner)) == nil {
-            diagnostics.warning("the site rule '\(rule.site.text)' names the profile '\(singleLine(profile))' of \(key), which is gone; deciding as usual")
+            diagnostics.warning("the site rule '\(rule.name)' names the profile '\(singleLine(profile))' of \(key), which is gone; deciding as usual")
             return .none
         }
-        diagnostics.explain("the site rule '\(rule.site.text)' decides: \(rule.targetDescription)")
+        diagnostics.explain("the site rule '\(rule.name)' decides: \(rule.targetDescription)")
         return owner.key == type.key ? .app(rule) : .browser(rule)
     }
 }

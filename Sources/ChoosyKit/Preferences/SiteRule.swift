@@ -7,15 +7,27 @@ package struct SiteRule: Equatable, Sendable {
         case ask
     }
 
-    package var site: Site
+    /// Nil: `*`, every link (only with `from`).
+    package var site: Site?
     package var target: Target
+    /// `--from SOURCE`: the rule is for links from this source only (a desktop ID with
+    /// `.desktop`, or an app key); nil: from anywhere.
+    package var from: String?
     /// What a newer choosy stored for the rule, kept as it was.
     var unknownMembers = UnknownJSONMembers()
 
-    package init(site: Site, target: Target) {
+    package init(site: Site?, target: Target, from: String? = nil) {
+        precondition(site != nil || from != nil, "'*' is only for a rule with a source")
         self.site = site
         self.target = target
+        self.from = from
     }
+
+    /// The SITE as written: the site, or `*`.
+    package var siteText: String { site?.text ?? "*" }
+
+    /// `SITE` or `SITE --from SOURCE`, for messages.
+    package var name: String { siteText + (from.map { " --from \($0)" } ?? "") }
 
     /// Why a profile name cannot be one, or nil: it reaches a browser's argv, where a leading
     /// `-` would be read as an option.
@@ -33,12 +45,19 @@ package struct SiteRule: Equatable, Sendable {
     init(json: JSONValue) throws(JSONError) {
         let fields = try JSONFields(json)
         let text = try fields.required("site", .string)
-        do {
-            site = try Site(parsing: text)
-        } catch {
-            throw JSONError(shape: "is not a site: \(error.reason)").inside("site")
+        from = try fields.optional("from", .string)
+        if from?.isEmpty == true { throw JSONError(shape: "is empty").inside("from") }
+        if text == "*" {
+            guard from != nil else { throw JSONError(shape: "is '*', which only a rule with a \"from\" may be").inside("site") }
+            site = nil
+        } else {
+            do {
+                site = try Site(parsing: text)
+            } catch {
+                throw JSONError(shape: "is not a site: \(error.reason)").inside("site")
+            }
         }
-        unknownMembers = fields.unknownMembers(known: ["site", "ask", "app", "profile", "private"])
+        unknownMembers = fields.unknownMembers(known: ["site", "from", "ask", "app", "profile", "private"])
         if try fields.optional("ask", .bool) == true {
             target = .ask
             return
@@ -51,7 +70,8 @@ package struct SiteRule: Equatable, Sendable {
     }
 
     var json: JSONValue {
-        var members: [(String, JSONValue)] = [("site", .string(site.text))]
+        var members: [(String, JSONValue)] = [("site", .string(siteText))]
+        if let from { members.append(("from", .string(from))) }
         switch target {
         case .ask:
             members.append(("ask", .bool(true)))
@@ -92,39 +112,54 @@ package struct SiteRules: Equatable, Sendable, GuardedJSONContents {
         self.rules = rules
     }
 
-    /// The most specific rule whose site the link is part of.
-    package func match(_ url: WebURL) -> SiteRule? {
+    /// Whether some rule is for one source only: only then is the source of a link looked for.
+    package var haveSources: Bool { rules.contains { $0.from != nil } }
+
+    /// The rule that decides a link from a source known by `sourceNames` (its desktop ID and
+    /// app keys; nil: no source): a rule for the source beats any other, and among those of
+    /// one kind the most specific site wins, `*` the least specific of all.
+    package func match(_ url: WebURL, from sourceNames: Set<String>? = nil) -> SiteRule? {
         guard !url.host.hasEmptyLabel else { return nil }
+        if let sourceNames, let rule = mostSpecific(url, among: { $0.from.map(sourceNames.contains) ?? false }) { return rule }
+        return mostSpecific(url) { $0.from == nil }
+    }
+
+    private func mostSpecific(_ url: WebURL, among included: (SiteRule) -> Bool) -> SiteRule? {
         // A site whose name does not end the link's host name cannot be its site: that byte
         // test, without allocating, leaves out most rules before the label-wise one.
         let name = url.host.domainName?.utf8
         var best: SiteRule?
-        for rule in rules {
-            if let name, let site = rule.site.host.domainName?.utf8, !name.reversed().starts(with: site.reversed()) { continue }
-            guard rule.site.matches(url) else { continue }
-            if let best, !rule.site.isMoreSpecific(than: best.site) { continue }
+        for rule in rules where included(rule) {
+            guard let site = rule.site else {
+                if best == nil { best = rule }
+                continue
+            }
+            if let name, let domain = site.host.domainName?.utf8, !name.reversed().starts(with: domain.reversed()) { continue }
+            guard site.matches(url) else { continue }
+            if let best, let bestSite = best.site, !site.isMoreSpecific(than: bestSite) { continue }
             best = rule
         }
         return best
     }
 
-    package func rule(for site: Site) -> SiteRule? {
-        rules.first { $0.site == site }
+    /// The rule of a site (nil: `*`) for a source (nil: any).
+    package func rule(for site: Site?, from: String? = nil) -> SiteRule? {
+        rules.first { $0.site == site && $0.from == from }
     }
 
-    /// Adds the rule, or replaces the one the site had (in its place).
+    /// Adds the rule, or replaces the one the site had for its source (in its place).
     package mutating func add(_ rule: SiteRule) {
-        if let index = rules.firstIndex(where: { $0.site == rule.site }) {
+        if let index = rules.firstIndex(where: { $0.site == rule.site && $0.from == rule.from }) {
             rules[index] = rule
         } else {
             rules.append(rule)
         }
     }
 
-    /// Whether the site had a rule.
-    package mutating func remove(_ site: Site) -> Bool {
+    /// Whether the site had a rule for the source.
+    package mutating func remove(_ site: Site?, from: String? = nil) -> Bool {
         let count = rules.count
-        rules.removeAll { $0.site == site }
+        rules.removeAll { $0.site == site && $0.from == from }
         return rules.count < count
     }
 

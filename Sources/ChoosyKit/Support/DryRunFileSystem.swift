@@ -12,6 +12,7 @@ package struct DryRunFileSystem: FileSystem {
     package func read(_ path: String, limit: Int) throws -> [UInt8] { try reading.read(path, limit: limit) }
     package func list(_ directory: String) -> [String]? { reading.list(directory) }
     package func isExecutable(_ path: String) -> Bool { reading.isExecutable(path) }
+    package func linkTarget(_ path: String) -> String? { reading.linkTarget(path) }
 
     package func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws { throw Self.refusal(path) }
     package func removeAbandonedTemporaryFiles(of path: String) {}

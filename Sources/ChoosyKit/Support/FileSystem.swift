@@ -70,6 +70,8 @@ package protocol FileSystem: Sendable {
     func list(_ directory: String) -> [String]?
     /// True for a regular file this process may execute.
     func isExecutable(_ path: String) -> Bool
+    /// What the symbolic link `path` points to (`readlink`), or nil when it is none or cannot be read.
+    func linkTarget(_ path: String) -> String?
     /// Writes through a temporary file in the same directory, fsyncs, then renames it over
     /// `path`, so readers see the old file or the new one and never a torn one.
     func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws
@@ -169,6 +171,15 @@ package struct LocalFileSystem: FileSystem {
 
     package func isExecutable(_ path: String) -> Bool {
         info(path)?.kind == .regular && access(path, X_OK) == 0
+    }
+
+    package func linkTarget(_ path: String) -> String? {
+        // PATH_MAX: the kernel gives no longer target (`/proc/<pid>/exe` included).
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX)) { buffer in
+            let count = readlink(path, buffer.baseAddress!, buffer.count)
+            guard count > 0 else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
+        }
     }
 
     package func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws {

@@ -32,9 +32,17 @@ import Testing
         SiteRuleStore(environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: diagnostics), clock: FakeClock())
     }
 
+    /// `/proc` as the fixture trees of `fileSystem` hold it.
+    var sources: LinkSources {
+        LinkSources(
+            source: { [fileSystem, diagnostics] in LinkSourceFinder(declared: nil, fileSystem: fileSystem, diagnostics: diagnostics) { _ in nil }.find() },
+            names: { SourceNames(apps: [("slack", ["com.slack.Slack.desktop"])], entryExists: { _ in true }).names(of: $0) }
+        )
+    }
+
     func opener(_ picker: ScriptedPicker) -> ActionOpener {
         ActionOpener(
-            apps: apps, preferences: preferences, rules: rules,
+            apps: apps, preferences: preferences, rules: rules, sources: sources,
             hooks: HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem),
             pickers: ActionOpener.Pickers(picker: { _ in picker }, configured: { nil }, environment: environment),
             launcher: Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics),
@@ -47,6 +55,40 @@ import Testing
     }
 
     var spawned: [[String]] { runner.spawned.withLock { $0 } }
+
+    func addRules(_ added: SiteRule...) throws {
+        try rules.modify(whenCorrupt: .refuse) { rules in for rule in added { rules.add(rule) } }
+    }
+
+    static func rule(_ site: String, _ app: String, from: String? = nil) throws -> SiteRule {
+        SiteRule(site: site == "*" ? nil : try Site(parsing: site), target: .app(key: app, profile: nil, privateWindow: false), from: from)
+    }
+
+    @Test func withoutARuleThatNamesASourceNothingOfProcIsRead() throws {
+        let proc = ProcFixture(selfParent: 40, in: fileSystem)
+        proc.process(40, parent: 1, exe: "/app/bin/slack", arguments: ["slack"], environment: LinkSourceFinderTests.gio)
+        try addRules(try Self.rule("example.org", "chromium"))
+        fileSystem.looked.withLock { $0.removeAll() }
+        #expect(try browse("https://example.org/", ScriptedPicker()).app == "chromium")
+        #expect(!fileSystem.looked.withLock { $0 }.contains { $0.hasPrefix("/proc") })
+        try addRules(try Self.rule("*", "firefox", from: "thunderbird.desktop"))
+        #expect(try browse("https://example.org/", ScriptedPicker()).app == "chromium", "a rule for another source")
+        #expect(fileSystem.looked.withLock { $0 }.contains("/proc/40/environ"), "once a rule names a source, it is looked for")
+    }
+
+    @Test func aRuleForTheLinksSourceDecidesBeforeTheSiteRuleAndAnOtherSourceFollowsTheSiteRule() throws {
+        let proc = ProcFixture(selfParent: 40, in: fileSystem)
+        proc.process(40, parent: 1, exe: "/app/bin/slack", arguments: ["slack"], environment: LinkSourceFinderTests.gio)
+        try addRules(try Self.rule("example.org", "firefox"), try Self.rule("*", "chromium", from: "slack"))
+        #expect(try browse("https://example.org/", ScriptedPicker()).app == "chromium")
+        #expect(diagnostics.explanations.contains("the site rule '* --from slack' decides: chromium"))
+        var request = OpenRequest(type: "browser", action: "browse", parameters: [("url", "https://example.org/")])
+        request.from = "thunderbird.desktop"
+        #expect(try opener(ScriptedPicker()).open(request).app == "firefox", "the source named instead of the one found")
+        var forced = OpenOptions()
+        forced.app = "firefox"
+        #expect(try browse("https://example.org/", ScriptedPicker(), options: forced).app == "firefox", "--app first")
+    }
 
     @Test func theFirstChoiceIsAskedRememberedAndThenUsed() throws {
         let picker = ScriptedPicker(.always(1))

@@ -116,7 +116,7 @@ import Testing
         rules.add(SiteRule(site: try site("github.com"), target: .ask))
         rules.add(SiteRule(site: try site("example.org"), target: .ask))
         rules.add(SiteRule(site: try site("GitHub.com."), target: .app(key: "firefox", profile: nil, privateWindow: false)))
-        #expect(rules.rules.map(\.site.text) == ["github.com", "example.org"])
+        #expect(rules.rules.map(\.siteText) == ["github.com", "example.org"])
         #expect(rules.rules[0].target == .app(key: "firefox", profile: nil, privateWindow: false))
         #expect(rules.remove(try site("example.org")))
         #expect(!rules.remove(try site("example.org")))

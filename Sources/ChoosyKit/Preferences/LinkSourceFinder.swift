@@ -1,0 +1,159 @@
+/// Finds where a link came from (doc/links-and-rules.md, "Where a link came from"), the first
+/// answer winning: `CHOOSY_SOURCE`; then choosy's ancestors, nearest first, the first that is
+/// an app (its program runs a desktop entry's `Exec` program, or its own environment holds
+/// GIO's `GIO_LAUNCHED_DESKTOP_FILE` with its pid, or `BAMF_DESKTOP_FILE_HINT`), processes that
+/// only pass a link on skipped; then the app scope of choosy's own cgroup. Everything is read
+/// through the file system seam, below `proc`, and only the user's own processes are read.
+package struct LinkSourceFinder {
+    /// `CHOOSY_SOURCE`.
+    private let declared: String?
+    private let fileSystem: FileSystem
+    /// The desktop ID of a usable entry whose `Exec` program has this file name, if any.
+    private let entryRunning: (String) -> String?
+    private let diagnostics: DiagnosticSink
+    private let proc: String
+
+    /// Processes that only pass a link on: shells, the openers, and choosy itself.
+    package static let passThrough: Set<String> = [
+        "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "busybox",
+        "xdg-open", "gio", "gio-launch-desktop", "env", "flatpak-spawn", "choosy",
+    ]
+    /// A tree deeper than this is no desktop's.
+    private static let maxAncestors = 64
+
+    package init(declared: String?, fileSystem: FileSystem, diagnostics: DiagnosticSink, proc: String = "/proc", entryRunning: @escaping (String) -> String?) {
+        self.declared = declared
+        self.fileSystem = fileSystem
+        self.diagnostics = diagnostics
+        self.proc = proc
+        self.entryRunning = entryRunning
+    }
+
+    package func find() -> LinkSource? {
+        let found = declared.map { LinkSource(id: $0, how: "CHOOSY_SOURCE") } ?? ancestorApp() ?? scopeApp()
+        if let found {
+            diagnostics.explain("the link came from \(found.id) (\(found.how))")
+        } else {
+            diagnostics.explain("the link came from no app choosy can name")
+        }
+        return found
+    }
+
+    // MARK: Ancestors
+
+    private func ancestorApp() -> LinkSource? {
+        let me = joinPath(proc, "self")
+        guard let ids = smallFile(joinPath(me, "stat")).flatMap(ProcessFiles.ids(ofStat:)), let user = fileSystem.info(me)?.owner else {
+            diagnostics.explain("cannot read \(me)/stat: choosy's ancestors are not looked at")
+            return nil
+        }
+        var pid = ids.parent
+        var seen: Set<Int32> = [ids.pid]
+        while pid > 1, seen.count <= Self.maxAncestors, seen.insert(pid).inserted {
+            let directory = joinPath(proc, String(pid))
+            guard let info = fileSystem.info(directory), info.kind == .directory else {
+                diagnostics.explain("process \(pid) is gone: its ancestors are not looked at")
+                return nil
+            }
+            // Another user's process (sudo, a setuid helper) says nothing about this user's apps.
+            guard info.owner == user else {
+                diagnostics.explain("process \(pid) belongs to another user: it and its ancestors are not looked at")
+                return nil
+            }
+            guard let stat = smallFile(joinPath(directory, "stat")).flatMap(ProcessFiles.ids(ofStat:)), stat.pid == pid else {
+                diagnostics.explain("process \(pid) ended while it was read: its ancestors are not looked at")
+                return nil
+            }
+            if let app = app(pid, in: directory) { return app }
+            pid = stat.parent
+        }
+        return nil
+    }
+
+    /// The app process `pid` is, or nil for a process that passes links on or is no app.
+    private func app(_ pid: Int32, in directory: String) -> LinkSource? {
+        let programs = programNames(in: directory)
+        guard let name = programs.first else { return nil }
+        if programs.contains(where: Self.passThrough.contains) { return nil }
+        for program in programs {
+            if let id = entryRunning(program) {
+                return LinkSource(id: id, how: "process \(pid) runs \(singleLine(program)), the Exec of \(id)")
+            }
+        }
+        let names: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"]
+        let variables: [String: String]
+        do {
+            variables = ProcessFiles.variables(names, inEnviron: try fileSystem.read(joinPath(directory, "environ"), limit: ProcessFiles.environmentLimit))
+        } catch {
+            diagnostics.explain("the environment of process \(pid) (\(singleLine(name))) is not searched: \(error)")
+            return nil
+        }
+        if let file = variables["GIO_LAUNCHED_DESKTOP_FILE"], variables["GIO_LAUNCHED_DESKTOP_FILE_PID"] == String(pid) {
+            if let id = Self.desktopID(ofFile: file) {
+                return LinkSource(id: id, how: "the GIO_LAUNCHED_DESKTOP_FILE of process \(pid) (\(singleLine(name)))")
+            }
+            diagnostics.explain("the GIO_LAUNCHED_DESKTOP_FILE of process \(pid) names no desktop entry: '\(singleLine(file))'")
+        }
+        if let file = variables["BAMF_DESKTOP_FILE_HINT"] {
+            if let id = Self.desktopID(ofFile: file) {
+                return LinkSource(id: id, how: "the BAMF_DESKTOP_FILE_HINT of process \(pid) (\(singleLine(name)))")
+            }
+            diagnostics.explain("the BAMF_DESKTOP_FILE_HINT of process \(pid) names no desktop entry: '\(singleLine(file))'")
+        }
+        return nil
+    }
+
+    /// The file names of what a process runs: the script an interpreter runs (`sh
+    /// /usr/bin/xdg-open URL` is xdg-open), else its executable and its `argv[0]`.
+    private func programNames(in directory: String) -> [String] {
+        let arguments = smallFile(joinPath(directory, "cmdline")).map(ProcessFiles.arguments(ofCmdline:)) ?? []
+        if arguments.count >= 2, arguments[1].contains("/"), fileSystem.isExecutable(arguments[1]) {
+            return [fileName(arguments[1])]
+        }
+        var names: [String] = []
+        for path in [fileSystem.linkTarget(joinPath(directory, "exe")), arguments.first] {
+            // A replaced executable reads `/usr/bin/app (deleted)`.
+            guard let path, case let name = fileName(path.hasSuffix(" (deleted)") ? String(path.dropLast(10)) : path),
+                  !name.isEmpty, !names.contains(name)
+            else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
+    // MARK: The cgroup
+
+    private func scopeApp() -> LinkSource? {
+        let path = joinPath(proc, "self", "cgroup")
+        guard let unit = smallFile(path).flatMap(ProcessFiles.unit(inCgroup:)) else {
+            diagnostics.explain("\(path) names no unit")
+            return nil
+        }
+        switch AppScope.read(unit) {
+        case .app(let id):
+            return LinkSource(id: id, how: "the scope choosy runs in, \(singleLine(unit))")
+        case .noApp(let reason):
+            diagnostics.explain(reason)
+            return nil
+        }
+    }
+
+    // MARK: Reading
+
+    private func smallFile(_ path: String) -> [UInt8]? {
+        try? fileSystem.read(path, limit: ProcessFiles.smallFileLimit)
+    }
+
+    private func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? ""
+    }
+
+    /// The desktop ID of an entry's path: below an `applications` directory, its path there
+    /// with `/` as `-` (Desktop Entry spec, "Desktop File ID"); else its file name.
+    package static func desktopID(ofFile path: String) -> String? {
+        let components = path.split(separator: "/")
+        let below = components.lastIndex(of: "applications").map { components[($0 + 1)...] } ?? components.suffix(1)
+        let id = below.joined(separator: "-")
+        return DesktopEntryIndex.isValidID(id) && !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) ? id : nil
+    }
+}
