@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Times commands interleaved: each iteration runs every command once, in a new random order.
 
-    bench/interleave.py --runs N --warmup W --output FILE.json  NAME ENV_ARGS_FILE -- ARGV... [;; NAME ...]
+    bench/interleave.py --runs N --warmup W --output FILE.json  NAME ENV_ARGS_FILE [--remove=PATH] -- ARGV... [;; NAME ...]
 
 Each command runs with exactly the environment in its ENV_ARGS_FILE (`K=V` words, shell
-quoted, as bench/make-tree.py writes them), stdout and stderr to /dev/null. hyperfine runs one
+quoted, as bench/make-tree.py writes them), stdout and stderr to /dev/null. With
+--remove=PATH, PATH is deleted (untimed) before each of its runs: choosy's desktop index
+cache, for the cold path. hyperfine runs one
 command's samples back to back, so on a shared machine a burst of load lands on one command
 and not the others; interleaving spreads it over all of them, which is what comparing one
 command across tree sizes needs. Records, per command, the wall time (spawn to exit) and the
@@ -36,21 +38,26 @@ def main():
             spec, words = words[:cut], words[cut + 1:]
         else:
             spec, words = words, []
+        remove = None
+        if len(spec) > 2 and spec[2].startswith("--remove="):
+            remove = spec.pop(2)[len("--remove="):]
         if len(spec) < 4 or spec[2] != "--":
             sys.exit(f"interleave: bad command spec {spec}")
         name, env_file, argv = spec[0], spec[1], spec[3:]
         with open(env_file) as f:
             env = dict(word.split("=", 1) for word in shlex.split(f.read()))
-        commands.append((name, argv, env))
+        commands.append((name, argv, env, remove))
 
     devnull = os.open(os.devnull, os.O_RDWR)
     actions = [(os.POSIX_SPAWN_DUP2, devnull, 0), (os.POSIX_SPAWN_DUP2, devnull, 1), (os.POSIX_SPAWN_DUP2, devnull, 2)]
-    results = {name: {"wall": [], "cpu": []} for name, _, _ in commands}
+    results = {name: {"wall": [], "cpu": []} for name, _, _, _ in commands}
     order = random.Random(1)
     for iteration in range(args.warmup + args.runs):
         batch = list(commands)
         order.shuffle(batch)
-        for name, argv, env in batch:
+        for name, argv, env, remove in batch:
+            if remove is not None and os.path.lexists(remove):
+                os.unlink(remove)
             start = time.perf_counter()
             pid = os.posix_spawn(argv[0], argv, env, file_actions=actions)
             _, status, usage = os.wait4(pid, 0)

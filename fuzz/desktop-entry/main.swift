@@ -6,9 +6,14 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDesktopEntry(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
+    let indexed = ["Type", "Hidden", "MimeType", "Name[de]"]
+    let kept = DesktopEntryParser.parse(input.bytes, id: "fuzz.desktop", path: "/usr/share/applications/fuzz.desktop", keeping: indexed)
     guard let entry = DesktopEntryParser.parse(input.bytes, id: "fuzz.desktop", path: "/usr/share/applications/fuzz.desktop") else {
+        invariant(kept == nil, "parsing some keys accepts what parsing all refuses")
         return 0
     }
+    // What the desktop index parses: all or nothing alike, and the same values.
+    invariant(kept?.keys == entry.keys.filter { indexed.contains($0.key) }, "parsing some keys differs from parsing all")
     invariant(DesktopEntryParser.parse(input.bytes, id: "fuzz.desktop", path: "/usr/share/applications/fuzz.desktop") == entry,
                  "parsing is deterministic")
     for (key, value) in entry.keys {
@@ -26,6 +31,11 @@ public func fuzzDesktopEntry(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     _ = entry.handles("x-scheme-handler/https")
     for mimeType in entry.mimeTypes {
         invariant(!mimeType.isEmpty, "empty list element")
+    }
+    // The desktop index parses only entries this test passes, so it must pass every one that
+    // names a scheme handler.
+    if entry.mimeTypes.contains(where: { $0.lowercased().hasPrefix("x-scheme-handler/") }) {
+        invariant(DesktopEntryIndex.mayNameSchemeHandler(input.bytes), "a scheme handler the index would not parse")
     }
 
     // What the launcher would run: the program is the first argument, as written.

@@ -90,8 +90,11 @@ package enum DesktopEntryParser {
     package static let groupName = "Desktop Entry"
 
     /// The entry in `bytes`, or nil when they are not a key file with a `[Desktop Entry]` group.
-    package static func parse(_ bytes: [UInt8], id: String, path: String) -> DesktopEntry? {
-        guard let file = KeyFile(parsing: bytes), let keys = file.groups[groupName] else { return nil }
+    /// With `keeping`, the same entry or nil, but holding only those keys and no actions.
+    package static func parse(_ bytes: [UInt8], id: String, path: String, keeping: [String]? = nil) -> DesktopEntry? {
+        guard let file = KeyFile(parsing: bytes, keeping: keeping.map { (groupName, $0) }),
+              let keys = file.groups[groupName]
+        else { return nil }
         // The spec: an action is one `Actions` lists and that has its group; others are ignored.
         let actions = (keys["Actions"].map(KeyFile.list) ?? []).compactMap { key in
             file.groups["Desktop Action \(key)"].map { DesktopAction(key: key, keys: $0) }

@@ -231,12 +231,19 @@ package final class DesktopEntryIndex: Sendable {
         var handlers: [String: [String]] = [:]
         for id in order {
             let paths = pathsByID[id] ?? []
+            // Parsing is most of a rebuild, and most entries handle no scheme: an ID none of
+            // whose files may name one adds nothing whichever file wins, so it is not parsed.
+            // `read` refuses what `DesktopEntryParser.read` refuses (not regular, too large).
+            let files = paths.map { (path: $0.path, bytes: try? fileSystem.read($0.path, limit: KeyFile.sizeLimit)) }
+            guard files.contains(where: { $0.bytes.map(DesktopEntryIndex.mayNameSchemeHandler) == true }) else { continue }
             let entry: DesktopEntry?
             if Set(paths.map(\.root)).count < paths.count {
                 // Two files with one ID in the same directory: let the probe pick, as lookups do.
                 entry = self.entry(id: id)
             } else {
-                let winner = paths.lazy.compactMap { DesktopEntryParser.read($0.path, id: id, fileSystem: self.fileSystem) }.first
+                let winner = files.lazy.compactMap { file in
+                    file.bytes.flatMap { DesktopEntryParser.parse($0, id: id, path: file.path, keeping: ["Type", "Hidden", "MimeType"]) }
+                }.first
                 entry = winner?.isHidden == true ? nil : winner
             }
             guard let entry, entry.type == "Application" else { continue }
@@ -290,6 +297,30 @@ package final class DesktopEntryIndex: Sendable {
         }
         return seen
     }
+}
+
+extension DesktopEntryIndex {
+    /// Whether an entry file's bytes hold `x-scheme-handler/` in any ASCII case, as a
+    /// `MimeType` naming a scheme handler must: escapes only make blanks, line ends and `\\`,
+    /// and no other character lowercases to these letters. False positives only cost a parse.
+    static func mayNameSchemeHandler(_ bytes: [UInt8]) -> Bool {
+        let marker = schemeHandlerMarker
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            var start = marker.count
+            // At each `/` (memchr), the 16 bytes before it; `| 0x20` lowercases ASCII letters
+            // and keeps `-` (the bytes it maps onto them only add false positives).
+            while start < buffer.count,
+                  let found = memchr(base + start, Int32(UInt8(ascii: "/")), buffer.count - start) {
+                let slash = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                if (0..<marker.count).allSatisfy({ buffer[slash - marker.count + $0] | 0x20 == marker[$0] }) { return true }
+                start = slash + 1
+            }
+            return false
+        }
+    }
+
+    private static let schemeHandlerMarker = Array("x-scheme-handler".utf8)
 }
 
 /// The path with every symlink resolved, or nil when it does not exist.

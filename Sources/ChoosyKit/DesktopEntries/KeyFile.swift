@@ -17,9 +17,11 @@ package struct KeyFile: Equatable, Sendable {
     /// Nil for anything that is not a valid key file: invalid UTF-8, control characters (C0, DEL, C1),
     /// over-long lines, keys before the first group, or lines that are neither a comment, a
     /// group header nor `Key=Value`.
-    package init?(parsing bytes: [UInt8]) {
+    /// With `keeping`, every line is checked all the same, but only those keys of that group
+    /// are kept (other groups are kept empty): most of parsing is storing values.
+    package init?(parsing bytes: [UInt8], keeping: (group: String, keys: [String])? = nil) {
         guard bytes.count <= KeyFile.sizeLimit, String(validating: bytes, as: UTF8.self) != nil,
-              let groups = bytes.withUnsafeBufferPointer(KeyFile.groups(in:))
+              let groups = bytes.withUnsafeBufferPointer({ KeyFile.groups(in: $0, keeping: keeping) })
         else { return nil }
         self.groups = groups
     }
@@ -30,7 +32,7 @@ package struct KeyFile: Equatable, Sendable {
     /// The groups of `bytes`, which are valid UTF-8, or nil as for `init(parsing:)`. Read by
     /// byte, as every byte the format gives a meaning to is ASCII: a real desktop entry with its
     /// translations is long, and reading it by Character cost more than the rest of a command.
-    private static func groups(in bytes: UnsafeBufferPointer<UInt8>) -> [String: [String: String]]? {
+    private static func groups(in bytes: UnsafeBufferPointer<UInt8>, keeping: (group: String, keys: [String])?) -> [String: [String: String]]? {
         var groups: [String: [String: String]] = [:]
         var current: (name: String, keys: [String: String])?
         var lineStart = 0
@@ -66,6 +68,7 @@ package struct KeyFile: Equatable, Sendable {
             var keyEnd = equals
             while keyEnd > start && isBlank(bytes[keyEnd - 1]) { keyEnd -= 1 }
             guard let key = normalizedKey(bytes, start..<keyEnd) else { return nil }
+            if let keeping, current!.name != keeping.group || !keeping.keys.contains(key) { continue }
             var valueStart = equals + 1
             while valueStart < end && isBlank(bytes[valueStart]) { valueStart += 1 }
             current!.keys[key] = text(bytes, valueStart..<end)

@@ -1,5 +1,5 @@
 import ChoosyTestSupport
-import ChoosyKit
+@testable import ChoosyKit
 import Foundation
 import Testing
 
@@ -142,6 +142,30 @@ import Testing
         #expect(index.declaredHandlers(forScheme: "TWEETBOT").map(\.entry.id) == ["b.desktop", "kde-c.desktop", "a.desktop"])
         #expect(index.declaredHandlers(forScheme: "mailto").map(\.entry.id) == ["mail.desktop"])
         #expect(index.declaredHandlers(forScheme: "nothing").isEmpty)
+    }
+
+    @Test func aRebuildParsesOnlyWhatMayNameASchemeHandlerWithTheSameAnswers() {
+        let sandbox = Sandbox()
+        let system = sandbox.dataDir + "/applications"
+        // A broken file that names no scheme still lets the one below it win.
+        sandbox.desktopEntry("broken.desktop", "not a key file\n")
+        sandbox.desktopEntry("broken.desktop", sandbox.application(name: "B", exec: "b %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
+        // A good one that names no scheme hides the one below it.
+        sandbox.desktopEntry("shadow.desktop", sandbox.application(name: "S", exec: "s %u", "MimeType=text/plain;\n"))
+        sandbox.desktopEntry("shadow.desktop", sandbox.application(name: "S", exec: "s %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
+        sandbox.desktopEntry("upper.desktop", sandbox.application(name: "U", exec: "u %u", "MimeType=X-Scheme-HANDLER/Demo;\n"))
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["broken.desktop", "upper.desktop"])
+    }
+
+    @Test func theSchemeHandlerMarkerIsFoundInAnyASCIICase() {
+        func may(_ text: String) -> Bool { DesktopEntryIndex.mayNameSchemeHandler(Array(text.utf8)) }
+        #expect(may("x-scheme-handler/a"))
+        #expect(may("MimeType=text/plain;X-SCHEME-HANDLER/Demo;\n"))
+        #expect(may("[Desktop Entry]\nMimeType=x-Scheme-handler/"))
+        #expect(!may("MimeType=x-scheme-handler;text/plain;\n"))
+        #expect(!may("MimeType=x-scheme_handler/demo;\n"))
+        #expect(!may("scheme-handler/x"))
+        #expect(!may(""))
     }
 
     @Test func schemeCacheIsSavedAndInvalidatedWhenEntriesChange() throws {

@@ -35,6 +35,29 @@ import Testing
         #expect(entry.handles("X-Scheme-Handler/FOO"))
     }
 
+    @Test func parsingSomeKeysKeepsTheirValuesAndChecksEveryLine() throws {
+        let text = """
+            [Desktop Entry]
+            Type=Application
+            Name=Viewer
+            MimeType=text/plain;
+            [Desktop Action new]
+            Type=Other group
+            [Desktop Entry]
+            MimeType=x-scheme-handler/foo;
+
+            """
+        let some = try #require(DesktopEntryParser.parse(Array(text.utf8), id: "t.desktop", path: "/x/t.desktop", keeping: ["Type", "MimeType"]))
+        // A repeated group adds to the first, as when all keys are parsed.
+        #expect(some.keys == ["Type": "Application", "MimeType": "x-scheme-handler/foo;"])
+        #expect(some.keys == parse(text)?.keys.filter { ["Type", "MimeType"].contains($0.key) })
+        #expect(some.actions.isEmpty)
+        // A malformed line after the kept keys still refuses the file.
+        for junk in ["no equals sign\n", "Key[]=x\n", "Bad\u{7F}=x\n"] {
+            #expect(DesktopEntryParser.parse(Array((text + junk).utf8), id: "t.desktop", path: "/x/t.desktop", keeping: ["Type"]) == nil, "\(junk)")
+        }
+    }
+
     @Test func acceptsCRLFLineEndings() throws {
         let entry = try #require(parse("[Desktop Entry]\r\nName=Crlf\r\nExec=app %u\r\n"))
         #expect(entry.name == "Crlf")
