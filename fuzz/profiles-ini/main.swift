@@ -2,7 +2,8 @@
 
 // profiles.ini is written by Firefox (and LibreWolf, Waterfox, Floorp), but crashes, hand
 // edits and other programs leave anything in it. The reader must survive any bytes, and each
-// name it gives must be safe to hand the browser as one argument.
+// name it gives must be safe to hand the browser as one argument. The same input is also read
+// as a profile group store's rows (0xFF between cells, three to a row).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzProfilesINI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -27,6 +28,7 @@ public func fuzzProfilesINI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         invariant(input.bytes.indices.contains { input.bytes[$0...].starts(with: name) }, "'\(profile.name)' is not in the input")
     }
     checkContainers(input.bytes)
+    checkProfileGroupRows(input.fields)
     return 0
 }
 
@@ -45,5 +47,43 @@ func checkContainers(_ bytes: [UInt8]) {
         invariant(PercentEncoding.decode(query[1].dropFirst("url=".count)) == "https://example.org/?a=b&c=d#e", "the URL is not one parameter of \(link)")
         let profile = BrowserProfile(name: "Work", selector: "Work").inContainer(name)
         invariant(ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: profile.choiceName)).profile == "Work/" + name, "the key of '\(name)' does not read back")
+    }
+}
+
+/// A profile group store's rows (`FirefoxProfileGroup.query`: id, path, name), as SQLite gives
+/// them to choosy from a store Firefox, another program or a hand edit wrote: a cell of just
+/// U+0001 stands for NULL. Names and directories are unique, one line, never empty, taken from
+/// the rows in their order; a relative path is below the root.
+func checkProfileGroupRows(_ cells: [String]) {
+    let rows = stride(from: 0, to: cells.count, by: 3).map { start in
+        cells[start..<min(start + 3, cells.count)].map { $0 == "\u{1}" ? nil : $0 }
+    }
+    let root = "/home/ada/.mozilla/firefox"
+    let profiles = FirefoxProfileGroup.profiles(rows: rows, root: root)
+    invariant(FirefoxProfileGroup.profiles(rows: rows, root: root) == profiles, "reading rows is deterministic")
+    invariant(Set(profiles.map(\.name)).count == profiles.count, "a group name twice")
+    invariant(Set(profiles.map(\.directory)).count == profiles.count, "a group directory twice")
+    var unread = rows[...]
+    for profile in profiles {
+        invariant(profile.inProfileGroup && profile.selector == profile.name, "'\(profile.name)' is not a group profile chosen by name")
+        invariant(!profile.name.isEmpty && !profile.name.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 }, "group name '\(profile.name)'")
+        guard let directory = profile.directory, directory.hasPrefix("/") else {
+            invariant(false, "group profile '\(profile.name)' has no absolute directory")
+            return
+        }
+        // Each comes from a later row than the one before, with its name and path (a
+        // relative one below the root).
+        let fromItsRow = unread.firstIndex { row in
+            row.count >= 3 && row[2] == profile.name && row[1].map { $0.hasPrefix("/") ? $0 : root + "/" + $0 } == directory
+        }
+        guard let row = fromItsRow else {
+            invariant(false, "'\(profile.name)' in \(directory) is no row's, in order")
+            return
+        }
+        unread = unread[(row + 1)...]
+        let firefox = AppProfiles(format: .firefox, paths: [:], arguments: ["-P", AppProfiles.placeholder])
+        invariant(profile.arguments(firefox) == ["--profile", directory] && !profile.looksLikeAnOption(firefox), "group profile '\(profile.name)' is not opened by its directory")
+        let key = ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: profile.name))
+        invariant(key.app == "firefox" && key.profile == profile.name, "the key of group profile '\(profile.name)' does not read back")
     }
 }
