@@ -53,6 +53,9 @@ final class LinkCleaner {
     }
 
     private func applies(_ provider: ClearURLsProvider, to href: String, in file: ClearURLsRuleFile) -> Bool {
+        // Most patterns name their site: a link without that name is not theirs, and their
+        // pattern need not be compiled (compiling is most of what cleaning a link costs).
+        if let name = HostNameInPattern.required(by: provider.urlPattern), !href.utf8.contains(name) { return false }
         guard expression(provider.urlPattern, provider, file)?.matches(href) == true else { return false }
         return !provider.exceptions.contains { expression($0, provider, file)?.matches(href) == true }
     }
@@ -113,6 +116,57 @@ final class LinkCleaner {
         }
         compiled[pattern] = expression
         return expression
+    }
+}
+
+/// The part of a host that a `urlPattern` of the usual form, `^https?:\/\/(?:[a-z0-9-]+\.)*?`
+/// and then letters, digits, `-` and `\.` (`amazon`, `msn\.com`), requires every link it matches
+/// to hold. Those characters can only match in the host, which a link's `href` holds in
+/// lowercase ASCII, so the text must be there as it is.
+enum HostNameInPattern {
+    private static let prefix = Array(#"^https?:\/\/(?:[a-z0-9-]+\.)*?"#.utf8)
+
+    /// The lowercase text, or nil for a pattern of another form (or with an alternation
+    /// outside its groups, which could match without it).
+    static func required(by pattern: String) -> [UInt8]? {
+        let bytes = Array(pattern.utf8)
+        guard bytes.starts(with: prefix), !hasTopLevelAlternation(bytes) else { return nil }
+        var name: [UInt8] = []
+        var index = prefix.count
+        while index < bytes.count {
+            let byte = bytes[index] | 0x20
+            if (byte >= 0x61 && byte <= 0x7A) || (bytes[index] >= 0x30 && bytes[index] <= 0x39) || bytes[index] == 0x2D {
+                name.append(bytes[index] >= 0x41 && bytes[index] <= 0x5A ? byte : bytes[index])
+                index += 1
+            } else if bytes[index] == 0x5C, index + 1 < bytes.count, bytes[index + 1] == 0x2E {
+                name.append(0x2E)
+                index += 2
+            } else {
+                break
+            }
+        }
+        // A quantifier after the text makes its last character optional.
+        if index < bytes.count, [UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "{")].contains(bytes[index]), !name.isEmpty { name.removeLast() }
+        return name.isEmpty ? nil : name
+    }
+
+    private static func hasTopLevelAlternation(_ bytes: [UInt8]) -> Bool {
+        var depth = 0
+        var inClass = false
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 1
+            case UInt8(ascii: "[") where !inClass: inClass = true
+            case UInt8(ascii: "]") where inClass: inClass = false
+            case UInt8(ascii: "(") where !inClass: depth += 1
+            case UInt8(ascii: ")") where !inClass: depth -= 1
+            case UInt8(ascii: "|") where !inClass && depth <= 0: return true
+            default: break
+            }
+            index += 1
+        }
+        return false
     }
 }
 

@@ -118,4 +118,36 @@ import Testing
         #expect(throws: CleaningError.self) { try ClearURLsRuleFile(parsing: Array("[".utf8), source: "broken.json") }
         #expect(throws: CleaningError.self) { try ClearURLsRuleFile(parsing: [UInt8](repeating: 32, count: ClearURLsRuleFile.maximumSize + 1), source: "big.json") }
     }
+
+    /// The site name a pattern requires, which spares compiling the pattern for other links.
+    @Test func aPatternOfTheUsualFormRequiresItsSiteName() {
+        let prefix = #"^https?:\/\/(?:[a-z0-9-]+\.)*?"#
+        #expect(HostNameInPattern.required(by: prefix + #"amazon(?:\.[a-z]{2,}){1,}"#) == Array("amazon".utf8))
+        #expect(HostNameInPattern.required(by: prefix + #"msn\.com"#) == Array("msn.com".utf8))
+        #expect(HostNameInPattern.required(by: prefix + #"Fls-NA\.amazon\/s"#) == Array("fls-na.amazon".utf8))
+        // A quantifier makes the last character optional; an alternation outside groups, all of it.
+        #expect(HostNameInPattern.required(by: prefix + "abc?d") == Array("ab".utf8))
+        #expect(HostNameInPattern.required(by: prefix + "x{0}") == nil)
+        #expect(HostNameInPattern.required(by: prefix + "google|.*") == nil)
+        #expect(HostNameInPattern.required(by: prefix + "google(?:\\.com|\\.de)") == Array("google".utf8))
+        #expect(HostNameInPattern.required(by: ".*") == nil)
+        #expect(HostNameInPattern.required(by: "^https?:\\/\\/example") == nil)
+    }
+
+    /// Whatever the prefilter rules out, the pattern itself never matches: every bundled
+    /// pattern against links of many sites, with and without the cleaner's shortcut.
+    @Test func theShortcutNeverChangesWhatIsCleaned() throws {
+        let hosts = ["www.amazon.de", "smile.amazon.co.uk", "www.google.com", "news.google.co.jp", "l.facebook.com", "m.youtube.com", "youtu.be", "twitter.com", "x.com", "www.msn.com", "example.org", "AMAZON.com", "xn--mnchen-3ya.de"]
+        for host in hosts {
+            let link = "https://\(host)/a/ref=x?utm_source=1&tag=t&si=2&fbclid=3&url=https%3A%2F%2Fexample.org%2F"
+            let href = try WebURL(parsing: link)
+            for provider in Self.bundled.flatMap(\.providers) {
+                guard let name = HostNameInPattern.required(by: provider.urlPattern) else { continue }
+                let serialized = "https://" + href.host.serialized + "/"
+                if !Array(serialized.utf8).contains(name) {
+                    #expect(try RegularExpression(provider.urlPattern).matches(serialized) == false, "\(provider.name) \(host)")
+                }
+            }
+        }
+    }
 }
