@@ -51,12 +51,12 @@ struct RuleCommand: ChoosyCommand {
                 throw .usage("rule \(arguments[0]) does not take \(stray)")
             }
         }
+        if site == "*" && options.from == nil && ["add", "remove"].contains(arguments[0]) {
+            throw .usage("the site '*' is only for a rule with --from SOURCE: every link from that app")
+        }
         switch arguments[0] {
         case "add":
             guard let site else { throw .usage("rule add needs a SITE, e.g. 'choosy rule add github.com --app firefox'") }
-            if site == "*" && options.from == nil {
-                throw .usage("the site '*' is only for a rule with --from SOURCE: every link from that app")
-            }
             if options.ask {
                 try only(["--ask", "--from"])
                 action = .add(site: site, target: .ask, from: options.from)
