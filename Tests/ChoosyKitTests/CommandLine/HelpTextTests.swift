@@ -23,7 +23,8 @@ import Testing
                 rows[rows.count - 1].0 += " " + first
                 rows[rows.count - 1].1 = second
             } else {
-                rows[rows.count - 1].1 += " " + text
+                // A summary below a synopsis of two lines starts a line of its own.
+                rows[rows.count - 1].1 += (rows[rows.count - 1].1.isEmpty ? "" : " ") + text
             }
         }
         return rows
