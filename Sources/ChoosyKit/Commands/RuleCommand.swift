@@ -201,7 +201,7 @@ struct RuleCommand: ChoosyCommand {
         guard let web = try WebLink(request, type: type, action: type.knownAction(action.action)) else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
-        guard let rule = choosy.siteRules.rules().match(web.url, from: from.map(choosy.sourceNames.names)) else {
+        guard let rule = choosy.siteRules.rules().match(web.url, from: from.map { source in { choosy.sourceNames.rule($0, names: source) } }) else {
             return Test(rule: nil, outcome: "no rule: the usual decision applies", result: nil)
         }
         let opener = try choosy.actionOpener()
