@@ -187,15 +187,16 @@ public final class Choosy {
 
     /// What a SOURCE answers to: its desktop ID and the catalog's apps of that entry.
     package private(set) lazy var sourceNames: SourceNames = {
-        var apps: [(key: String, desktopIDs: [String])] = []
-        if let catalog = try? catalog() {
+        let index = probe().index
+        return SourceNames(apps: { [unowned self] in
+            var apps: [(key: String, desktopIDs: [String])] = []
+            guard let catalog = try? self.catalog() else { return apps }
             for summary in catalog.summaries() {
                 guard let type = try? catalog.appType(summary.key) else { continue }
                 apps += type.apps.filter { !$0.desktopIDs.isEmpty }.map { ($0.key, $0.desktopIDs) }
             }
-        }
-        let index = probe().index
-        return SourceNames(apps: apps) { index.entry(id: $0) != nil }
+            return apps
+        }, entryExists: { index.entry(id: $0) != nil })
     }()
 
     /// The programs of the entries the rules' sources name: an ancestor running one is that source.
@@ -283,7 +284,7 @@ public final class Choosy {
         )
         return ActionOpener(
             apps: try installedCatalog(), preferences: preferences(), rules: siteRules,
-            sources: LinkSources(source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.names(of: $0) }),
+            sources: LinkSources(source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) }),
             hooks: hookRunner(), pickers: pickers,
             launcher: launcher(), alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
         )

@@ -52,12 +52,12 @@ struct RuleCommand: ChoosyCommand {
                 throw .usage("rule \(arguments[0]) does not take \(stray)")
             }
         }
+        if site == "*" && options.from == nil && ["add", "remove"].contains(arguments[0]) {
+            throw .usage("the site '*' is only for a rule with --from SOURCE: every link from that app")
+        }
         switch arguments[0] {
         case "add":
             guard let site else { throw .usage("rule add needs a SITE, e.g. 'choosy rule add github.com --app firefox'") }
-            if site == "*" && options.from == nil {
-                throw .usage("the site '*' is only for a rule with --from SOURCE: every link from that app")
-            }
             if options.ask {
                 try only(["--ask", "--from"])
                 action = .add(site: site, target: .ask, from: options.from)
@@ -202,7 +202,7 @@ struct RuleCommand: ChoosyCommand {
         guard let web = try WebLink(request, type: type, action: type.knownAction(action.action)) else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
-        guard let rule = choosy.siteRules.rules().match(web.url, from: from.map(choosy.sourceNames.names)) else {
+        guard let rule = choosy.siteRules.rules().match(web.url, from: from.map { source in { choosy.sourceNames.rule($0, names: source) } }) else {
             return Test(rule: nil, outcome: "no rule: the usual decision applies", result: nil)
         }
         let opener = try choosy.actionOpener()

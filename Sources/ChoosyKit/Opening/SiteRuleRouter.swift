@@ -42,8 +42,8 @@ enum SiteRuleDecision {
 struct LinkSources {
     /// The source of this command's link (found once).
     var source: () -> LinkSource?
-    /// What a source answers to.
-    var names: (String) -> Set<String>
+    /// Whether a rule's `from` names a source.
+    var names: (_ from: String, _ source: String) -> Bool
 }
 
 /// Finds the rule of a web link and says what it means, warning when its app is gone.
@@ -61,7 +61,7 @@ struct SiteRuleRouter {
         let all = rules.rules()
         // Finding the source reads /proc: only for rules that need it.
         let source = given ?? (all.haveSources ? sources.source()?.id : nil)
-        guard let rule = all.match(link.url, from: source.map(sources.names)) else { return .none }
+        guard let rule = all.match(link.url, from: source.map { source in { sources.names($0, source) } }) else { return .none }
         guard case .app(let key, let profile, _) = rule.target else {
             diagnostics.explain("the site rule '\(rule.name)' asks: the picker is shown")
             return .ask(rule)

@@ -16,7 +16,7 @@ package struct LinkSourceFinder {
     /// Processes that only pass a link on: shells, the openers, and choosy itself.
     package static let passThrough: Set<String> = [
         "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "busybox",
-        "xdg-open", "gio", "gio-launch-desktop", "env", "flatpak-spawn", "choosy",
+        "xdg-open", "gio", "gio-launch-desktop", "env", "setsid", "flatpak-spawn", "choosy",
     ]
     /// A tree deeper than this is no desktop's.
     private static let maxAncestors = 64

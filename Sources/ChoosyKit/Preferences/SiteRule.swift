@@ -115,12 +115,12 @@ package struct SiteRules: Equatable, Sendable, GuardedJSONContents {
     /// Whether some rule is for one source only: only then is the source of a link looked for.
     package var haveSources: Bool { rules.contains { $0.from != nil } }
 
-    /// The rule that decides a link from a source known by `sourceNames` (its desktop ID and
-    /// app keys; nil: no source): a rule for the source beats any other, and among those of
+    /// The rule that decides a link from a source (`namesSource`: whether a rule's `from`
+    /// names it; nil: no source): a rule for the source beats any other, and among those of
     /// one kind the most specific site wins, `*` the least specific of all.
-    package func match(_ url: WebURL, from sourceNames: Set<String>? = nil) -> SiteRule? {
+    package func match(_ url: WebURL, from namesSource: ((String) -> Bool)? = nil) -> SiteRule? {
         guard !url.host.hasEmptyLabel else { return nil }
-        if let sourceNames, let rule = mostSpecific(url, among: { $0.from.map(sourceNames.contains) ?? false }) { return rule }
+        if let namesSource, let rule = mostSpecific(url, among: { $0.from.map(namesSource) ?? false }) { return rule }
         return mostSpecific(url) { $0.from == nil }
     }
 

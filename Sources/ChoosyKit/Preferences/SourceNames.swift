@@ -1,25 +1,32 @@
 /// What a SOURCE answers to (doc/links-and-rules.md, "Where a link came from"): its desktop ID
 /// (with `.desktop`) and the keys of the catalog apps whose entries it is, so that a rule
-/// `--from slack` and one `--from com.slack.Slack` both take a link from Slack's entry.
-package struct SourceNames: Sendable {
+/// `--from slack` and one `--from com.slack.Slack` both take a link from Slack's entry. The
+/// catalog's apps are loaded only when an app key is in play: rules that name desktop IDs
+/// cost no catalog on the way of a link.
+package final class SourceNames {
     /// The catalog's apps and their desktop IDs.
-    private let apps: [(key: String, desktopIDs: [String])]
+    private let loadApps: () -> [(key: String, desktopIDs: [String])]
+    private lazy var apps = loadApps()
     /// Whether a desktop entry has this ID.
-    private let entryExists: @Sendable (String) -> Bool
+    private let entryExists: (String) -> Bool
 
-    package init(apps: [(key: String, desktopIDs: [String])], entryExists: @escaping @Sendable (String) -> Bool) {
-        self.apps = apps
+    package init(apps: @escaping () -> [(key: String, desktopIDs: [String])], entryExists: @escaping (String) -> Bool) {
+        self.loadApps = apps
         self.entryExists = entryExists
     }
 
-    /// Every name a source (a desktop ID with or without `.desktop`, or an app key) goes by.
-    package func names(of source: String) -> Set<String> {
-        var names: Set = [source]
-        var ids: Set = [Self.desktopID(source)]
-        if let app = apps.first(where: { $0.key == source }) { ids.formUnion(app.desktopIDs) }
-        names.formUnion(ids)
-        for app in apps where app.desktopIDs.contains(where: ids.contains) { names.insert(app.key) }
-        return names
+    /// Whether the SOURCE a rule stores (`from`) names the link's `source` (a desktop ID, with
+    /// or without `.desktop`, or an app key).
+    package func rule(_ from: String, names source: String) -> Bool {
+        if from == source || from == Self.desktopID(source) { return true }
+        return !desktopIDs(of: from).isDisjoint(with: desktopIDs(of: source))
+    }
+
+    /// The desktop IDs a SOURCE stands for: its own, or its app's.
+    private func desktopIDs(of source: String) -> Set<String> {
+        if source.hasSuffix(".desktop") { return [source] }
+        let app = apps.first { $0.key == source }
+        return Set(app?.desktopIDs ?? [Self.desktopID(source)])
     }
 
     /// How a rule stores the SOURCE of `--from`: the ID of a desktop entry (with `.desktop`),
@@ -37,13 +44,13 @@ package struct SourceNames: Sendable {
         source.hasSuffix(".desktop") ? source : source + ".desktop"
     }
 
-    /// The desktop IDs among `sources`' names whose usable entries run a program, by the
+    /// The desktop IDs `sources` stand for whose usable entries run a program, by the
     /// program's file name (`slack` for `Exec=/usr/bin/slack %U`): what an ancestor's
     /// executable is matched against.
     package func programs(of sources: [String], in index: DesktopEntryIndex) -> [String: String] {
         var programs: [String: String] = [:]
         for source in sources {
-            for id in names(of: source).sorted() where id.hasSuffix(".desktop") {
+            for id in desktopIDs(of: source).sorted() {
                 guard let exec = index.usableEntry(id: id)?.exec, let line = try? ExecCommandLine(parsing: exec),
                       let name = line.program.split(separator: "/").last.map(String.init), programs[name] == nil
                 else { continue }

@@ -23,7 +23,8 @@ import Testing
                 rows[rows.count - 1].0 += " " + first
                 rows[rows.count - 1].1 = second
             } else {
-                // A description too long to start beside its synopsis starts on the next line.
+                // A description that does not fit beside its synopsis (long, or below a synopsis of
+                // two lines) goes on the next lines.
                 rows[rows.count - 1].1 += (rows[rows.count - 1].1.isEmpty ? "" : " ") + text
             }
         }

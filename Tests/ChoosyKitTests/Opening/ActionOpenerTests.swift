@@ -36,7 +36,7 @@ import Testing
     var sources: LinkSources {
         LinkSources(
             source: { [fileSystem, diagnostics] in LinkSourceFinder(declared: nil, fileSystem: fileSystem, diagnostics: diagnostics) { _ in nil }.find() },
-            names: { SourceNames(apps: [("slack", ["com.slack.Slack.desktop"])], entryExists: { _ in true }).names(of: $0) }
+            names: { SourceNames(apps: { [("slack", ["com.slack.Slack.desktop"])] }, entryExists: { _ in true }).rule($0, names: $1) }
         )
     }
 

@@ -174,3 +174,30 @@ struct ProcFixture {
         #expect(LinkSourceFinder.desktopID(ofFile: "/opt/x/firefox") == nil)
     }
 }
+
+/// The same readers on the real `/proc`, for this test process and its parent.
+@Suite struct RealProcessFilesTests {
+    let fileSystem = LocalFileSystem()
+
+    @Test func thisProcesssFilesReadAsTheKernelSaysThem() throws {
+        let ids = try #require(ProcessFiles.ids(ofStat: try fileSystem.read("/proc/self/stat", limit: ProcessFiles.smallFileLimit)))
+        #expect(ids.pid == getpid() && ids.parent == getppid())
+        #expect(fileSystem.linkTarget("/proc/self/exe") == canonicalPath("/proc/self/exe"))
+        #expect(fileSystem.linkTarget("/proc/self/stat") == nil, "no link")
+        let arguments = ProcessFiles.arguments(ofCmdline: try fileSystem.read("/proc/self/cmdline", limit: ProcessFiles.smallFileLimit))
+        #expect(arguments == CommandLine.arguments)
+        let environ = try fileSystem.read("/proc/self/environ", limit: ProcessFiles.environmentLimit)
+        #expect(ProcessFiles.variables(["PATH"], inEnviron: environ)["PATH"] == Environment.current().variables["PATH"])
+    }
+
+    @Test func theNearestAncestorThatIsNoShellIsFoundByItsExecutable() throws {
+        let diagnostics = RecordingDiagnostics()
+        let found = LinkSourceFinder(declared: nil, fileSystem: fileSystem, diagnostics: diagnostics) { "x-\($0).desktop" }.find()
+        let parent = try #require(fileSystem.linkTarget("/proc/\(getppid())/exe")).split(separator: "/").last.map(String.init)
+        if let parent, !LinkSourceFinder.passThrough.contains(parent) {
+            #expect(found?.how.hasPrefix("process \(getppid()) runs ") == true, "\(diagnostics.explanations)")
+        } else {
+            #expect(found?.id.hasPrefix("x-") == true, "\(diagnostics.explanations)")
+        }
+    }
+}

@@ -4,8 +4,10 @@ import Testing
 
 /// Rules for the links of one source (`--from`): which wins, and how rules.json holds them.
 @Suite struct SourceRuleTests {
-    static let names = SourceNames(apps: [("slack", ["com.slack.Slack.desktop", "slack.desktop"]), ("thunderbird", ["thunderbird.desktop"])]) {
-        ["com.slack.Slack.desktop", "thunderbird.desktop", "org.gnome.Evolution.desktop"].contains($0)
+    static var names: SourceNames {
+        SourceNames(apps: { [("slack", ["com.slack.Slack.desktop", "slack.desktop"]), ("thunderbird", ["thunderbird.desktop"])] }) {
+            ["com.slack.Slack.desktop", "thunderbird.desktop", "org.gnome.Evolution.desktop"].contains($0)
+        }
     }
 
     static func rule(_ site: String, from: String?, _ app: String) throws -> SiteRule {
@@ -33,8 +35,9 @@ import Testing
         #expect(orders.count == 120)
         for order in orders {
             let rules = SiteRules(order)
+            let names = Self.names
             func winner(_ link: String, from source: String?) throws -> String? {
-                guard case .app(let key, _, _)? = rules.match(try WebURL(parsing: link), from: source.map(Self.names.names(of:)))?.target else { return nil }
+                guard case .app(let key, _, _)? = rules.match(try WebURL(parsing: link), from: source.map { source in { names.rule($0, names: source) } })?.target else { return nil }
                 return key
             }
             #expect(try winner("https://github.com/x", from: "com.slack.Slack.desktop") == "slack-github", "a site beats * for the same source")
@@ -92,8 +95,18 @@ import Testing
         for unknown in ["nothing", "", ".desktop", "../x", "a/b.desktop"] {
             #expect(Self.names.canonical(unknown) == nil, "\(unknown)")
         }
-        #expect(Self.names.names(of: "slack") == ["slack", "slack.desktop", "com.slack.Slack.desktop"])
-        #expect(Self.names.names(of: "com.slack.Slack") == ["com.slack.Slack", "com.slack.Slack.desktop", "slack"])
-        #expect(Self.names.names(of: "x.desktop") == ["x.desktop"])
+        let names = Self.names
+        #expect(names.rule("slack", names: "com.slack.Slack") && names.rule("slack", names: "slack.desktop"))
+        #expect(names.rule("com.slack.Slack.desktop", names: "slack") && names.rule("com.slack.Slack.desktop", names: "com.slack.Slack"))
+        #expect(!names.rule("com.slack.Slack.desktop", names: "slack.desktop"), "one entry of an app is not another")
+        #expect(!names.rule("thunderbird", names: "slack") && !names.rule("x.desktop", names: "y.desktop"))
+        #expect(names.rule("x.desktop", names: "x"))
+
+        var loaded = 0
+        let counting = SourceNames(apps: { loaded += 1; return [] }) { _ in false }
+        #expect(counting.rule("a.desktop", names: "a.desktop") && !counting.rule("a.desktop", names: "b.desktop"))
+        #expect(loaded == 0, "desktop IDs need no catalog")
+        #expect(!counting.rule("slack", names: "b.desktop") && !counting.rule("slack", names: "b.desktop"))
+        #expect(loaded == 1, "an app key loads it once")
     }
 }

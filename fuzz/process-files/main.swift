@@ -1,0 +1,41 @@
+@testable import ChoosyKit
+
+// Where a link came from is read from /proc files that other programs write: a process names
+// itself (`stat`'s command name), sets its own environment and arguments, and systemd's unit
+// names come from whoever started the scope. None of them may crash choosy or make it name a
+// source it was not given: `stat` gives a positive pid or nothing; a variable found is one the
+// input holds as `NAME=VALUE` between NULs; a unit holds no `/` or newline; an app scope names a
+// desktop ID one can have (`.desktop`, no `/`, NUL or control character), deterministically; so
+// does a desktop file path.
+//
+// Input: the whole input is each file in turn (stat, environ, cmdline, cgroup); its first
+// 0xFF-separated field is also a unit name and a desktop file path.
+
+private func checkedID(_ id: String, from input: String) {
+    invariant(DesktopEntryIndex.isValidID(id) && !id.unicodeScalars.contains { $0.properties.generalCategory == .control },
+              "\(input.debugDescription) gives the desktop ID \(id.debugDescription)")
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzProcessFiles(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = FuzzInput(data, size)
+    let bytes = input.bytes
+    if let ids = ProcessFiles.ids(ofStat: bytes) {
+        invariant(ids.pid > 0 && ids.parent >= 0, "stat \(bytes) gives \(ids)")
+    }
+    let names: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT", ""]
+    let entries = Set(bytes.split(separator: 0).map { Array($0) })
+    for (name, value) in ProcessFiles.variables(names, inEnviron: bytes) {
+        invariant(names.contains(name) && entries.contains(Array((name + "=" + value).utf8)), "environ \(bytes) gives \(name)=\(value.debugDescription)")
+    }
+    invariant(ProcessFiles.arguments(ofCmdline: bytes).allSatisfy { !$0.utf8.contains(0) }, "an argument holds a NUL")
+    if let unit = ProcessFiles.unit(inCgroup: bytes) {
+        invariant(!unit.isEmpty && !unit.contains("/") && !unit.contains("\n"), "cgroup \(bytes) gives the unit \(unit.debugDescription)")
+    }
+    let text = input.field(0)
+    let reading = AppScope.read(text)
+    invariant(AppScope.read(text) == reading, "reading \(text.debugDescription) is not deterministic")
+    if case .app(let id) = reading { checkedID(id, from: text) }
+    if let id = LinkSourceFinder.desktopID(ofFile: text) { checkedID(id, from: text) }
+    return 0
+}
