@@ -236,8 +236,8 @@ cache is warm. Commands:
 ## The cold path
 
 The first command after desktop entries were installed or removed finds no valid desktop index in
-`~/.cache/choosy/` and reads every entry to rebuild it (parsing only those that may name a scheme
-handler). Each choosy run below starts with that cache deleted; {cold_runs} runs of each command,
+`~/.cache/choosy/` and rebuilds it: from each directory's `mimeinfo.cache` when that is no older than
+the directory, else by parsing the entries that may name a scheme handler. Each choosy run below starts with that cache deleted; {cold_runs} runs of each command,
 every size and gio interleaved (`bench/interleave.py --remove`); wall time from spawn to exit, CPU
 time from `wait4`.
 
