@@ -11,7 +11,8 @@
 # Environment: CHOOSY (the binary, default .build/release/choosy), BENCH_SIZES ("40 400 4000"),
 # BENCH_ROUNDS (default 5), BENCH_RUNS (hyperfine runs per command and round, default 40),
 # BENCH_WARMUP (per round, default 5), BENCH_SCALING_RUNS (interleaved runs of choosy url per
-# size, default 300), BENCH_COMPLETE_ARGS (the completion request, default "__complete open Tw";
+# size, default 300), BENCH_COLD_RUNS (interleaved cold runs of choosy url and gio mime per size,
+# default 60), BENCH_COMPLETE_ARGS (the completion request, default "__complete open Tw";
 # it counts as working when it exits 0 and names Twitter), BENCH_RESULTS (default bench/RESULTS.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +22,7 @@ rounds=${BENCH_ROUNDS:-5}
 runs=${BENCH_RUNS:-40}
 warmup=${BENCH_WARMUP:-5}
 scaling_runs=${BENCH_SCALING_RUNS:-300}
+cold_runs=${BENCH_COLD_RUNS:-60}
 results=${BENCH_RESULTS:-$root/bench/RESULTS.md}
 work=$root/bench/work
 
@@ -121,6 +123,9 @@ for n in $sizes; do
         # toolchain's DWARF 5, so it runs a copy without debug information.
         if command -v valgrind >/dev/null 2>&1 && command -v objcopy >/dev/null 2>&1; then
             [ -x "$work/choosy-nodebug" ] || objcopy --strip-debug "$choosy" "$work/choosy-nodebug"
+            # shellcheck disable=SC2086
+            fact instr_cold "$(rm -f "$XDG_CACHE_HOME/choosy/desktop-entries.cache" && valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/choosy-nodebug" $url_args 2>&1 >/dev/null \
+                | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
             for what in url open complete handle; do
                 [ "$what" = complete ] && [ "$complete" != ok ] && continue
                 eval "args=\$${what}_args"
@@ -156,7 +161,6 @@ done
 # Even rounds go through the sizes in reverse, so that no size is always measured first.
 rm -f "$work"/hyperfine-*.json
 reversed_sizes=$(for n in $sizes; do echo "$n"; done | sed -n '1!G;h;$p' | tr '\n' ' ')
-largest=$(for n in $sizes; do echo "$n"; done | sort -n | tail -1)
 round=1
 while [ "$round" -le "$rounds" ]; do
     echo "bench: round $round of $rounds" >&2
@@ -174,14 +178,6 @@ while [ "$round" -le "$rounds" ]; do
                 "$@" -n "gio mime" "gio mime x-scheme-handler/https" \
                 -n "xdg-mime query default" "xdg-mime query default x-scheme-handler/https" > "$work/hyperfine-$n.log" 2>&1 \
                 || { cat "$work/hyperfine-$n.log" >&2; fail "N=$n: hyperfine failed"; }
-            # The cold path at the largest size: no choosy cache, so choosy reads every entry
-            # to rebuild its desktop index (gio reads the mimeinfo.cache it always has).
-            if [ "$n" = "$largest" ]; then
-                hyperfine -N --style basic --warmup 1 --runs "$runs" --export-json "$work/hyperfine-cold-$n-$round.json" \
-                    --prepare "rm -f $XDG_CACHE_HOME/choosy/desktop-entries.cache" \
-                    -n "choosy url, cold" "$choosy $url_args" -n "gio mime" "gio mime x-scheme-handler/https" \
-                    > "$work/hyperfine-cold-$n.log" 2>&1 || { cat "$work/hyperfine-cold-$n.log" >&2; fail "N=$n: hyperfine (cold) failed"; }
-            fi
         ) || exit 1
     done
     round=$((round + 1))
@@ -198,8 +194,20 @@ for n in $sizes; do
 done
 python3 "$root/bench/interleave.py" --runs "$scaling_runs" --warmup "$warmup" --output "$work/scaling.json" "$@"
 
+# 5. The cold path: choosy's desktop index cache removed before each choosy run (so it reads the
+# entries to rebuild it), against gio mime, every size interleaved run by run.
+echo "bench: the cold path, interleaved" >&2
+set --
+for n in $sizes; do
+    [ $# -gt 0 ] && set -- "$@" ";;"
+    # shellcheck disable=SC2086
+    set -- "$@" "choosy url, cold, N=$n" "$work/tree-$n/env.args" "--remove=$work/tree-$n/home/.cache/choosy/desktop-entries.cache" \
+        -- "$choosy" $url_args ";;" "gio mime, N=$n" "$work/tree-$n/env.args" -- "$(command -v gio)" mime x-scheme-handler/https
+done
+python3 "$root/bench/interleave.py" --runs "$cold_runs" --warmup "$warmup" --output "$work/cold.json" "$@"
+
 python3 "$root/bench/report.py" --work "$work" --sizes "$sizes" --rounds "$rounds" --output "$results"
 
-# 5. Time per candidate at 1,000 and 10,000 profiles and https handlers (doc/security.md).
+# 6. Time per candidate at 1,000 and 10,000 profiles and https handlers (doc/security.md).
 echo "bench: time per candidate" >&2
 python3 "$root/bench/candidates.py" "$choosy" --append "$results"

@@ -9,8 +9,10 @@ import Synchronization
 ///
 /// Looking up an ID probes its few possible paths instead of reading every entry. Looking up
 /// the handlers of a URL scheme uses a map kept in `$XDG_CACHE_HOME/choosy/`, rebuilt whenever
-/// an applications directory (or any subdirectory) changed. The index can exclude choosy's
-/// own entry, so that a URL is never handed back to choosy.
+/// an applications directory (or any subdirectory) changed; a rebuild takes what a directory's
+/// `mimeinfo.cache` lists when it is no older than the directory (as GIO reads it), else parses
+/// only the entries whose bytes may name a scheme. The index can exclude choosy's own entry,
+/// so that a URL is never handed back to choosy.
 package final class DesktopEntryIndex: Sendable {
     /// The `applications` directories, in precedence order.
     package let directories: [String]
@@ -124,10 +126,12 @@ package final class DesktopEntryIndex: Sendable {
     }
 
     /// IDs name files below `applications/`; anything that could climb out is refused (IDs
-    /// come from catalogs and `mimeapps.list`, which choosy does not control).
+    /// come from catalogs and `mimeapps.list`, which choosy does not control). By byte: a `/`
+    /// that a combining mark follows is no `/` Character, and a search by Character cost a
+    /// rebuild more than listing the directories.
     static func isValidID(_ id: String) -> Bool {
         id.hasSuffix(".desktop") && id.utf8.count > 8 && !id.hasPrefix(".")
-            && !id.contains("/") && !id.utf8.contains(0)
+            && !id.utf8.contains(UInt8(ascii: "/")) && !id.utf8.contains(0)
     }
 
     /// The first parseable file for `name` below `directory`: `a-b-c.desktop` may be
@@ -190,8 +194,7 @@ package final class DesktopEntryIndex: Sendable {
     /// The schemes of the `x-scheme-handler/*` types the entry's `MimeType` lists, lowercased.
     private func declaredSchemes(of entry: DesktopEntry) -> Set<String> {
         if let known = schemesByPath.withLock({ $0[entry.path] }) { return known }
-        let prefix = "x-scheme-handler/"
-        let schemes = Set(entry.mimeTypes.lazy.map { $0.lowercased() }.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+        let schemes = Set(entry.mimeTypes.compactMap(DesktopEntryIndex.scheme(handledBy:)))
         schemesByPath.withLock { $0[entry.path] = schemes }
         return schemes
     }
@@ -219,40 +222,27 @@ package final class DesktopEntryIndex: Sendable {
         return info.modified
     }
 
-    /// Reads every entry once and maps schemes to the IDs of winning, non-hidden applications.
+    /// Lists every applications directory and maps schemes to the IDs that may handle them.
     private func scan() -> SchemeCache {
         var pathsByID: [String: [(root: Int, path: String)]] = [:]
         var order: [String] = []
-        let seen = walk { id, root, path in
+        let (seen, newest) = walk { id, root, path in
             if pathsByID[id] == nil { order.append(id) }
             pathsByID[id, default: []].append((root, path))
         }
 
+        // The map holds, per scheme, every ID with a file that names it, whichever file wins:
+        // `declaredHandlers` keeps those whose winning entry does, so no entry needs to be
+        // parsed to know which one wins. A file names the schemes its directory's
+        // `mimeinfo.cache` lists it for, when that file can be trusted (most of a rebuild was
+        // parsing entries); otherwise its own, read only when its bytes may name one.
+        let listed = directories.enumerated().map { root, directory in schemesListed(in: directory, notOlderThan: newest[root]) }
         var handlers: [String: [String]] = [:]
         for id in order {
-            let paths = pathsByID[id] ?? []
-            // Parsing is most of a rebuild, and most entries handle no scheme: an ID none of
-            // whose files may name one adds nothing whichever file wins, so it is not parsed.
-            // `read` refuses what `DesktopEntryParser.read` refuses (not regular, too large).
-            let files = paths.map { (path: $0.path, bytes: try? fileSystem.read($0.path, limit: KeyFile.sizeLimit)) }
-            guard files.contains(where: { $0.bytes.map(DesktopEntryIndex.mayNameSchemeHandler) == true }) else { continue }
-            let entry: DesktopEntry?
-            if Set(paths.map(\.root)).count < paths.count {
-                // Two files with one ID in the same directory: let the probe pick, as lookups do.
-                entry = self.entry(id: id)
-            } else {
-                let winner = files.lazy.compactMap { file in
-                    file.bytes.flatMap { DesktopEntryParser.parse($0, id: id, path: file.path, keeping: ["Type", "Hidden", "MimeType"]) }
-                }.first
-                entry = winner?.isHidden == true ? nil : winner
-            }
-            guard let entry, entry.type == "Application" else { continue }
             var schemes: [String] = []
-            for mimeType in entry.mimeTypes {
-                let lowered = mimeType.lowercased()
-                guard lowered.hasPrefix("x-scheme-handler/") else { continue }
-                let scheme = String(lowered.dropFirst("x-scheme-handler/".count))
-                if !scheme.isEmpty && !schemes.contains(scheme) { schemes.append(scheme) }
+            for file in pathsByID[id] ?? [] {
+                let named = listed[file.root].map { $0[id] ?? [] } ?? schemesNamed(byEntryAt: file.path, id: id)
+                for scheme in named where !schemes.contains(scheme) { schemes.append(scheme) }
             }
             for scheme in schemes { handlers[scheme, default: []].append(id) }
         }
@@ -269,15 +259,17 @@ package final class DesktopEntryIndex: Sendable {
     }
 
     /// Visits every `.desktop` file below the applications directories (ID, root, path), and
-    /// gives every directory it saw with its mtime.
-    private func walk(_ visit: (String, Int, String) -> Void) -> [(path: String, modified: Int64)] {
+    /// gives every directory it saw with its mtime, and per root the newest of those mtimes.
+    private func walk(_ visit: (String, Int, String) -> Void) -> (seen: [(path: String, modified: Int64)], newest: [Int64]) {
         var seen: [(path: String, modified: Int64)] = []
+        var newest = Array(repeating: Int64.min, count: directories.count)
         // Each directory once, by device and inode, so symlink loops cost nothing (doc/security.md).
         var visited: Set<FileIdentity> = []
 
         func walk(_ directory: String, prefix: String, root: Int, depth: Int) {
             let info = fileSystem.info(directory).flatMap { $0.kind == .directory ? $0 : nil }
             seen.append((directory, info?.modified ?? -1))
+            newest[root] = max(newest[root], info?.modified ?? -1)
             if let info, !visited.insert(info.identity).inserted { return }
             guard let names = fileSystem.list(directory) else { return }
             for name in names.sorted() {
@@ -295,11 +287,50 @@ package final class DesktopEntryIndex: Sendable {
         for (root, directory) in directories.enumerated() {
             walk(directory, prefix: "", root: root, depth: 0)
         }
-        return seen
+        return (seen, newest)
     }
 }
 
 extension DesktopEntryIndex {
+    /// Per ID, the schemes of the `x-scheme-handler/*` types that the `mimeinfo.cache` of an
+    /// applications directory (written by update-desktop-database, read by GIO) lists it for;
+    /// nil when that file is missing, malformed, or older than `newest`, the newest mtime of the
+    /// directory and its subdirectories: written last, by a rename into the directory, it is
+    /// never older while no entry was added, removed or renamed since.
+    private func schemesListed(in directory: String, notOlderThan newest: Int64) -> [String: [String]]? {
+        let path = joinPath(directory, "mimeinfo.cache")
+        guard let info = fileSystem.info(path), info.kind == .regular, info.modified >= newest,
+              let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit),
+              let types = KeyFile(parsing: bytes)?.groups["MIME Cache"]
+        else { return nil }
+        var schemes: [String: [String]] = [:]
+        for (type, value) in types {
+            guard let scheme = DesktopEntryIndex.scheme(handledBy: type) else { continue }
+            for id in KeyFile.list(value) where schemes[id]?.contains(scheme) != true { schemes[id, default: []].append(scheme) }
+        }
+        return schemes
+    }
+
+    /// The schemes the usable-looking (parseable, not hidden, `Type=Application`) entry file
+    /// at `path` names in its `MimeType`; none for any other file.
+    private func schemesNamed(byEntryAt path: String, id: String) -> [String] {
+        // `read` refuses what `DesktopEntryParser.read` refuses: not regular, too large.
+        guard let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit), DesktopEntryIndex.mayNameSchemeHandler(bytes),
+              let entry = DesktopEntryParser.parse(bytes, id: id, path: path, keeping: ["Type", "Hidden", "MimeType"]),
+              !entry.isHidden, entry.type == "Application"
+        else { return [] }
+        var schemes: [String] = []
+        for scheme in entry.mimeTypes.compactMap(DesktopEntryIndex.scheme(handledBy:)) where !schemes.contains(scheme) { schemes.append(scheme) }
+        return schemes
+    }
+
+    /// `https` for `x-scheme-handler/HTTPS`; nil for another MIME type or an empty scheme.
+    private static func scheme(handledBy mimeType: String) -> String? {
+        let lowered = mimeType.lowercased()
+        guard lowered.hasPrefix("x-scheme-handler/"), lowered.utf8.count > "x-scheme-handler/".utf8.count else { return nil }
+        return String(lowered.dropFirst("x-scheme-handler/".count))
+    }
+
     /// Whether an entry file's bytes hold `x-scheme-handler/` in any ASCII case, as a
     /// `MimeType` naming a scheme handler must: escapes only make blanks, line ends and `\\`,
     /// and no other character lowercases to these letters. False positives only cost a parse.

@@ -99,6 +99,10 @@ struct SchemeCache: Sendable {
 
     /// File names may hold tabs and newlines; they must not break the line format.
     private static func escape(_ field: String) -> String {
+        // Thousands of IDs on a rebuild, almost never with a byte to escape.
+        guard field.utf8.contains(where: { $0 == SchemeCache.percent || $0 == SchemeCache.tab || $0 == SchemeCache.newline || $0 == 0x0D }) else {
+            return field
+        }
         var result = ""
         appendEscaped(field, to: &result) { scalar in SchemeCache.escapes[scalar] }
         return result

@@ -157,6 +157,26 @@ import Testing
         #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["broken.desktop", "upper.desktop"])
     }
 
+    @Test func aRebuildTrustsAMimeinfoCacheNoOlderThanItsDirectories() throws {
+        let sandbox = Sandbox()
+        let system = sandbox.dataDir + "/applications"
+        for id in ["listed.desktop", "unlisted.desktop"] {
+            sandbox.desktopEntry(id, sandbox.application(name: id, exec: "app %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
+        }
+        sandbox.desktopEntry("kde/sub.desktop", sandbox.application(name: "Sub", exec: "sub %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
+        // Listed, but its entry does not declare the scheme: every candidate is still read.
+        sandbox.desktopEntry("stale.desktop", sandbox.application(name: "Stale", exec: "stale %u"), directory: system)
+        sandbox.backdateDirectories(under: system)
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        sandbox.write(system + "/mimeinfo.cache", "[MIME Cache]\ntext/plain=unlisted.desktop;\nX-Scheme-Handler/Demo=kde-sub.desktop;listed.desktop;stale.desktop;\n")
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["kde-sub.desktop", "listed.desktop"])
+
+        // Older than a directory below it: entries changed since, so every one is read.
+        try? FileManager.default.removeItem(atPath: index(sandbox).cachePath)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: system + "/mimeinfo.cache")
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["kde-sub.desktop", "listed.desktop", "unlisted.desktop"])
+    }
+
     @Test func theSchemeHandlerMarkerIsFoundInAnyASCIICase() {
         func may(_ text: String) -> Bool { DesktopEntryIndex.mayNameSchemeHandler(Array(text.utf8)) }
         #expect(may("x-scheme-handler/a"))
