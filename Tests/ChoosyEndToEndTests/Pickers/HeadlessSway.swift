@@ -81,14 +81,13 @@ final class HeadlessSway: @unchecked Sendable {
     /// nil when sway can start here, else why not: tried once per test run.
     static let unavailable: String? = serverProbe("sway", skipped: "Wayland picker tests") { _ = try HeadlessSway(directory: $0) }
 
-    /// Waits until a surface (the picker's) has the keyboard, or `timeout` seconds pass, or
-    /// `gaveUp` says there is nothing left to wait for (choosy exited).
-    func waitForKeyboardFocus(timeout: Double = 60, gaveUp: () -> Bool) -> Bool {
+    /// Waits until a surface (the picker's) has the keyboard, or `timeout` seconds pass.
+    func waitForKeyboardFocus(timeout: Double = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if text.range(of: #"wl_keyboard@[0-9]+\.enter\("#, options: .regularExpression) != nil { return true }
-            guard isRunning(pid), !gaveUp() else { return false }
+            guard isRunning(pid) else { return false }
             usleep(50_000)
         }
         return false

@@ -33,33 +33,8 @@ struct RealWaylandPickerTests {
         return sandbox
     }
 
-    /// Whether a run has ended, for the waits that must stop when it does.
-    private final class Ended: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var ended = false
-
-        var isSet: Bool { condition.withLock { ended } }
-
-        func set() {
-            condition.withLock { ended = true }
-            condition.broadcast()
-        }
-
-        /// Whether it ended within `timeout` seconds.
-        func wait(timeout: Double) -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            return condition.withLock {
-                while !ended && condition.wait(until: deadline) {}
-                return ended
-            }
-        }
-    }
-
     /// Runs `choosy handle URL [options]` (as the compositor's user) with `sway`'s session
-    /// and no X display, waits until the picker has the keyboard and presses `keys`. The
-    /// waits end as soon as choosy exits. Keys pressed the moment focus came once went nowhere
-    /// (bemenu): when choosy is still waiting 15 s later, focus is waited for and the keys
-    /// pressed once more.
+    /// and no X display, waits until the picker has the keyboard and presses `keys`.
     private func handle(_ sandbox: Sandbox, in sway: HeadlessSway, options: [String], keys: [String]) async -> Sandbox.Output {
         let binary = Sandbox.asNobody.isEmpty ? Sandbox.choosyBinary : sandbox.choosyBinaryForNobody()
         var variables = sway.environment
@@ -67,22 +42,17 @@ struct RealWaylandPickerTests {
         // A desktop session's locale: in LANG=C fuzzel refuses the title's "…" ("invalid prompt").
         variables["LANG"] = "C.UTF-8"
         let session = variables
-        let ended = Ended()
         async let handled = offPool {
-            defer { ended.set() }
-            return sandbox.choosy(["handle", Self.url] + options, environment: session, timeout: 120, wrapper: Sandbox.asNobody, binary: binary)
+            sandbox.choosy(["handle", Self.url] + options, environment: session, timeout: 120, wrapper: Sandbox.asNobody, binary: binary)
         }
-        var focused = false
-        for _ in 1...2 {
-            focused = await offPool { sway.waitForKeyboardFocus { ended.isSet } }
-            guard focused, !ended.isSet else { break }
+        let focused = await offPool { sway.waitForKeyboardFocus() }
+        #expect(focused, "no picker took the keyboard")
+        if focused {
             #expect(sway.press(keys))
-            if await offPool({ ended.wait(timeout: 15) }) { break }
+        } else {
+            // Nothing will answer the picker: ending the compositor ends it, and choosy with it.
+            sway.stop()
         }
-        // choosy that exits before any picker had the keyboard says why in its output.
-        #expect(focused || ended.isSet, "no picker took the keyboard")
-        // Nothing will answer the picker: ending the compositor ends it, and choosy with it.
-        if !ended.isSet { sway.stop() }
         return await handled
     }
 
