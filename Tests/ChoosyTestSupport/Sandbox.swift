@@ -31,9 +31,7 @@ package final class Sandbox: @unchecked Sendable {
     }
 
     /// The isolated environment: no variable of the real one leaks in, and the network is off
-    /// unless a test points CHOOSY_CATALOG_URL somewhere and clears CHOOSY_OFFLINE; even then,
-    /// the link-cleaning rules come from a loopback port nothing listens on unless a test sets
-    /// CHOOSY_CLEAN_RULES_URL.
+    /// unless a test points CHOOSY_CATALOG_URL somewhere and clears CHOOSY_OFFLINE.
     package var environment: [String: String] {
         var variables = [
             "HOME": home,
@@ -47,7 +45,6 @@ package final class Sandbox: @unchecked Sendable {
             "PATH": bin + ":/usr/bin:/bin",
             "LANG": "C",
             "CHOOSY_OFFLINE": "1",
-            "CHOOSY_CLEAN_RULES_URL": "http://127.0.0.1:9",
         ]
         for (name, value) in overrides {
             variables[name] = value.isEmpty ? nil : value

@@ -7,7 +7,7 @@ import Foundation
 // twice; a link that comes out is an http(s) link; its host changes only by an unwrapped
 // redirection, never more than five; each step starts where the last ended; with no step the
 // link is the same bytes; and cleaning what came out again changes nothing more, unless a
-// limit stopped the first round.
+// limit stopped the first round. A pattern the cleaner skips for a host never matches it.
 //
 // Input fields: a rules file (JSON in the ClearURLs format), then a link.
 
@@ -23,7 +23,20 @@ public func fuzzCleanLinks(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for files in [fuzzed.map { [$0] } ?? [], bundled] {
         check(input.field(1), with: files)
     }
+    if let fuzzed, let url = try? WebURL(parsing: input.field(1)) {
+        checkShortcut(fuzzed.providers, on: url.scheme.rawValue + "://" + url.host.serialized + "/")
+    }
     return 0
+}
+
+/// The cleaner skips a pattern whose required site name the link's host lacks: the pattern
+/// itself must then never match that host.
+private func checkShortcut(_ providers: [ClearURLsProvider], on origin: String) {
+    for provider in providers {
+        guard let name = HostNameInPattern.required(by: provider.urlPattern), !HostNameInPattern.occurs(name, in: origin) else { continue }
+        let matches = (try? RegularExpression(provider.urlPattern))?.matches(origin) ?? false
+        invariant(!matches, "\(provider.urlPattern.debugDescription) matches \(origin.debugDescription) without \(String(decoding: name, as: UTF8.self))")
+    }
 }
 
 private func check(_ link: String, with files: [ClearURLsRuleFile]) {

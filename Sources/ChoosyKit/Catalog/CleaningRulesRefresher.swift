@@ -45,14 +45,18 @@ package struct CleaningRulesRefresher: Sendable {
         return try? CatalogCache.Metadata(line: bytes[...])
     }
 
-    /// Whether the server's last answer is older than the TTL and no failed download is recent:
-    /// what a command that cleans asks before it starts a refresh in the background.
+    /// Whether the server's last answer is older than the TTL (or the rules it brought are gone)
+    /// and no failed download is recent: what a command that cleans asks before it starts a
+    /// refresh in the background.
     package var isDue: Bool {
         let now = clock.now()
-        let answeredAt = [metadata?.fetchedAt, cache.time(of: .notFound, for: Self.key)].compactMap { $0 }.max()
-        if let answeredAt, freshness.isFresh(answeredAt: answeredAt, now: now) { return false }
         if let failed = cache.time(of: .failed, for: Self.key), now - failed < min(freshness.ttl, Catalog.retryInterval) { return false }
-        return true
+        let notFoundAt = cache.time(of: .notFound, for: Self.key)
+        let metadata = metadata
+        // Rules that went (a copy that could not be read is removed) are due at once.
+        if metadata != nil && notFoundAt == nil && fileSystem.info(rulesPath) == nil { return true }
+        let answeredAt = [metadata?.fetchedAt, notFoundAt].compactMap { $0 }.max()
+        return answeredAt.map { !freshness.isFresh(answeredAt: $0, now: now) } ?? true
     }
 
     /// Fetches the hash (a conditional request when it was fetched before), then the rules when

@@ -23,7 +23,12 @@ struct CleaningRuleSources: Sendable {
     func load(fileSystem: FileSystem, diagnostics: DiagnosticSink) -> [ClearURLsRuleFile] {
         var files: [ClearURLsRuleFile] = []
         let bundledRules = joinPath(bundledDirectory, Self.clearURLsFile)
-        let clearURLs = fileSystem.info(downloadedRules) == nil ? nil : read(downloadedRules, fileSystem, diagnostics)
+        var clearURLs: ClearURLsRuleFile?
+        if fileSystem.info(downloadedRules) != nil {
+            clearURLs = read(downloadedRules, fileSystem, diagnostics)
+            // A copy that cannot be read goes, so that it is downloaded again.
+            if clearURLs == nil { fileSystem.remove(downloadedRules) }
+        }
         if let rules = clearURLs ?? read(bundledRules, fileSystem, diagnostics) {
             files.append(rules)
         } else {

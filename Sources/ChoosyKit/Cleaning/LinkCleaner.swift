@@ -14,6 +14,8 @@ final class LinkCleaner {
     private let warn: (String) -> Void
     /// Compiled patterns, nil for one that does not compile (warned about once).
     private var compiled: [String: RegularExpression?] = [:]
+    /// What `HostNameInPattern` found in each `urlPattern`, nil for none.
+    private var requiredNames: [String: [UInt8]?] = [:]
 
     /// Redirect wrappers unwrapped for one link, at most.
     static let maximumUnwraps = 5
@@ -55,7 +57,7 @@ final class LinkCleaner {
     private func applies(_ provider: ClearURLsProvider, to href: String, in file: ClearURLsRuleFile) -> Bool {
         // Most patterns name their site: a link without that name is not theirs, and their
         // pattern need not be compiled (compiling is most of what cleaning a link costs).
-        if let name = HostNameInPattern.required(by: provider.urlPattern), !href.utf8.contains(name) { return false }
+        if let name = requiredName(of: provider.urlPattern), !HostNameInPattern.occurs(name, in: href) { return false }
         guard expression(provider.urlPattern, provider, file)?.matches(href) == true else { return false }
         return !provider.exceptions.contains { expression($0, provider, file)?.matches(href) == true }
     }
@@ -106,6 +108,13 @@ final class LinkCleaner {
         return changed
     }
 
+    private func requiredName(of pattern: String) -> [UInt8]? {
+        if let known = requiredNames[pattern] { return known }
+        let name = HostNameInPattern.required(by: pattern)
+        requiredNames[pattern] = name
+        return name
+    }
+
     private func expression(_ pattern: String, _ provider: ClearURLsProvider, _ file: ClearURLsRuleFile) -> RegularExpression? {
         if let known = compiled[pattern] { return known }
         var expression: RegularExpression?
@@ -148,6 +157,18 @@ enum HostNameInPattern {
         // A quantifier after the text makes its last character optional.
         if index < bytes.count, [UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "{")].contains(bytes[index]), !name.isEmpty { name.removeLast() }
         return name.isEmpty ? nil : name
+    }
+
+    /// Whether `name` is somewhere in `text`'s bytes.
+    static func occurs(_ name: [UInt8], in text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let first = name.first, bytes.count >= name.count else { return false }
+            for start in 0...(bytes.count - name.count) where bytes[start] == first {
+                if name.indices.allSatisfy({ bytes[start + $0] == name[$0] }) { return true }
+            }
+            return false
+        }
     }
 
     private static func hasTopLevelAlternation(_ bytes: [UInt8]) -> Bool {

@@ -52,6 +52,19 @@ import Testing
         #expect(server.requests(for: "/rules.minify.hash").last?.ifNoneMatch.isEmpty == false)
     }
 
+    /// A downloaded copy that became unreadable costs one warning, the bundled rules stand, and
+    /// it is downloaded again at once, in the background.
+    @Test func aCorruptCopyIsDiscardedAndDownloadedAgain() {
+        #expect(run("update").status == 0)
+        sandbox.write(downloaded, "{\"providers\": [")
+        let clean = run("clean", "https://example.net/a?served_tracker=1&utm_source=x")
+        #expect(clean.stdout == "https://example.net/a?served_tracker=1\n")
+        #expect(clean.stderrLines.count == 1 && clean.stderr.contains(downloaded), "\(clean.stderr)")
+        for _ in 0..<100 where sandbox.read(downloaded) != Self.served { usleep(100_000) }
+        #expect(sandbox.read(downloaded) == Self.served)
+        #expect(server.requests(for: "/data.minify.json").count == 2)
+    }
+
     /// A copy that fails its hash, is no rules file or is too large is never stored: the
     /// bundled rules stand, and the update says why in one line.
     @Test(arguments: ["hash", "json", "huge"])

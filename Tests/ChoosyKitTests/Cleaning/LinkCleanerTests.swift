@@ -131,6 +131,9 @@ import Testing
         #expect(HostNameInPattern.required(by: prefix + "google|.*") == nil)
         #expect(HostNameInPattern.required(by: prefix + "google(?:\\.com|\\.de)") == Array("google".utf8))
         #expect(HostNameInPattern.required(by: ".*") == nil)
+        #expect(HostNameInPattern.occurs(Array("msn.com".utf8), in: "https://www.msn.com/"))
+        #expect(!HostNameInPattern.occurs(Array("msn.com".utf8), in: "https://www.msn.co/"))
+        #expect(!HostNameInPattern.occurs(Array("msn.com".utf8), in: "msn.co"))
         #expect(HostNameInPattern.required(by: "^https?:\\/\\/example") == nil)
     }
 
@@ -144,7 +147,7 @@ import Testing
             for provider in Self.bundled.flatMap(\.providers) {
                 guard let name = HostNameInPattern.required(by: provider.urlPattern) else { continue }
                 let serialized = "https://" + href.host.serialized + "/"
-                if !Array(serialized.utf8).contains(name) {
+                if !HostNameInPattern.occurs(name, in: serialized) {
                     #expect(try RegularExpression(provider.urlPattern).matches(serialized) == false, "\(provider.name) \(host)")
                 }
             }

@@ -45,7 +45,6 @@ import Testing
         #expect(sandbox.read("records/env") == """
             CHOOSY_ACTION=show_profile
             CHOOSY_APP=tweetbot
-            CHOOSY_CLEAN_RULES_URL=http://127.0.0.1:9
             CHOOSY_OFFLINE=1
             CHOOSY_PARAM_CALLBACK_URL=choosy:
             CHOOSY_PARAM_PROFILE_SCREENNAME=Substantial
