@@ -10,6 +10,6 @@ let package = Package(
         .executableTarget(
             name: "share-profile",
             dependencies: [.product(name: "ChoosyKit", package: "choosy")]
-        ),
+        )
     ]
 )

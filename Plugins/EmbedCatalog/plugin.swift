@@ -8,7 +8,8 @@ struct EmbedCatalog: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let catalog = context.package.directoryURL.appending(path: "catalog/app-data")
         // A checkout without catalog/ builds an empty bundled catalog; the test suite catches it.
-        let files = ((try? FileManager.default
+        let files =
+            ((try? FileManager.default
             .contentsOfDirectory(at: catalog, includingPropertiesForKeys: nil)) ?? [])
             .filter { $0.pathExtension == "json" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }

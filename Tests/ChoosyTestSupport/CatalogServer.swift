@@ -59,7 +59,9 @@ package final class CatalogServer: @unchecked Sendable {
         return text.split(separator: "\n").map { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
             func field(_ name: String) -> String { String(fields.first { $0.hasPrefix(name + "=") }?.dropFirst(name.count + 1) ?? "") }
-            return Request(path: String(fields[1]), status: Int(fields[2]) ?? -1, ifNoneMatch: field("inm"), ifModifiedSince: field("ims"), injected: field("inj"))
+            return Request(
+                path: String(fields[1]), status: Int(fields[2]) ?? -1, ifNoneMatch: field("inm"), ifModifiedSince: field("ims"),
+                injected: field("inj"))
         }
     }
 

@@ -1,6 +1,7 @@
-@testable import ChoosyKit
 import Glibc
 import Synchronization
+
+@testable import ChoosyKit
 
 /// In-memory stand-ins for the seams (file system, clock, processes, pickers, installed apps),
 /// so that the decisions above them are tested directly, without touching the disk or
@@ -34,8 +35,11 @@ package final class FakeFileSystem: FileSystem {
         looked.withLock { $0.append(path) }
         let owner = owners.withLock { $0[path] } ?? getuid()
         switch nodes.withLock({ $0[path] }) {
-        case .file(let bytes, let permissions)?: return FileInfo(kind: .regular, permissions: permissions, owner: owner, size: Int64(bytes.count), modified: 0, identity: fakeIdentity(path))
-        case .directory?: return FileInfo(kind: .directory, permissions: 0o755, owner: owner, size: 0, modified: 0, identity: fakeIdentity(path))
+        case .file(let bytes, let permissions)?:
+            return FileInfo(
+                kind: .regular, permissions: permissions, owner: owner, size: Int64(bytes.count), modified: 0, identity: fakeIdentity(path))
+        case .directory?:
+            return FileInfo(kind: .directory, permissions: 0o755, owner: owner, size: 0, modified: 0, identity: fakeIdentity(path))
         case nil: return nil
         }
     }
@@ -61,7 +65,9 @@ package final class FakeFileSystem: FileSystem {
         looked.withLock { $0.append(directory) }
         return nodes.withLock { nodes in
             guard case .directory? = nodes[directory] else { return nil }
-            return nodes.keys.filter { $0 != directory && parentDirectory(of: $0) == directory }.map { String($0.dropFirst(directory.count + 1)) }
+            return nodes.keys.filter { $0 != directory && parentDirectory(of: $0) == directory }.map {
+                String($0.dropFirst(directory.count + 1))
+            }
         }
     }
 
@@ -166,9 +172,11 @@ package final class FakeAppDirectory: InstalledAppDirectory {
 
     /// Makes `app` of `type` installed through a desktop entry running `program %u`.
     package func install(_ app: App, of type: String, program: String) {
-        let entry = DesktopEntry(id: app.desktopIDs.first ?? app.key + ".desktop", path: "/usr/share/applications/\(app.key).desktop", keys: [
-            "Type": "Application", "Name": app.name, "Exec": "\(program) %u",
-        ])
+        let entry = DesktopEntry(
+            id: app.desktopIDs.first ?? app.key + ".desktop", path: "/usr/share/applications/\(app.key).desktop",
+            keys: [
+                "Type": "Application", "Name": app.name, "Exec": "\(program) %u",
+            ])
         installed[type, default: []].append(InstalledApp(app: app, entry: entry, displayName: app.name))
     }
 }

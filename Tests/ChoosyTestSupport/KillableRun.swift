@@ -12,7 +12,9 @@ package struct KillableRun {
 
     /// Starts `choosy arguments` in the sandbox's environment and kills it `delay` seconds later
     /// unless it has finished; waits for it either way.
-    package static func run(_ sandbox: Sandbox, _ arguments: [String], environment extra: [String: String] = [:], killAfter delay: Double) -> End {
+    package static func run(_ sandbox: Sandbox, _ arguments: [String], environment extra: [String: String] = [:], killAfter delay: Double)
+        -> End
+    {
         var variables = sandbox.environment
         for (name, value) in extra { variables[name] = value.isEmpty ? nil : value }
         let process = Process()

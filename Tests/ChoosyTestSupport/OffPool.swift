@@ -26,12 +26,15 @@ extension Sandbox {
     /// waited for (the hooks it ran), as the kernel counted it (`RUSAGE_CHILDREN`).
     package func measuredRun(_ arguments: [String], timeout: Double = 60) async -> (output: Output, maximumMiB: Double) {
         let record = root + "/maxrss.\(UUID().uuidString)"
-        let wrapper = ["/usr/bin/python3", "-c", """
+        let wrapper = [
+            "/usr/bin/python3", "-c",
+            """
             import resource, subprocess, sys
             code = subprocess.call(sys.argv[2:])
             open(sys.argv[1], "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
             sys.exit(code if code >= 0 else 128 - code)
-            """, record]
+            """, record,
+        ]
         let output = await offPool { self.choosy(arguments, timeout: timeout, wrapper: wrapper) }
         let kilobytes = (try? String(contentsOfFile: record, encoding: .utf8)).flatMap { Double($0) } ?? .infinity
         return (output, kilobytes / 1024)

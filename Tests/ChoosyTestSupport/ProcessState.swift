@@ -5,7 +5,8 @@ import Foundation
 /// here reaps them, and a zombie counts as gone.
 package func isRunning(_ pid: pid_t) -> Bool {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let state = stat.split(separator: ")").last?.split(separator: " ").first else { return false }
+        let state = stat.split(separator: ")").last?.split(separator: " ").first
+    else { return false }
     return state != "Z" && state != "X"
 }
 

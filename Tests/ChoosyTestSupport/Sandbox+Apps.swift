@@ -32,7 +32,9 @@ extension Sandbox {
     /// Returns its path, for `--picker` or `CHOOSY_PICKER`.
     @discardableResult
     package func pickerScript() -> String {
-        write(bin + "/picker", """
+        write(
+            bin + "/picker",
+            """
             #!/bin/sh
             n=$(date +%s%N)-$$
             { printf 'title=%s\\n' "$CHOOSY_PICKER_TITLE"; cat; } > "\(records)/picker.$n.tmp"

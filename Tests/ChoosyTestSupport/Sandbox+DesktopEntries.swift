@@ -14,10 +14,12 @@ extension Sandbox {
     package func installDebianEntry(package: String, id: String) -> [String] {
         let path = Sandbox.packageRoot + "/Tests/Fixtures/debian-desktop-entries/\(package)/\(id)"
         var programs: [String] = []
-        let lines = String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         let entry = lines.map { line -> String in
             guard let key = ["Exec=", "TryExec="].first(where: { line.hasPrefix($0) }),
-                  let program = line.dropFirst(key.count).split(separator: " ").first else { return String(line) }
+                let program = line.dropFirst(key.count).split(separator: " ").first
+            else { return String(line) }
             let name = String(program.split(separator: "/").last!)
             if key == "Exec=" && !programs.contains(name) { programs.append(name) }
             return key + recorder(name) + line.dropFirst(key.count + program.count)

@@ -95,7 +95,9 @@ package final class Sandbox: @unchecked Sendable {
     /// environment and pid under `records/<name>.<n>`; returns its path.
     @discardableResult
     package func recorder(_ name: String) -> String {
-        write(bin + "/" + name, """
+        write(
+            bin + "/" + name,
+            """
             #!/bin/sh
             n=$(date +%s%N)-$$
             pwd > "\(records)/\(name).$n.cwd"
@@ -183,7 +185,10 @@ package final class Sandbox: @unchecked Sendable {
     /// `wrapper` runs first, with the whole command line after it (a measuring program);
     /// `binary` is another copy of choosy (`choosyBinaryForNobody()`).
     @discardableResult
-    package func choosy(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:], timeout: Double = 60, wrapper: [String] = [], binary: String = Sandbox.choosyBinary) -> Output {
+    package func choosy(
+        _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:], timeout: Double = 60,
+        wrapper: [String] = [], binary: String = Sandbox.choosyBinary
+    ) -> Output {
         var variables = environment
         for (name, value) in extra { variables[name] = value.isEmpty ? nil : value }
         let request = ProcessRequest(

@@ -13,7 +13,8 @@ package enum SpecURL {
             marked += rest[..<open.lowerBound]
             let after = rest[open.upperBound...]
             if let close = after.range(of: "}}"), !after[..<close.lowerBound].isEmpty,
-               !after[..<close.lowerBound].contains("{"), !after[..<close.lowerBound].contains("}") {
+                !after[..<close.lowerBound].contains("{"), !after[..<close.lowerBound].contains("}")
+            {
                 keys.append(String(after[..<close.lowerBound]))
                 marked += "\u{1}\(keys.count - 1)\u{2}"
                 rest = after[close.upperBound...]
@@ -64,7 +65,9 @@ package enum SpecURL {
         }
         if let fragment {
             let filled = substitute(fragment)
-            let onlyPlaceholders = fragment.split(separator: "\u{1}").allSatisfy { $0.isEmpty || $0.hasSuffix("\u{2}") && $0.dropLast().allSatisfy(\.isNumber) }
+            let onlyPlaceholders = fragment.split(separator: "\u{1}").allSatisfy {
+                $0.isEmpty || $0.hasSuffix("\u{2}") && $0.dropLast().allSatisfy(\.isNumber)
+            }
             if !(filled.isEmpty && onlyPlaceholders && !fragment.isEmpty) { url += "#" + filled }
         }
         return url

@@ -20,9 +20,10 @@ public func fuzzCatalog(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         byKey[record.key, default: []].append(record)
     }
     for (key, served) in byKey {
-        let bundled = BundledCatalog.json(for: key).flatMap {
-            try? CatalogDecoder.decode(Array($0.utf8), source: "bundled", diagnostics: RecordingDiagnostics(verbose: false))
-        }?.filter { $0.key == key } ?? []
+        let bundled =
+            BundledCatalog.json(for: key).flatMap {
+                try? CatalogDecoder.decode(Array($0.utf8), source: "bundled", diagnostics: RecordingDiagnostics(verbose: false))
+            }?.filter { $0.key == key } ?? []
         for sources in [served, bundled + served, served + bundled] {
             guard let type = CatalogMerger.merge(sources) else {
                 invariant(false, "no type from \(sources.count) records of '\(key)'")
@@ -48,10 +49,12 @@ public func fuzzCatalog(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 private func checkValidatorStorage(_ text: String) {
     guard let validator = HTTPValidator.usable(text) else { return }
-    invariant(validator.utf8.count <= HTTPValidator.maximumLength && !validator.utf8.contains { $0 < 0x20 || $0 == 0x7F },
-              "the validator \(text.debugDescription) would be sent back")
+    invariant(
+        validator.utf8.count <= HTTPValidator.maximumLength && !validator.utf8.contains { $0 < 0x20 || $0 == 0x7F },
+        "the validator \(text.debugDescription) would be sent back")
     let metadata = CatalogCache.Metadata(fetchedAt: 1, url: "https://example.org/", etag: validator, lastModified: validator)
     let line = Array(metadata.line.utf8)
     invariant(!line.contains(0x0A), "the metadata line of the validator \(text.debugDescription) is not one line")
-    invariant((try? CatalogCache.Metadata(line: line[...])) == metadata, "the validator \(text.debugDescription) does not read back as itself")
+    invariant(
+        (try? CatalogCache.Metadata(line: line[...])) == metadata, "the validator \(text.debugDescription) does not read back as itself")
 }

@@ -1,5 +1,6 @@
-@testable import ChoosyKit
 import Foundation
+
+@testable import ChoosyKit
 
 // Cleaning runs the ClearURLs rules, data from outside, on links from anywhere. A rules file of
 // any bytes is read or refused, never more; cleaning any link with those rules, and with the
@@ -35,7 +36,9 @@ private func checkShortcut(_ providers: [ClearURLsProvider], on origin: String) 
     for provider in providers {
         guard let name = HostNameInPattern.required(by: provider.urlPattern), !HostNameInPattern.occurs(name, in: origin) else { continue }
         let matches = (try? RegularExpression(provider.urlPattern))?.matches(origin) ?? false
-        invariant(!matches, "\(provider.urlPattern.debugDescription) matches \(origin.debugDescription) without \(String(decoding: name, as: UTF8.self))")
+        invariant(
+            !matches,
+            "\(provider.urlPattern.debugDescription) matches \(origin.debugDescription) without \(String(decoding: name, as: UTF8.self))")
     }
 }
 
@@ -55,7 +58,9 @@ private func check(_ link: String, with files: [ClearURLsRuleFile]) {
     let unwraps = result.steps.filter { $0.kind == .redirection }.count
     invariant(unwraps <= LinkCleaner.maximumUnwraps, "\(unwraps) unwraps")
     if unwraps == 0, let before = try? WebURL(parsing: link) {
-        invariant(before.host == out.host && before.port == out.port, "the host of \(link.debugDescription) changed without an unwrap: \(result.link.debugDescription)")
+        invariant(
+            before.host == out.host && before.port == out.port,
+            "the host of \(link.debugDescription) changed without an unwrap: \(result.link.debugDescription)")
     }
     invariant(result.steps.first?.before == link, "the first step does not start at the link")
     for (step, next) in zip(result.steps, result.steps.dropFirst()) {
@@ -65,6 +70,8 @@ private func check(_ link: String, with files: [ClearURLsRuleFile]) {
     let limited = unwraps == LinkCleaner.maximumUnwraps || result.steps.count >= LinkCleaner.maximumPasses
     if !limited {
         let again = cleaner.clean(result.link)
-        invariant(again.link == result.link || again.blockedBy != nil, "cleaning \(result.link.debugDescription) again gives \(again.link.debugDescription)")
+        invariant(
+            again.link == result.link || again.blockedBy != nil,
+            "cleaning \(result.link.debugDescription) again gives \(again.link.debugDescription)")
     }
 }

@@ -14,11 +14,14 @@ public func fuzzDesktopEntry(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     }
     // What the desktop index parses: all or nothing alike, and the same values.
     invariant(kept?.keys == entry.keys.filter { indexed.contains($0.key) }, "parsing some keys differs from parsing all")
-    invariant(DesktopEntryParser.parse(input.bytes, id: "fuzz.desktop", path: "/usr/share/applications/fuzz.desktop") == entry,
-                 "parsing is deterministic")
+    invariant(
+        DesktopEntryParser.parse(input.bytes, id: "fuzz.desktop", path: "/usr/share/applications/fuzz.desktop") == entry,
+        "parsing is deterministic")
     for (key, value) in entry.keys {
         // Binary never gets in: raw values hold no control character but tab.
-        invariant(!value.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) }, "control character in \(key)")
+        invariant(
+            !value.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) },
+            "control character in \(key)")
         invariant(!key.isEmpty && !key.contains(" ") && !key.contains("="), "malformed key \(key)")
     }
 

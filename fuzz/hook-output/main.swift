@@ -25,7 +25,9 @@ public func fuzzHookOutput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     invariant(capped.truncated == (output.count > limit), "truncated says \(capped.truncated) for \(output.count) bytes over \(limit)")
 
     let assignments = HookOutput.assignments(in: capped.bytes, truncated: capped.truncated)
-    invariant(HookOutput.assignments(in: capped.bytes, truncated: capped.truncated).elementsEqual(assignments) { $0 == $1 }, "reading is deterministic")
+    invariant(
+        HookOutput.assignments(in: capped.bytes, truncated: capped.truncated).elementsEqual(assignments) { $0 == $1 },
+        "reading is deterministic")
     let text = String(decoding: capped.bytes, as: UTF8.self)
     var lines = text.split(whereSeparator: \.isNewline).map(String.init)[...]
     // The line the cut fell inside is no line the script meant.

@@ -25,12 +25,15 @@ public func fuzzHTTPValidator(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     let metadata = CatalogCache.Metadata(fetchedAt: 1, url: "https://example.org/", etag: validator, lastModified: validator)
     let written = Array(metadata.line.utf8)
     invariant(!written.contains(0x0A), "the metadata line of \(sent.debugDescription) is not one line")
-    invariant((try? CatalogCache.Metadata(line: written[...])) == metadata, "the validator \(sent.debugDescription) does not read back as itself")
+    invariant(
+        (try? CatalogCache.Metadata(line: written[...])) == metadata, "the validator \(sent.debugDescription) does not read back as itself")
     return 0
 }
 
 private func check(_ validator: String?, from text: String) {
     guard let validator else { return }
     invariant(validator.utf8.count <= HTTPValidator.maximumLength, "a validator of \(validator.utf8.count) bytes would be sent")
-    invariant(!validator.utf8.contains { $0 < 0x20 || $0 == 0x7F }, "the validator \(text.debugDescription) would be sent back with a control character")
+    invariant(
+        !validator.utf8.contains { $0 < 0x20 || $0 == 0x7F },
+        "the validator \(text.debugDescription) would be sent back with a control character")
 }

@@ -12,7 +12,9 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         value = try JSONReader.parse(input.bytes)
     } catch {
         let lines = input.bytes.count(where: { $0 == 0x0A }) + 1
-        invariant(error.line.map { $0 >= 1 && $0 <= lines } == true && (error.column ?? 0) >= 1, "a syntax error without a place in the text: \(error)")
+        invariant(
+            error.line.map { $0 >= 1 && $0 <= lines } == true && (error.column ?? 0) >= 1,
+            "a syntax error without a place in the text: \(error)")
         invariant((try? JSONReader.parse(input.bytes)) == nil, "read on the second try")
         return 0
     }
@@ -20,7 +22,9 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     for indented in [false, true] {
         let text = value.rendered(indented: indented)
-        invariant(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, "a control character written raw")
+        invariant(
+            !text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
+            "a control character written raw")
         do {
             let again = try JSONReader.parse(Array(text.utf8))
             invariant(again == value, "written and read again, the value changed: \(text)")

@@ -27,14 +27,16 @@ public func fuzzLinkPattern(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         invariant(fits(value, kind), "\(source.debugDescription) gave \(key)=\(value.debugDescription), which is not \(kind)")
     }
     let host = pattern.host
-    invariant(link.host.domainName.map { host.includesSubdomains ? link.host.isWithin(.domain(host.domain)) : $0 == host.domain } == true,
-              "\(source.debugDescription) matched the host \(link.host.serialized)")
+    invariant(
+        link.host.domainName.map { host.includesSubdomains ? link.host.isWithin(.domain(host.domain)) : $0 == host.domain } == true,
+        "\(source.debugDescription) matched the host \(link.host.serialized)")
     let segments = link.pathSegments.last == "" ? link.pathSegments.dropLast() : link.pathSegments[...]
     invariant(segments.count == pattern.segments.count, "\(source.debugDescription) matched \(segments.count) segments")
     if let query = link.query {
         let reversed = query.split(separator: "&", omittingEmptySubsequences: false).reversed().joined(separator: "&")
-        let shuffled = try? WebURL(parsing: "https://\(link.host.serialized)/\(link.pathSegments.joined(separator: "/"))?\(reversed)"
-            + (link.fragment.map { "#" + $0 } ?? ""))
+        let shuffled = try? WebURL(
+            parsing: "https://\(link.host.serialized)/\(link.pathSegments.joined(separator: "/"))?\(reversed)"
+                + (link.fragment.map { "#" + $0 } ?? ""))
         // A repeated name counts once (the first), so reordering may change which value is taken.
         if let shuffled, Set(URLParts.queryItems(of: query).map(\.name)).count == URLParts.queryItems(of: query).count {
             invariant(pattern.match(shuffled) != nil, "\(source.debugDescription) stopped matching when the query was reordered")

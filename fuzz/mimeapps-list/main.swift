@@ -1,5 +1,6 @@
-@testable import ChoosyKit
 import Foundation
+
+@testable import ChoosyKit
 
 // `mimeapps.list` is the user's, edited by every desktop tool. install and uninstall
 // (doc/desktop.md) must survive any bytes in it, take choosy out of every association line
@@ -43,8 +44,10 @@ public func fuzzMimeAppsList(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         }
         let text = String(decoding: line.last == 0x0D ? line.dropLast() : line[...], as: UTF8.self)
         // install may have added the group (after a blank line), and uninstall keeps it.
-        invariant(text.isEmpty || text == "[Default Applications]" || previous.lines.values.contains(text) || text.hasPrefix("x-scheme-handler/https=") || text.hasPrefix("x-scheme-handler/geo="),
-                  "a line not from the input: \(line)")
+        invariant(
+            text.isEmpty || text == "[Default Applications]" || previous.lines.values.contains(text)
+                || text.hasPrefix("x-scheme-handler/https=") || text.hasPrefix("x-scheme-handler/geo="),
+            "a line not from the input: \(line)")
     }
     invariant((try? editor.withdraw(choosy, restoring: [:])) == false, "choosy is still named after uninstall")
     return 0

@@ -12,8 +12,9 @@
 // 0xFF-separated field is also a unit name and a desktop file path.
 
 private func checkedID(_ id: String, from input: String) {
-    invariant(DesktopEntryIndex.isValidID(id) && !id.unicodeScalars.contains { $0.properties.generalCategory == .control },
-              "\(input.debugDescription) gives the desktop ID \(id.debugDescription)")
+    invariant(
+        DesktopEntryIndex.isValidID(id) && !id.unicodeScalars.contains { $0.properties.generalCategory == .control },
+        "\(input.debugDescription) gives the desktop ID \(id.debugDescription)")
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -26,7 +27,9 @@ public func fuzzProcessFiles(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     let names: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT", ""]
     let entries = Set(bytes.split(separator: 0).map { Array($0) })
     for (name, value) in ProcessFiles.variables(names, inEnviron: bytes) {
-        invariant(names.contains(name) && entries.contains(Array((name + "=" + value).utf8)), "environ \(bytes) gives \(name)=\(value.debugDescription)")
+        invariant(
+            names.contains(name) && entries.contains(Array((name + "=" + value).utf8)),
+            "environ \(bytes) gives \(name)=\(value.debugDescription)")
     }
     invariant(ProcessFiles.arguments(ofCmdline: bytes).allSatisfy { !$0.utf8.contains(0) }, "an argument holds a NUL")
     if let unit = ProcessFiles.unit(inCgroup: bytes) {

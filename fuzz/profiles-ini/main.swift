@@ -17,7 +17,9 @@ public func fuzzProfilesINI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         invariant(profile.selector == profile.name, "-P takes the name")
         // One line of the file: no line break, no NUL, no blank at either end.
         invariant(!profile.name.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 }, "a line break or NUL in '\(profile.name)'")
-        invariant(profile.name.first != " " && profile.name.last != " " && profile.name.first != "\t" && profile.name.last != "\t", "blanks around '\(profile.name)'")
+        invariant(
+            profile.name.first != " " && profile.name.last != " " && profile.name.first != "\t" && profile.name.last != "\t",
+            "blanks around '\(profile.name)'")
         // The name reaches the browser as one argument, and its key reads back as the app and it.
         let firefox = AppProfiles(format: .firefox, paths: [:], arguments: ["-P", AppProfiles.placeholder])
         invariant(profile.arguments(firefox) == ["-P", profile.name], "the name is not one argument")
@@ -43,10 +45,16 @@ func checkContainers(_ bytes: [UInt8]) {
         invariant(!name.isEmpty && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "container name '\(name)'")
         let link = FirefoxContainers.link("https://example.org/?a=b&c=d#e", in: name)
         let query = link.dropFirst("ext+container:".count).split(separator: "&", omittingEmptySubsequences: false)
-        invariant(query.count == 2 && PercentEncoding.decode(query[0].dropFirst("name=".count)) == name, "the name is not one parameter of \(link)")
-        invariant(PercentEncoding.decode(query[1].dropFirst("url=".count)) == "https://example.org/?a=b&c=d#e", "the URL is not one parameter of \(link)")
+        invariant(
+            query.count == 2 && PercentEncoding.decode(query[0].dropFirst("name=".count)) == name,
+            "the name is not one parameter of \(link)")
+        invariant(
+            PercentEncoding.decode(query[1].dropFirst("url=".count)) == "https://example.org/?a=b&c=d#e",
+            "the URL is not one parameter of \(link)")
         let profile = BrowserProfile(name: "Work", selector: "Work").inContainer(name)
-        invariant(ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: profile.choiceName)).profile == "Work/" + name, "the key of '\(name)' does not read back")
+        invariant(
+            ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: profile.choiceName)).profile == "Work/" + name,
+            "the key of '\(name)' does not read back")
     }
 }
 
@@ -66,7 +74,8 @@ func checkProfileGroupRows(_ cells: [String]) {
     var unread = rows[...]
     for profile in profiles {
         invariant(profile.inProfileGroup && profile.selector == profile.name, "'\(profile.name)' is not a group profile chosen by name")
-        invariant(!profile.name.isEmpty && !profile.name.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 }, "group name '\(profile.name)'")
+        invariant(
+            !profile.name.isEmpty && !profile.name.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 }, "group name '\(profile.name)'")
         guard let directory = profile.directory, directory.hasPrefix("/") else {
             invariant(false, "group profile '\(profile.name)' has no absolute directory")
             return
@@ -82,7 +91,9 @@ func checkProfileGroupRows(_ cells: [String]) {
         }
         unread = unread[(row + 1)...]
         let firefox = AppProfiles(format: .firefox, paths: [:], arguments: ["-P", AppProfiles.placeholder])
-        invariant(profile.arguments(firefox) == ["--profile", directory] && !profile.looksLikeAnOption(firefox), "group profile '\(profile.name)' is not opened by its directory")
+        invariant(
+            profile.arguments(firefox) == ["--profile", directory] && !profile.looksLikeAnOption(firefox),
+            "group profile '\(profile.name)' is not opened by its directory")
         let key = ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: profile.name))
         invariant(key.app == "firefox" && key.profile == profile.name, "the key of group profile '\(profile.name)' does not read back")
     }

@@ -17,15 +17,24 @@ public func fuzzSiteRules(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if let site = try? Site(parsing: text) {
         invariant((try? Site(parsing: text)) == site, "parsing \(text.debugDescription) is not deterministic")
         let written = site.text
-        invariant((try? Site(parsing: written)) == site, "\(text.debugDescription) is written \(written.debugDescription), which reads as another site")
-        invariant((try? Site(parsing: written))?.neverMatches == site.neverMatches, "\(text.debugDescription) and its written form \(written.debugDescription) disagree on whether it can match")
+        invariant(
+            (try? Site(parsing: written)) == site,
+            "\(text.debugDescription) is written \(written.debugDescription), which reads as another site")
+        invariant(
+            (try? Site(parsing: written))?.neverMatches == site.neverMatches,
+            "\(text.debugDescription) and its written form \(written.debugDescription) disagree on whether it can match")
         if let own = try? WebURL(parsing: "https://" + written.dropFirst(site.exact ? 1 : 0) + "/") {
             invariant(site.matches(own), "\(written.debugDescription) does not match its own link")
         }
         if let url = try? WebURL(parsing: input.field(1)), site.matches(url) {
-            invariant(site.exact ? url.host.domainName == site.host.domainName && (site.host.domainName != nil || url.host == site.host) : url.host.isWithin(site.host),
-                      "\(written.debugDescription) matches \(input.field(1).debugDescription), whose host is \(url.host.serialized)")
-            invariant(url.pathSegments.starts(with: site.path), "\(written.debugDescription) matches \(input.field(1).debugDescription) outside its path")
+            invariant(
+                site.exact
+                    ? url.host.domainName == site.host.domainName && (site.host.domainName != nil || url.host == site.host)
+                    : url.host.isWithin(site.host),
+                "\(written.debugDescription) matches \(input.field(1).debugDescription), whose host is \(url.host.serialized)")
+            invariant(
+                url.pathSegments.starts(with: site.path),
+                "\(written.debugDescription) matches \(input.field(1).debugDescription) outside its path")
         }
     }
     if let json = try? JSONReader.parse(Array(input.field(2).utf8)), let rules = try? SiteRules(json: json) {

@@ -29,15 +29,18 @@ public func fuzzURLTemplate(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     // dropped) give the same structure: no value added a `?`, `&`, `=` or `#`. A placeholder
     // at the very start is verbatim by design (it supplies a whole URL), so its key keeps its
     // value in both.
-    let leading = format.hasPrefix("{{") ? template.placeholders.first.flatMap { key in
-        format.hasPrefix("{{\(key)}}") ? key : nil
-    } : nil
+    let leading =
+        format.hasPrefix("{{")
+        ? template.placeholders.first.flatMap { key in
+            format.hasPrefix("{{\(key)}}") ? key : nil
+        } : nil
     var harmless = values.mapValues { $0.isEmpty ? "" : "v" }
     if let leading { harmless[leading] = values[leading] }
     let skeleton = template.fill(harmless)
     for separator: Character in ["?", "&", "=", "#"] {
-        invariant(url.count(of: separator) == skeleton.count(of: separator),
-                     "a value changed the number of '\(separator)' in \(url)")
+        invariant(
+            url.count(of: separator) == skeleton.count(of: separator),
+            "a value changed the number of '\(separator)' in \(url)")
     }
 
     // The whole path from a catalog app: its URL, and whether it may be launched.

@@ -29,12 +29,14 @@ public func fuzzWebURL(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     let rebuilt = "\(url.scheme.rawValue)://\(url.host.serialized)\(url.port.map { ":\($0)" } ?? "")/"
     let again = try? WebURL(parsing: rebuilt)
-    invariant(again?.host == url.host && again?.port == url.port, "\(rebuilt.debugDescription) does not read back as \(link.debugDescription)'s host")
+    invariant(
+        again?.host == url.host && again?.port == url.port,
+        "\(rebuilt.debugDescription) does not read back as \(link.debugDescription)'s host")
 
     if let site {
         let within = url.host.isWithin(site)
         switch (url.host.domainName, site.domainName) {
-        case let (name?, siteName?):
+        case (let name?, let siteName?):
             let expected = name == siteName || (!siteName.isEmpty && name.hasSuffix("." + siteName))
             invariant(within == expected, "\(url.host.serialized) within \(site.serialized): \(within)")
         default:
@@ -47,11 +49,13 @@ public func fuzzWebURL(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 private func check(_ host: WebHost) {
     let text = host.serialized
     invariant(!text.isEmpty, "an empty host")
-    invariant(text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) },
-              "host \(text.debugDescription) is not lowercase printable ASCII")
+    invariant(
+        text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) },
+        "host \(text.debugDescription) is not lowercase printable ASCII")
     switch host {
     case .domain(let name):
-        invariant(!name.utf8.contains { "#%/:<>?@[\\]^|".utf8.contains($0) }, "domain \(name.debugDescription) holds a forbidden code point")
+        invariant(
+            !name.utf8.contains { "#%/:<>?@[\\]^|".utf8.contains($0) }, "domain \(name.debugDescription) holds a forbidden code point")
         invariant(!IPAddressSyntax.endsInANumber(Array(name.utf8)), "domain \(name.debugDescription) ends in a number")
     case .ipv4:
         invariant(text.utf8.allSatisfy { $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }, "IPv4 \(text)")

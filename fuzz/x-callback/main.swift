@@ -20,8 +20,14 @@ public func fuzzXCallback(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     var ran = false
     var router = CallbackRouter(schemes: ["choosy", "MyApp"])
-    router.register(action: "open") { _ in ran = true; return .success(answer) }
-    router.register(action: "cancel") { _ in ran = true; return .cancel }
+    router.register(action: "open") { _ in
+        ran = true
+        return .success(answer)
+    }
+    router.register(action: "cancel") { _ in
+        ran = true
+        return .cancel
+    }
     router.register(action: "fail") { request in
         ran = true
         return .failure(code: Int32(truncatingIfNeeded: request.parameters["code"].flatMap { Int($0) } ?? 1), message: url)
@@ -61,8 +67,9 @@ public func fuzzXCallback(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // an action it gives is one of the type's, and a web link's origin is the link itself.
     let classifier = LinkClassifier(catalogLinks: { _ in bundledLinks }, diagnostics: RecordingDiagnostics(verbose: false))
     if case .action(let action)? = try? classifier.classify(url), let origin = action.link {
-        invariant(bundledLinks.entries.contains { $0.type == action.type && $0.link.link.action == action.action } || action.type == "browser",
-                  "\(url.debugDescription) became \(action.type) \(action.action), which no bundled link gives")
+        invariant(
+            bundledLinks.entries.contains { $0.type == action.type && $0.link.link.action == action.action } || action.type == "browser",
+            "\(url.debugDescription) became \(action.type) \(action.action), which no bundled link gives")
         invariant(url.contains(origin.url), "\(url.debugDescription) lost its text: \(origin.url.debugDescription)")
     }
     return 0
@@ -76,6 +83,7 @@ private let bundledLinks: CatalogLinkMatcher = {
         userCatalog: UserCatalog(environment: environment, fileSystem: LocalFileSystem()),
         network: nil, clock: SystemClock(), diagnostics: RecordingDiagnostics()
     )
-    return CatalogLinkMatcher(types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
-                              host: nil, diagnostics: RecordingDiagnostics())
+    return CatalogLinkMatcher(
+        types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
+        host: nil, diagnostics: RecordingDiagnostics())
 }()

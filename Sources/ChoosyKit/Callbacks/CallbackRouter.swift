@@ -88,7 +88,8 @@ package struct CallbackRouter {
             outcome = claimed
         } else {
             let known = actions.isEmpty ? "" : " (known actions: \(actions.joined(separator: ", ")))"
-            return routingFailure(XCallbackError(code: .unknownAction, message: "unknown action '\(request.action)'\(known)", request: request))
+            return routingFailure(
+                XCallbackError(code: .unknownAction, message: "unknown action '\(request.action)'\(known)", request: request))
         }
 
         switch outcome {

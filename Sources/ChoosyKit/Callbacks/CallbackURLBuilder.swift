@@ -39,7 +39,8 @@ package enum CallbackURLBuilder {
     package static func checked(_ callback: String) throws(CallbackURLError) -> String {
         let scalars = callback.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpaceOrControl($0) }),
-              let last = scalars.lastIndex(where: { !isSpaceOrControl($0) }) else {
+            let last = scalars.lastIndex(where: { !isSpaceOrControl($0) })
+        else {
             throw CallbackURLError(url: callback, reason: "it is empty")
         }
         let trimmed = String(scalars[first...last])

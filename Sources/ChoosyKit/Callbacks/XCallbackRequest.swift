@@ -45,7 +45,8 @@ package struct XCallbackRequest: Equatable, Sendable {
         var seen: Set<String> = []
         for (rawName, rawValue) in parts.queryItems {
             guard let name = PercentEncoding.decode(rawName),
-                  let value = PercentEncoding.decode(rawValue ?? "") else {
+                let value = PercentEncoding.decode(rawValue ?? "")
+            else {
                 malformed = malformed ?? rawName
                 continue
             }

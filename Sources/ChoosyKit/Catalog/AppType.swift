@@ -47,7 +47,8 @@ package func isValidTypeKey(_ key: String) -> Bool {
 /// Text made into a key: lowercased, every character outside `[a-z0-9_]` replaced by `_`
 /// (`org.gnome.Evolution` → `org_gnome_evolution`).
 package func keyFromText(_ text: some StringProtocol) -> String {
-    String(text.lowercased().unicodeScalars.map { scalar -> Character in
-        ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" ? Character(scalar) : "_"
-    })
+    String(
+        text.lowercased().unicodeScalars.map { scalar -> Character in
+            ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" ? Character(scalar) : "_"
+        })
 }

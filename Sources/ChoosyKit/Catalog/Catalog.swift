@@ -117,8 +117,9 @@ package final class Catalog {
                     diagnostics.explain("the catalog server has no app type '\(guessed)'")
                 case .failed(let reason):
                     // Not knowing is not the same as "there is no such type".
-                    throw .unavailable("cannot tell what app type '\(input)' is: the catalog could not be reached (\(reason))"
-                        + didYouMean(input, among: summaries.map(\.name)))
+                    throw .unavailable(
+                        "cannot tell what app type '\(input)' is: the catalog could not be reached (\(reason))"
+                            + didYouMean(input, among: summaries.map(\.name)))
                 }
             }
         }
@@ -144,24 +145,33 @@ package final class Catalog {
         let notFoundAt = cache.time(of: .notFound, for: key)
         let answeredAt = [cached?.metadata.fetchedAt, notFoundAt].compactMap { $0 }.max()
         if let notFoundAt, notFoundAt == answeredAt {
-            diagnostics.explain("the catalog server has no app type '\(key)' (its answer \(Int(max(0, clock.now() - notFoundAt))) s ago); the other sources stand")
+            diagnostics.explain(
+                "the catalog server has no app type '\(key)' (its answer \(Int(max(0, clock.now() - notFoundAt))) s ago); the other sources stand"
+            )
         }
         if let network, !network.freshness.developmentMode,
-           answeredAt.map({ !network.freshness.isFresh(answeredAt: $0, now: clock.now()) }) ?? true {
+            answeredAt.map({ !network.freshness.isFresh(answeredAt: $0, now: clock.now()) }) ?? true
+        {
             let retryAfter = min(network.freshness.ttl, Catalog.retryInterval)
             if let failed = cache.time(of: .failed, for: key), clock.now() - failed < retryAfter {
                 diagnostics.explain("downloading '\(key)' failed \(Int(clock.now() - failed)) s ago; trying again later")
             } else {
-                diagnostics.explain(notFoundAt == answeredAt ? "the server's answer for '\(key)' is older than the TTL; asking again in the background"
-                    : "downloaded data for '\(key)' is \(cached == nil ? "missing" : "stale"); refreshing it in the background")
+                diagnostics.explain(
+                    notFoundAt == answeredAt
+                        ? "the server's answer for '\(key)' is older than the TTL; asking again in the background"
+                        : "downloaded data for '\(key)' is \(cached == nil ? "missing" : "stale"); refreshing it in the background")
                 network.background?.refreshLater(key)
             }
         }
-        diagnostics.explain("app type '\(key)': bundled \(bundled.isEmpty ? "no" : "yes"), downloaded \(cached == nil ? "no" : "yes"), user \(user.isEmpty ? "no" : "yes (\(userCatalog.directory))")")
+        diagnostics.explain(
+            "app type '\(key)': bundled \(bundled.isEmpty ? "no" : "yes"), downloaded \(cached == nil ? "no" : "yes"), user \(user.isEmpty ? "no" : "yes (\(userCatalog.directory))")"
+        )
         let downloaded = (cached?.records ?? []).map { $0.withoutLaunchArguments() }
         let ignored = downloaded.flatMap(\.ignored)
         if !ignored.isEmpty {
-            diagnostics.explain("downloaded catalog: ignoring the launch arguments (private, profiles) of \(ignored.joined(separator: ", ")): they come only from the bundled catalog and your own files")
+            diagnostics.explain(
+                "downloaded catalog: ignoring the launch arguments (private, profiles) of \(ignored.joined(separator: ", ")): they come only from the bundled catalog and your own files"
+            )
         }
         guard let type = CatalogMerger.merge(bundled + downloaded.map(\.record) + user) else {
             throw .unknown("unknown app type '\(key)'" + didYouMean(key, among: summaries().map(\.name)))
@@ -175,9 +185,10 @@ package final class Catalog {
     /// `withExamples` (`describe`): a handled link does not pay for them.
     package func links(of key: String, withExamples: Bool = false) -> [CatalogLink] {
         if let links = mergedLinks[key + (withExamples ? " examples" : "")] { return links }
-        let bundled = BundledCatalog.linksJSON(for: key, withExamples: withExamples).map { json in
-            (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
-        } ?? []
+        let bundled =
+            BundledCatalog.linksJSON(for: key, withExamples: withExamples).map { json in
+                (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
+            } ?? []
         let cached = cachedRecords[key] ?? cache.entry(for: key, diagnostics: diagnostics)?.records
         let links = CatalogMerger.links((bundled + (cached ?? []) + userRecords).filter { $0.key == key })
         mergedLinks[key + (withExamples ? " examples" : "")] = links
@@ -206,7 +217,8 @@ package final class Catalog {
             if case .failed(let reason) = outcome { failed.append((key, reason)) } else { report(key, outcome) }
         }
         guard let first = failed.first else { return }
-        let names = failed.count == 1 ? "app type '\(first.key)'" : "\(failed.count) app types (\(failed.map(\.key).joined(separator: ", ")))"
+        let names =
+            failed.count == 1 ? "app type '\(first.key)'" : "\(failed.count) app types (\(failed.map(\.key).joined(separator: ", ")))"
         warnOnce("could not refresh \(names): \(first.reason); keeping the data already here")
     }
 

@@ -95,9 +95,9 @@ package struct CatalogCache: Sendable {
             guard file.hasSuffix(".cache") else { return nil }
             let key = String(file.dropLast(6))
             guard isValidTypeKey(key),
-                  let bytes = try? fileSystem.read(joinPath(directory, file), limit: JSONReader.ownFileLimit),
-                  let newline = bytes.firstIndex(of: 0x0A),
-                  let metadata = try? Metadata(line: bytes[..<newline])
+                let bytes = try? fileSystem.read(joinPath(directory, file), limit: JSONReader.ownFileLimit),
+                let newline = bytes.firstIndex(of: 0x0A),
+                let metadata = try? Metadata(line: bytes[..<newline])
             else { return nil }
             return (key, metadata.name ?? key, metadata.linkHosts)
         }

@@ -41,8 +41,10 @@ package struct LinkExample: Equatable, Sendable {
         case .browser:
             .object([("link", .string(link)), ("browser", .bool(true))])
         case .action(let action, let parameters):
-            .object([("link", .string(link)), ("action", .string(action)),
-                     ("parameters", .object(sortedByName: parameters.mapValues(JSONValue.string)))])
+            .object([
+                ("link", .string(link)), ("action", .string(action)),
+                ("parameters", .object(sortedByName: parameters.mapValues(JSONValue.string))),
+            ])
         }
     }
 }

@@ -55,13 +55,16 @@ package enum CatalogDecoder {
     /// Invalid links get a line each, up to this many per file.
     static let shownProblems = 5
 
-    package static func decode(_ bytes: [UInt8], source: String, diagnostics: DiagnosticSink) throws(CatalogFormatError) -> [AppTypeRecord] {
+    package static func decode(_ bytes: [UInt8], source: String, diagnostics: DiagnosticSink) throws(CatalogFormatError) -> [AppTypeRecord]
+    {
         let types: [JSONValue]
         do {
-            types = try JSONShape.array(of: JSONShape { value throws(JSONError) in
-                guard case .object = value else { throw JSONError(shape: "should be an object") }
-                return value
-            }).read(try JSONReader.parse(bytes))
+            types = try JSONShape.array(
+                of: JSONShape { value throws(JSONError) in
+                    guard case .object = value else { throw JSONError(shape: "should be an object") }
+                    return value
+                }
+            ).read(try JSONReader.parse(bytes))
         } catch {
             throw CatalogFormatError(description: "\(source): not a JSON array of app types (\(error))")
         }
@@ -82,7 +85,8 @@ package enum CatalogDecoder {
         }
         if !rejected.isEmpty {
             let count = rejected.count == 1 ? "an app type" : "\(rejected.count) app types"
-            diagnostics.warning("\(source): ignoring \(count) with an invalid key: \(rejected.joined(separator: ", ")) (keys match ^[a-z0-9_]+$)")
+            diagnostics.warning(
+                "\(source): ignoring \(count) with an invalid key: \(rejected.joined(separator: ", ")) (keys match ^[a-z0-9_]+$)")
         }
         for problem in invalidLinks.prefix(shownProblems) {
             diagnostics.warning("\(source): ignoring link \(problem)")
@@ -134,9 +138,9 @@ package enum CatalogDecoder {
     /// places the browser chooses between); anything else is dropped.
     private static func profiles(_ value: JSONValue) -> AppProfiles? {
         guard let format = value["format"]?.stringValue.flatMap(AppProfiles.Format.init(rawValue:)),
-              let arguments = value["args"].flatMap(arguments),
-              arguments.contains(where: { holds($0, AppProfiles.placeholder) }),
-              case .object(let members)? = value["paths"]
+            let arguments = value["args"].flatMap(arguments),
+            arguments.contains(where: { holds($0, AppProfiles.placeholder) }),
+            case .object(let members)? = value["paths"]
         else { return nil }
         var paths: [String: [String]] = [:]
         for (id, path) in members {
@@ -167,15 +171,18 @@ package enum CatalogDecoder {
         var examples: [LinkExample] = []
         for (index, example) in (value["examples"]?.elements ?? []).enumerated() {
             guard let parsed = Self.example(example) else {
-                invalid.append("example \(index + 1) of '\(pattern.prefix(80))' of '\(key)': it must be {\"link\", \"action\", \"parameters\"} or {\"link\", \"browser\": true}")
+                invalid.append(
+                    "example \(index + 1) of '\(pattern.prefix(80))' of '\(key)': it must be {\"link\", \"action\", \"parameters\"} or {\"link\", \"browser\": true}"
+                )
                 continue
             }
             examples.append(parsed)
         }
-        return CatalogLink(action: action, pattern: pattern, linkParam: linkParam?.isEmpty == true ? nil : linkParam,
-                           apps: value["apps"]?.elements?.compactMap(\.stringValue),
-                           parameters: value["parameters"]?.members.map(Self.textMembers) ?? [:],
-                           plusIsSpace: value["plus_is_space"]?.boolValue == true, examples: examples, origin: source)
+        return CatalogLink(
+            action: action, pattern: pattern, linkParam: linkParam?.isEmpty == true ? nil : linkParam,
+            apps: value["apps"]?.elements?.compactMap(\.stringValue),
+            parameters: value["parameters"]?.members.map(Self.textMembers) ?? [:],
+            plusIsSpace: value["plus_is_space"]?.boolValue == true, examples: examples, origin: source)
     }
 
     private static func example(_ value: JSONValue) -> LinkExample? {
@@ -199,7 +206,7 @@ package enum CatalogDecoder {
     private static func normalizedScheme(_ scheme: String) -> String? {
         let bytes = Array(scheme.utf8)
         guard let first = bytes.first, isASCIILetter(first),
-              bytes.allSatisfy({ isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+            bytes.allSatisfy({ isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
         else { return nil }
         return scheme.lowercased()
     }

@@ -18,7 +18,9 @@ package struct CatalogRefresher: Sendable {
     private let clock: Clock
 
     /// `client` is called only when a request is really made (it loads libcurl).
-    package init(baseURL: String, cache: CatalogCache, client: @escaping @Sendable () -> HTTPClient, freshness: CatalogFreshness, clock: Clock) {
+    package init(
+        baseURL: String, cache: CatalogCache, client: @escaping @Sendable () -> HTTPClient, freshness: CatalogFreshness, clock: Clock
+    ) {
         self.baseURL = baseURL
         self.cache = cache
         self.client = client

@@ -88,7 +88,9 @@ package struct CleaningRulesRefresher: Sendable {
         diagnostics.explain("GET \(hashURL)\(conditional == nil ? "" : " (conditional)")")
         let answer: HTTPResponse
         do {
-            answer = try client().get(HTTPRequest(url: hashURL, ifNoneMatch: conditional?.etag, ifModifiedSince: conditional?.lastModified, label: "link-cleaning rules"))
+            answer = try client().get(
+                HTTPRequest(
+                    url: hashURL, ifNoneMatch: conditional?.etag, ifModifiedSince: conditional?.lastModified, label: "link-cleaning rules"))
         } catch {
             return .failed(error.description)
         }

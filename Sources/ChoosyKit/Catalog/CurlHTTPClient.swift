@@ -70,22 +70,28 @@ package struct CurlHTTPClient: HTTPClient {
         curl.set(handle, CURLOPT_ACCEPT_ENCODING, "")
         curl.set(handle, CURLOPT_USERAGENT, "choosy/\(choosyVersion)")
         curl.set(handle, CURLOPT_HTTPHEADER, pointer: headers.map { UnsafeMutableRawPointer($0) })
-        curl.set(handle, CURLOPT_WRITEFUNCTION, callback: { data, size, count, context in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            return transfer.receive(data, size * count)
-        })
+        curl.set(
+            handle, CURLOPT_WRITEFUNCTION,
+            callback: { data, size, count, context in
+                let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                return transfer.receive(data, size * count)
+            })
         curl.set(handle, CURLOPT_WRITEDATA, pointer: context)
-        curl.set(handle, CURLOPT_HEADERFUNCTION, callback: { data, size, count, context in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            transfer.header(data, size * count)
-            return size * count
-        })
+        curl.set(
+            handle, CURLOPT_HEADERFUNCTION,
+            callback: { data, size, count, context in
+                let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                transfer.header(data, size * count)
+                return size * count
+            })
         curl.set(handle, CURLOPT_HEADERDATA, pointer: context)
         curl.set(handle, CURLOPT_NOPROGRESS, 0)
-        curl.set(handle, CURLOPT_XFERINFOFUNCTION, progress: { context, total, now, _, _ in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
-            return transfer.progress(received: Int64(now), total: Int64(total))
-        })
+        curl.set(
+            handle, CURLOPT_XFERINFOFUNCTION,
+            progress: { context, total, now, _, _ in
+                let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+                return transfer.progress(received: Int64(now), total: Int64(total))
+            })
         curl.set(handle, CURLOPT_XFERINFODATA, pointer: context)
         return curl.perform(handle)
     }
@@ -175,7 +181,8 @@ private struct CurlLibrary: @unchecked Sendable {
     private let getinfo: UnsafeMutableRawPointer
 
     private static let loaded = Result { () throws(SharedLibraryError) in
-        let library = try SharedLibrary("libcurl", sonames: ["libcurl.so.4", "libcurl.so"], package: "libcurl4", neededFor: "to download the catalog")
+        let library = try SharedLibrary(
+            "libcurl", sonames: ["libcurl.so.4", "libcurl.so"], package: "libcurl4", neededFor: "to download the catalog")
         let globalInit: GlobalInitFunction = try library.function("curl_global_init")
         let curl = CurlLibrary(
             easyInitFunction: try library.function("curl_easy_init"), easyCleanupFunction: try library.function("curl_easy_cleanup"),

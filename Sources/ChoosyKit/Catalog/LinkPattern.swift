@@ -136,7 +136,9 @@ package struct LinkPattern: Equatable, Sendable {
         guard host.matches(link.host) else { return nil }
         var parameters: [String: String] = [:]
         // A trailing `/` on the link is the same page (`https://t.me/name/`).
-        guard Self.match(segments, link.pathSegments[...], decoded: plusIsSpace ? .plusIsSpace : .encoded, into: &parameters) else { return nil }
+        guard Self.match(segments, link.pathSegments[...], decoded: plusIsSpace ? .plusIsSpace : .encoded, into: &parameters) else {
+            return nil
+        }
         if !query.isEmpty {
             guard Self.match(query, Self.items(link.query, plusIsSpace: true), into: &parameters) else { return nil }
         }
@@ -158,7 +160,9 @@ package struct LinkPattern: Equatable, Sendable {
         case encoded, plusIsSpace, decoded
     }
 
-    private static func match(_ segments: [Segment], _ texts: ArraySlice<String>, decoded: SegmentText, into parameters: inout [String: String]) -> Bool {
+    private static func match(
+        _ segments: [Segment], _ texts: ArraySlice<String>, decoded: SegmentText, into parameters: inout [String: String]
+    ) -> Bool {
         var texts = texts
         if texts.count > segments.count, texts.last == "" { texts.removeLast() }
         guard texts.count == segments.count else { return false }
@@ -170,7 +174,9 @@ package struct LinkPattern: Equatable, Sendable {
 
     /// A segment's parts against the segment text, written as `decoded` says: a
     /// placeholder takes one or more bytes up to the next literal text, or to the end.
-    private static func match(_ parts: ArraySlice<Part>, _ text: ArraySlice<UInt8>, decoded: SegmentText, into parameters: inout [String: String]) -> Bool {
+    private static func match(
+        _ parts: ArraySlice<Part>, _ text: ArraySlice<UInt8>, decoded: SegmentText, into parameters: inout [String: String]
+    ) -> Bool {
         guard let part = parts.first else { return text.isEmpty }
         switch part {
         case .literal(let literal):
@@ -263,7 +269,8 @@ extension LinkPattern {
     package static func hostPattern(of source: String) -> HostPattern? {
         let bytes = Array(source.utf8)
         guard let start = hostStart(bytes) else { return nil }
-        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let end =
+            bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
         return try? hostPattern(bytes[start..<end])
     }
 
@@ -291,7 +298,8 @@ extension LinkPattern {
             }
         }
         guard labelLength > 0 else {
-            throw LinkPatternError("its host '\(string(text))' is not a domain name (ASCII letters, digits, '-' and '.', optionally after '*.')")
+            throw LinkPatternError(
+                "its host '\(string(text))' is not a domain name (ASCII letters, digits, '-' and '.', optionally after '*.')")
         }
         return HostPattern(domain: string(domain).lowercased(), includesSubdomains: includesSubdomains)
     }
@@ -366,9 +374,14 @@ extension LinkPattern {
         let path = text[..<(mark ?? text.endIndex)]
         let segments = try path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { text throws(LinkPatternError) in
             let segment = try segment(text, keys: &keys)
-            return Segment(parts: segment.parts.map { part in
-                if case .literal(let bytes) = part { .literal(Array(PercentEncoding.decodeLeniently(string(bytes[...])).utf8)) } else { part }
-            })
+            return Segment(
+                parts: segment.parts.map { part in
+                    if case .literal(let bytes) = part {
+                        .literal(Array(PercentEncoding.decodeLeniently(string(bytes[...])).utf8))
+                    } else {
+                        part
+                    }
+                })
         }
         let query = try mark.map { mark throws(LinkPatternError) in try queryItems(text[(mark + 1)...], keys: &keys) } ?? []
         guard mark == nil || !query.isEmpty else { throw LinkPatternError("its fragment has a '?' with no query items after it") }
@@ -377,7 +390,9 @@ extension LinkPattern {
 
     /// A `{{key}}`, `{{key!}}`, `{{_}}` or `{{key:kind:min-max!}}` at the start of `text`: the
     /// placeholder, whether it is required, and what follows it.
-    private static func placeholder(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> (Placeholder, Bool, ArraySlice<UInt8>) {
+    private static func placeholder(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> (
+        Placeholder, Bool, ArraySlice<UInt8>
+    ) {
         guard let close = firstIndex(of: Array("}}".utf8), in: text) else {
             throw LinkPatternError("a '{{' in '\(string(text))' is never closed")
         }
@@ -387,13 +402,15 @@ extension LinkPattern {
         let fields = inside.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         let name = fields[0]
         guard !name.isEmpty, name.allSatisfy({ isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "_") }), fields.count <= 3 else {
-            throw LinkPatternError("placeholder '{{\(string(inside))}}' is not {{key}} or {{key:kind}} with a key of letters, digits and '_'")
+            throw LinkPatternError(
+                "placeholder '{{\(string(inside))}}' is not {{key}} or {{key:kind}} with a key of letters, digits and '_'")
         }
         var kind: Placeholder.Kind?
         if fields.count > 1 {
             kind = Placeholder.Kind(rawValue: string(fields[1]))
             guard kind != nil else {
-                throw LinkPatternError("placeholder '{{\(string(inside))}}' has an unknown kind '\(string(fields[1]))' (digits, number or word)")
+                throw LinkPatternError(
+                    "placeholder '{{\(string(inside))}}' has an unknown kind '\(string(fields[1]))' (digits, number or word)")
             }
         }
         let length = try fields.count > 2 ? lengthRange(fields[2], in: inside) : nil
@@ -407,12 +424,15 @@ extension LinkPattern {
 
     /// `5` or `5-32`: a length in characters, at least 1.
     private static func lengthRange(_ text: ArraySlice<UInt8>, in inside: ArraySlice<UInt8>) throws(LinkPatternError) -> ClosedRange<Int> {
-        let invalid = LinkPatternError("placeholder '{{\(string(inside))}}' has a length that is not N or MIN-MAX (1 or more, MIN at most MAX)")
+        let invalid = LinkPatternError(
+            "placeholder '{{\(string(inside))}}' has a length that is not N or MIN-MAX (1 or more, MIN at most MAX)")
         let bounds = text.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         let numbers = bounds.map { bound in
             bound.isEmpty || bound.count > 6 || !bound.allSatisfy(isDigit) ? nil : Int(string(bound))
         }
-        guard numbers.count <= 2, let low = numbers.first ?? nil, let high = numbers.last ?? nil, low >= 1, low <= high else { throw invalid }
+        guard numbers.count <= 2, let low = numbers.first ?? nil, let high = numbers.last ?? nil, low >= 1, low <= high else {
+            throw invalid
+        }
         return low...high
     }
 

@@ -36,7 +36,9 @@ struct CleaningRuleSources: Sendable {
             return []
         }
         if let own = read(joinPath(bundledDirectory, Self.choosyFile), fileSystem, diagnostics) { files.append(own) }
-        let names = (fileSystem.list(userDirectory) ?? []).filter { $0.hasSuffix(".json") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let names = (fileSystem.list(userDirectory) ?? []).filter { $0.hasSuffix(".json") }.sorted {
+            $0.utf8.lexicographicallyPrecedes($1.utf8)
+        }
         files += names.compactMap { read(joinPath(userDirectory, $0), fileSystem, diagnostics) }
         for file in files {
             diagnostics.explain("cleaning rules: \(file.source) (\(file.providers.count) providers)")

@@ -94,7 +94,8 @@ final class LinkCleaner {
             result.link = after
             changed = true
         }
-        let names = provider.rules.map { ($0, CleaningStep.Kind.rule($0)) }
+        let names =
+            provider.rules.map { ($0, CleaningStep.Kind.rule($0)) }
             + (removesReferralMarketing ? provider.referralMarketing.map { ($0, .referralMarketing($0)) } : [])
         for (name, kind) in names {
             // The add-on tests each item's name against ^rule$, with the rule as written.
@@ -155,7 +156,9 @@ enum HostNameInPattern {
             }
         }
         // A quantifier after the text makes its last character optional.
-        if index < bytes.count, [UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "{")].contains(bytes[index]), !name.isEmpty { name.removeLast() }
+        if index < bytes.count, [UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "{")].contains(bytes[index]), !name.isEmpty {
+            name.removeLast()
+        }
         return name.isEmpty ? nil : name
     }
 
@@ -244,7 +247,8 @@ private struct BrowserView: Equatable {
         guard let url = try? WebURL(parsing: link) else { return nil }
         let port = url.port.map { ":\($0)" } ?? ""
         origin = url.scheme.rawValue + "://" + url.host.serialized + port
-        href = origin + "/" + url.pathSegments.joined(separator: "/") + (url.query.map { "?" + $0 } ?? "")
+        href =
+            origin + "/" + url.pathSegments.joined(separator: "/") + (url.query.map { "?" + $0 } ?? "")
             + (url.fragment.map { "#" + $0 } ?? "")
         isLocal = Self.isLocal(url.host.serialized)
     }

@@ -93,14 +93,16 @@ struct CleaningError: Error, CustomStringConvertible, Sendable {
 
 /// The functions of libpcre2-8 choosy uses, with the contexts that carry the limits.
 private struct PCRE2: @unchecked Sendable {
-    typealias Compile = @convention(c) (
-        UnsafePointer<UInt8>?, Int, UInt32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int>?, OpaquePointer?
-    ) -> OpaquePointer?
+    typealias Compile =
+        @convention(c) (
+            UnsafePointer<UInt8>?, Int, UInt32, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int>?, OpaquePointer?
+        ) -> OpaquePointer?
     typealias CreateMatchData = @convention(c) (OpaquePointer?, OpaquePointer?) -> OpaquePointer?
     typealias FreeMatchData = @convention(c) (OpaquePointer?) -> Void
-    typealias Match = @convention(c) (
-        OpaquePointer?, UnsafePointer<UInt8>?, Int, Int, UInt32, OpaquePointer?, OpaquePointer?
-    ) -> Int32
+    typealias Match =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<UInt8>?, Int, Int, UInt32, OpaquePointer?, OpaquePointer?
+        ) -> Int32
     typealias OVector = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<Int>?
     typealias CreateContext = @convention(c) (OpaquePointer?) -> OpaquePointer?
     typealias SetLimit = @convention(c) (OpaquePointer?, UInt32) -> Int32
@@ -121,7 +123,8 @@ private struct PCRE2: @unchecked Sendable {
     /// JavaScript's reading of a pattern (`[]` and `[^]`, `\u` escapes, `$` only at the end, an
     /// unset group matching the empty string), case-insensitive, over UTF-8 that a link may
     /// break (invalid bytes never match a character, and never make the match fail).
-    static let javaScriptOptions = allowEmptyClass | altBSUX | caseless | dollarEndOnly
+    static let javaScriptOptions =
+        allowEmptyClass | altBSUX | caseless | dollarEndOnly
         | matchUnsetBackreference | utf | matchInvalidUTF
 
     let compile: Compile
@@ -135,7 +138,8 @@ private struct PCRE2: @unchecked Sendable {
 
     static let shared = Result { () throws(CleaningError) -> PCRE2 in
         do throws(SharedLibraryError) {
-            return try PCRE2(try SharedLibrary("libpcre2-8", sonames: ["libpcre2-8.so.0"], package: "libpcre2-8-0", neededFor: "to clean links"))
+            return try PCRE2(
+                try SharedLibrary("libpcre2-8", sonames: ["libpcre2-8.so.0"], package: "libpcre2-8-0", neededFor: "to clean links"))
         } catch {
             throw CleaningError(error.description)
         }

@@ -27,7 +27,8 @@ extension CommandGrammar {
 
         init(
             _ name: String, _ summary: String, arguments: [Argument] = [], options: [Option] = [], shared: OptionGroup? = nil,
-            alternative: Option? = nil, insteadOfCommand: Bool = false, misuse: String = "", conflict: String? = nil, help: String, hidden: Bool = false
+            alternative: Option? = nil, insteadOfCommand: Bool = false, misuse: String = "", conflict: String? = nil, help: String,
+            hidden: Bool = false
         ) {
             self.name = name
             self.summary = summary
@@ -47,7 +48,8 @@ extension CommandGrammar {
         /// A command of one link and the options of `open` (`handle`, `route`).
         static func opening(_ name: String, _ summary: String, options: [Option] = [], help: String) -> Command {
             Command(
-                name, summary, arguments: [.one("URL", .url)], options: options, shared: CommandGrammar.openOptions, misuse: "\(name) needs one URL",
+                name, summary, arguments: [.one("URL", .url)], options: options, shared: CommandGrammar.openOptions,
+                misuse: "\(name) needs one URL",
                 help: help
             )
         }

@@ -23,12 +23,15 @@ extension CommandGrammar {
             self.form = form
         }
 
-        static func flag(_ name: String, short: String? = nil, _ summary: String, sets: @escaping @Sendable (inout OptionValues) -> Void) -> Option {
+        static func flag(_ name: String, short: String? = nil, _ summary: String, sets: @escaping @Sendable (inout OptionValues) -> Void)
+            -> Option
+        {
             Option(name: name, short: short, summary: summary, form: .flag(sets))
         }
 
         static func value(
-            _ name: String, _ valueName: String, _ kind: ValueKind, _ summary: String, sets: @escaping @Sendable (inout OptionValues, String) -> Void
+            _ name: String, _ valueName: String, _ kind: ValueKind, _ summary: String,
+            sets: @escaping @Sendable (inout OptionValues, String) -> Void
         ) -> Option {
             Option(name: name, short: nil, summary: summary, form: .value(name: valueName, kind: kind, sets))
         }

@@ -39,17 +39,21 @@ package struct CommandGrammar: Sendable {
     static let json = Option.flag("--json", "print the result as JSON") { $0.json = true }
 
     /// What open, url, handle and route have in common: how the app is decided and launched.
-    static let openOptions = OptionGroup(owner: "open", options: [
-        .value("--app", "KEY", .appKey, "this app, this once (nothing is remembered)") { $0.open.app = $1 },
-        .flag("--choose", "show the picker (the default stays unless you pick always)") { $0.open.choose = true },
-        .flag("--no-remember", "offer \"just once\" only") { $0.open.noRemember = true },
-        .value("--picker", "P", .picker, "auto, tty, fzf, rofi, zenity, fuzzel, wofi, bemenu, tofi, or a command reading choices on stdin") { $0.open.picker = $1 },
-        .value("--title", "T", .text, "the picker's title") { $0.open.title = $1 },
-        .flag("--dry-run", "launch nothing, write nothing; print the command line") { $0.open.dryRun = true },
-        json,
-        .value("--configure", "CMD", .text, "run CMD (like a prepare hook) before launching") { $0.open.configure = $1 },
-        .flag("--private", "open a private window (apps that cannot are refused)") { $0.open.privateWindow = true },
-    ])
+    static let openOptions = OptionGroup(
+        owner: "open",
+        options: [
+            .value("--app", "KEY", .appKey, "this app, this once (nothing is remembered)") { $0.open.app = $1 },
+            .flag("--choose", "show the picker (the default stays unless you pick always)") { $0.open.choose = true },
+            .flag("--no-remember", "offer \"just once\" only") { $0.open.noRemember = true },
+            .value(
+                "--picker", "P", .picker, "auto, tty, fzf, rofi, zenity, fuzzel, wofi, bemenu, tofi, or a command reading choices on stdin"
+            ) { $0.open.picker = $1 },
+            .value("--title", "T", .text, "the picker's title") { $0.open.title = $1 },
+            .flag("--dry-run", "launch nothing, write nothing; print the command line") { $0.open.dryRun = true },
+            json,
+            .value("--configure", "CMD", .text, "run CMD (like a prepare hook) before launching") { $0.open.configure = $1 },
+            .flag("--private", "open a private window (apps that cannot are refused)") { $0.open.privateWindow = true },
+        ])
 
     /// Whether the link is cleaned of trackers first (handle, open, rule test); without either,
     /// `clean_links` in the config decides.

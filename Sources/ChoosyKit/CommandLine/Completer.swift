@@ -79,8 +79,9 @@ package struct Completer {
             return types(typed: typed)
         case .action:
             guard let type = line.appType.flatMap(appType) else { return [] }
-            return matching(typed, type.knownActions.map { CompletionCandidate($0.key, $0.name == $0.key ? "" : $0.name) },
-                            names: type.knownActions.map(\.name))
+            return matching(
+                typed, type.knownActions.map { CompletionCandidate($0.key, $0.name == $0.key ? "" : $0.name) },
+                names: type.knownActions.map(\.name))
         case .appKey:
             return line.appType.flatMap(appType).map { appKeys(of: $0, typed: typed) } ?? []
         case .parameter:
@@ -145,9 +146,11 @@ package struct Completer {
             return matching(typed.lowercased(), (type.apps + discoveredApps(type)).map { CompletionCandidate($0.key, $0.name) })
         }
         guard let app = type.app(appKey.lowercased()), app.profiles != nil else { return [] }
-        return matching(ChoiceKey.make(app: app.key, profile: profile), profiles(app).map { profile in
-            CompletionCandidate(ChoiceKey.make(app: app.key, profile: profile.choiceName), "\(app.name) — \(profile.shownName)")
-        })
+        return matching(
+            ChoiceKey.make(app: app.key, profile: profile),
+            profiles(app).map { profile in
+                CompletionCandidate(ChoiceKey.make(app: app.key, profile: profile.choiceName), "\(app.name) — \(profile.shownName)")
+            })
     }
 
     /// `key=` for each parameter the action's URL templates use (every parameter of the type

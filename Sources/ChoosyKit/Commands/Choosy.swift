@@ -90,7 +90,8 @@ public final class Choosy {
         CleaningRulesRefresher(
             baseURL: environment.value("CHOOSY_CLEAN_RULES_URL") ?? CleaningRulesRefresher.publishedBaseURL,
             rulesPath: CleaningRuleSources(executable: settings.executable, environment: environment).downloadedRules,
-            fileSystem: fileSystem, client: httpClient, freshness: CatalogFreshness(environment: environment, diagnostics: diagnostics), clock: clock
+            fileSystem: fileSystem, client: httpClient, freshness: CatalogFreshness(environment: environment, diagnostics: diagnostics),
+            clock: clock
         )
     }
 
@@ -171,13 +172,15 @@ public final class Choosy {
     }
 
     /// rules.json, read when a web link or a `rule` command first asks.
-    package private(set) lazy var siteRules = SiteRuleStore(environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock)
+    package private(set) lazy var siteRules = SiteRuleStore(
+        environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock)
 
     private var foundSource: LinkSource??
     /// Where this command's link came from, looked for once, when first asked.
     package func linkSource() -> LinkSource? {
         if let foundSource { return foundSource }
-        let finder = LinkSourceFinder(declared: declaredSource, fileSystem: fileSystem, diagnostics: diagnostics) { [unowned self] program in
+        let finder = LinkSourceFinder(declared: declaredSource, fileSystem: fileSystem, diagnostics: diagnostics) {
+            [unowned self] program in
             self.ruleSourcePrograms[program]
         }
         let found = finder.find()
@@ -188,15 +191,16 @@ public final class Choosy {
     /// What a SOURCE answers to: its desktop ID and the catalog's apps of that entry.
     package private(set) lazy var sourceNames: SourceNames = {
         let index = probe().index
-        return SourceNames(apps: { [unowned self] in
-            var apps: [(key: String, desktopIDs: [String])] = []
-            guard let catalog = try? self.catalog() else { return apps }
-            for summary in catalog.summaries() {
-                guard let type = try? catalog.appType(summary.key) else { continue }
-                apps += type.apps.filter { !$0.desktopIDs.isEmpty }.map { ($0.key, $0.desktopIDs) }
-            }
-            return apps
-        }, entryExists: { index.entry(id: $0) != nil })
+        return SourceNames(
+            apps: { [unowned self] in
+                var apps: [(key: String, desktopIDs: [String])] = []
+                guard let catalog = try? self.catalog() else { return apps }
+                for summary in catalog.summaries() {
+                    guard let type = try? catalog.appType(summary.key) else { continue }
+                    apps += type.apps.filter { !$0.desktopIDs.isEmpty }.map { ($0.key, $0.desktopIDs) }
+                }
+                return apps
+            }, entryExists: { index.entry(id: $0) != nil })
     }()
 
     /// The programs of the entries the rules' sources name: an ancestor running one is that source.
@@ -217,7 +221,8 @@ public final class Choosy {
     /// Desktop entries, excluding choosy's own (it must never be handed its own URLs).
     package func probe() -> AppProbe {
         if let loadedProbe { return loadedProbe }
-        let index = DesktopEntryIndex(environment: environment, excludingExecutable: settings.executable, fileSystem: fileSystem, clock: clock)
+        let index = DesktopEntryIndex(
+            environment: environment, excludingExecutable: settings.executable, fileSystem: fileSystem, clock: clock)
         let probe = AppProbe(
             index: index, mimeApps: MimeAppsList(environment: environment, index: index, fileSystem: fileSystem),
             locale: DesktopLocale.messages(in: environment), diagnostics: diagnostics
@@ -233,7 +238,8 @@ public final class Choosy {
         let installer = linkHandlerInstaller()
         let found = InstalledCatalog(
             catalog: try catalog(), probe: probe(),
-            profileFinder: BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, stores: profileGroupStores),
+            profileFinder: BrowserProfileFinder(
+                environment: environment, fileSystem: fileSystem, diagnostics: diagnostics, stores: profileGroupStores),
             diagnostics: diagnostics
         ) { installer.previousHandler(for: $0) }
         loadedInstalledCatalog = found
@@ -259,7 +265,6 @@ public final class Choosy {
         return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
     }
 
-
     func launcher() -> Launcher {
         Launcher(
             environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: activation,
@@ -284,7 +289,8 @@ public final class Choosy {
         )
         return ActionOpener(
             apps: try installedCatalog(), preferences: preferences(), rules: siteRules,
-            sources: LinkSources(source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) }),
+            sources: LinkSources(
+                source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) }),
             hooks: hookRunner(), pickers: pickers,
             launcher: launcher(), alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
         )

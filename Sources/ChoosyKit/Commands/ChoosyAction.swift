@@ -54,7 +54,8 @@ extension Choosy {
         options.title = action.pickerTitle
         let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         defer { finish() }
-        return ChoosyOutcome(try actionOpener().open(OpenRequest(type: action.appType, action: action.action, parameters: parameters, options: options)))
+        return ChoosyOutcome(
+            try actionOpener().open(OpenRequest(type: action.appType, action: action.action, parameters: parameters, options: options)))
     }
 
     /// Forgets the favourite app of the action's type, then handles the action, so the user

@@ -44,15 +44,23 @@ struct CleanCommand: ChoosyCommand {
         .object([
             ("url", .string(cleaned.link)),
             ("blocked_by", .optional(cleaned.blockedBy)),
-            ("steps", .array(cleaned.steps.map { step in
-                let (kind, rule): (String, String?) = switch step.kind {
-                case .redirection: ("redirection", nil)
-                case .rawRule(let rule): ("raw_rule", rule)
-                case .rule(let rule): ("rule", rule)
-                case .referralMarketing(let rule): ("referral_marketing", rule)
-                }
-                return .object([("provider", .string(step.provider)), ("kind", .string(kind)), ("rule", .optional(rule)), ("url", .string(step.after))])
-            })),
+            (
+                "steps",
+                .array(
+                    cleaned.steps.map { step in
+                        let (kind, rule): (String, String?) =
+                            switch step.kind {
+                            case .redirection: ("redirection", nil)
+                            case .rawRule(let rule): ("raw_rule", rule)
+                            case .rule(let rule): ("rule", rule)
+                            case .referralMarketing(let rule): ("referral_marketing", rule)
+                            }
+                        return .object([
+                            ("provider", .string(step.provider)), ("kind", .string(kind)), ("rule", .optional(rule)),
+                            ("url", .string(step.after)),
+                        ])
+                    })
+            ),
         ])
     }
 }

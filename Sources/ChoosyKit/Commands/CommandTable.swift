@@ -18,7 +18,8 @@ package enum CommandTable {
     package static func parse(_ words: [String]) throws(ChoosyError) -> Invocation {
         let line = try CommandLineReader(grammar: grammar).read(words)
         guard let entry = line.command, !line.options.help,
-              let command = (commands + hiddenCommands).first(where: { $0.grammar === entry }) else {
+            let command = (commands + hiddenCommands).first(where: { $0.grammar === entry })
+        else {
             return Invocation(command: HelpCommand(asked: line), options: line.options)
         }
         return Invocation(command: try command.init(line), options: line.options)

@@ -27,13 +27,18 @@ package struct CompleteCommand: ChoosyCommand {
         let catalog = choosy.localCatalog()
         // Only for `app@<Tab>`: the app's installed variant is found, and its profile list read.
         let quiet = RecordingDiagnostics(verbose: false)
-        let finder = BrowserProfileFinder(environment: environment, fileSystem: fileSystem, diagnostics: quiet, stores: choosy.profileGroupStores)
+        let finder = BrowserProfileFinder(
+            environment: environment, fileSystem: fileSystem, diagnostics: quiet, stores: choosy.profileGroupStores)
         let rules = choosy.siteRules
-        return Completer(grammar: CommandTable.grammar, catalog: catalog, profiles: { app in
-            guard let entry = choosy.probe().installedEntry(for: app) else { return [] }
-            return finder.profiles(of: app, desktopID: entry.id)
-        }, discoveredApps: { type in
-            InstalledAppFinder(probe: choosy.probe(), diagnostics: quiet, browserInstalled: { false }).discoveredApps(of: type)
-        }, ruleSites: { rules.readableRules()?.rules.map(\.siteText) ?? [] }, desktopIDs: { choosy.probe().index.ids() }).candidates(for: words)
+        return Completer(
+            grammar: CommandTable.grammar, catalog: catalog,
+            profiles: { app in
+                guard let entry = choosy.probe().installedEntry(for: app) else { return [] }
+                return finder.profiles(of: app, desktopID: entry.id)
+            },
+            discoveredApps: { type in
+                InstalledAppFinder(probe: choosy.probe(), diagnostics: quiet, browserInstalled: { false }).discoveredApps(of: type)
+            }, ruleSites: { rules.readableRules()?.rules.map(\.siteText) ?? [] }, desktopIDs: { choosy.probe().index.ids() }
+        ).candidates(for: words)
     }
 }

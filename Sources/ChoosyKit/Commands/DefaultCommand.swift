@@ -3,7 +3,8 @@ struct DefaultCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "default", "show or set a default app",
         arguments: [.one("TYPE", .appType), .optional("APP", .appKey)], misuse: "default needs an app type and optionally an app key",
-        help: "Prints the default app key of TYPE (nothing when there is none), or makes APP the default; APP may be one of a browser's profiles (firefox@Work)."
+        help:
+            "Prints the default app key of TYPE (nothing when there is none), or makes APP the default; APP may be one of a browser's profiles (firefox@Work)."
     )
 
     let type: String

@@ -47,12 +47,16 @@ struct DescribeCommand: ChoosyCommand {
         return entries
     }
 
-    static func text(_ type: AppType, links: [LinkExampleCheck.CheckedLink], entries: [String: DesktopEntry], style: TerminalStyle) -> String {
+    static func text(_ type: AppType, links: [LinkExampleCheck.CheckedLink], entries: [String: DesktopEntry], style: TerminalStyle)
+        -> String
+    {
         var lines = ["\(style.bold(singleLine(type.name))) (\(singleLine(type.key)))", "", style.bold("Actions:")]
         let keyWidth = (type.actions.map { singleLine($0.key).count } + type.parameters.map { singleLine($0.key).count }).max() ?? 0
         for action in type.actions {
             let apps = type.apps.filter { $0.urlFormat(for: action.key) != nil }.map { singleLine($0.key) }
-            lines.append("  \(pad(singleLine(action.key), keyWidth))  \(singleLine(action.name))" + (apps.isEmpty ? "" : style.dim("  [\(apps.joined(separator: ", "))]")))
+            lines.append(
+                "  \(pad(singleLine(action.key), keyWidth))  \(singleLine(action.name))"
+                    + (apps.isEmpty ? "" : style.dim("  [\(apps.joined(separator: ", "))]")))
         }
         lines += ["", style.bold("Parameters:")]
         for parameter in type.parameters {
@@ -70,7 +74,8 @@ struct DescribeCommand: ChoosyCommand {
                 lines.append(indent + style.dim("does: \(supported.joined(separator: ", "))"))
             }
             if let profiles = app.profiles {
-                lines.append(indent + style.dim("profiles: \(profiles.format.rawValue)-style, \(singleLine(shellQuoted(profiles.arguments)))"))
+                lines.append(
+                    indent + style.dim("profiles: \(profiles.format.rawValue)-style, \(singleLine(shellQuoted(profiles.arguments)))"))
             }
             if let arguments = app.privateArguments {
                 lines.append(indent + style.dim("private window: \(singleLine(shellQuoted(arguments)))"))
@@ -78,7 +83,8 @@ struct DescribeCommand: ChoosyCommand {
             if let entry = entries[app.key], !entry.actions.isEmpty {
                 let privateKey = entry.privateWindowAction?.key
                 let actions = entry.actions.map { action in
-                    singleLine(action.key) + (action.name.map { " (\(singleLine($0)))" } ?? "") + (action.key == privateKey ? " [private window]" : "")
+                    singleLine(action.key) + (action.name.map { " (\(singleLine($0)))" } ?? "")
+                        + (action.key == privateKey ? " [private window]" : "")
                 }
                 lines.append(indent + style.dim("\(singleLine(entry.id)) actions: \(actions.joined(separator: ", "))"))
             }
@@ -92,7 +98,8 @@ struct DescribeCommand: ChoosyCommand {
                 lines.append("  \(pad(singleLine(link.action), actionWidth))  \(singleLine(link.pattern))\(only)")
                 for verdict in checked.verdicts {
                     let failure = verdict.failure.map { " (fails: \(singleLine($0)))" } ?? ""
-                    lines.append("      " + style.dim("e.g. \(singleLine(verdict.example.link)) → \(singleLine(verdict.example.outcome))") + failure)
+                    lines.append(
+                        "      " + style.dim("e.g. \(singleLine(verdict.example.link)) → \(singleLine(verdict.example.outcome))") + failure)
                 }
             }
         }
@@ -103,38 +110,57 @@ struct DescribeCommand: ChoosyCommand {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),
-            ("actions", .array(type.actions.map { action in
-                .object([
-                    ("key", .string(action.key)),
-                    ("name", .string(action.name)),
-                    ("apps", .strings(type.apps.filter { $0.urlFormat(for: action.key) != nil }.map(\.key))),
-                ])
-            })),
-            ("parameters", .array(type.parameters.map { parameter in
-                .object([
-                    ("key", .string(parameter.key)),
-                    ("name", .string(parameter.name)),
-                    ("description", .string(parameter.description)),
-                ])
-            })),
-            ("apps", .array(type.apps.map { app in
-                .object([
-                    ("key", .string(app.key)),
-                    ("name", .string(app.name)),
-                    ("app_url_scheme", .string(app.urlScheme)),
-                    ("web", .bool(app.isWebApp)),
-                    ("desktop_ids", .strings(app.desktopIDs)),
-                    ("docs", .optional(app.docs)),
-                    ("actions", .array(app.actions.map { action in
-                        .object([("key", .string(action.key)), ("url_format", .string(action.urlFormat))])
-                    })),
-                    ("profiles", app.profiles.map { profiles in
-                        .object([("format", .string(profiles.format.rawValue)), ("args", .strings(profiles.arguments))])
-                    } ?? .null),
-                    ("private", app.privateArguments.map(JSONValue.strings) ?? .null),
-                    ("desktop_actions", .array(desktopActions(of: entries[app.key]))),
-                ])
-            })),
+            (
+                "actions",
+                .array(
+                    type.actions.map { action in
+                        .object([
+                            ("key", .string(action.key)),
+                            ("name", .string(action.name)),
+                            ("apps", .strings(type.apps.filter { $0.urlFormat(for: action.key) != nil }.map(\.key))),
+                        ])
+                    })
+            ),
+            (
+                "parameters",
+                .array(
+                    type.parameters.map { parameter in
+                        .object([
+                            ("key", .string(parameter.key)),
+                            ("name", .string(parameter.name)),
+                            ("description", .string(parameter.description)),
+                        ])
+                    })
+            ),
+            (
+                "apps",
+                .array(
+                    type.apps.map { app in
+                        .object([
+                            ("key", .string(app.key)),
+                            ("name", .string(app.name)),
+                            ("app_url_scheme", .string(app.urlScheme)),
+                            ("web", .bool(app.isWebApp)),
+                            ("desktop_ids", .strings(app.desktopIDs)),
+                            ("docs", .optional(app.docs)),
+                            (
+                                "actions",
+                                .array(
+                                    app.actions.map { action in
+                                        .object([("key", .string(action.key)), ("url_format", .string(action.urlFormat))])
+                                    })
+                            ),
+                            (
+                                "profiles",
+                                app.profiles.map { profiles in
+                                    .object([("format", .string(profiles.format.rawValue)), ("args", .strings(profiles.arguments))])
+                                } ?? .null
+                            ),
+                            ("private", app.privateArguments.map(JSONValue.strings) ?? .null),
+                            ("desktop_actions", .array(desktopActions(of: entries[app.key]))),
+                        ])
+                    })
+            ),
             ("links", .array(links.map(\.json))),
         ])
     }

@@ -4,7 +4,8 @@ struct HandleCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command.opening(
         "handle", "open a plain link through its app type",
         options: CommandGrammar.cleaning,
-        help: "Opens a plain link through its app type: http(s) in the browser, mailto: in the email app, geo: in maps, twitter.com/x.com links in the Twitter app, choosy: links through route. For an http(s) link, its site rule (choosy help rule) decides first. With --clean (or clean_links in the config), the link is cleaned of its trackers first (choosy help clean)."
+        help:
+            "Opens a plain link through its app type: http(s) in the browser, mailto: in the email app, geo: in maps, twitter.com/x.com links in the Twitter app, choosy: links through route. For an http(s) link, its site rule (choosy help rule) decides first. With --clean (or clean_links in the config), the link is cleaned of its trackers first (choosy help clean)."
     )
 
     let link: String
@@ -27,7 +28,8 @@ struct HandleCommand: ChoosyCommand {
         }
         if LinkHandoff.isHandedBack(link, in: choosy.environment) {
             // The app choosy handed this link to gave it back (doc/security.md, "Odd files and loops").
-            let message = "\(link) was handed back to choosy by the app it was handed to (through xdg-open or another wrapper): not opening it again, which would loop; choose another handler"
+            let message =
+                "\(link) was handed back to choosy by the app it was handed to (through xdg-open or another wrapper): not opening it again, which would loop; choose another handler"
             if !options.dryRun { choosy.desktopNotifier().notify(message) }
             throw .unavailable(message)
         }
@@ -43,7 +45,9 @@ struct HandleCommand: ChoosyCommand {
             case .action(let action):
                 diagnostics.explain("\(link) is \(action.type) \(action.action)")
                 let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-                return opened(try choosy.actionOpener().open(OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: action.link)))
+                return opened(
+                    try choosy.actionOpener().open(
+                        OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: action.link)))
             case .route(let url):
                 return RouteCommand.output(of: try RouteCommand.route(url, options: options, in: choosy), dryRun: options.dryRun)
             case .scheme(let scheme):
@@ -51,10 +55,13 @@ struct HandleCommand: ChoosyCommand {
             }
         } catch {
             // The system's own handler knows no private windows: `--private` is never dropped.
-            guard !options.privateWindow, let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(), scheme != "choosy" else { throw error }
+            guard !options.privateWindow, let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(),
+                scheme != "choosy"
+            else { throw error }
             var typeKey = Self.typeKey(forScheme: scheme)
             if case .action(let action) = target { typeKey = action.type }
-            return opened(try choosy.systemHandlerFallback().open(link, scheme: scheme, type: typeKey, unpicked: unpicked, options: options))
+            return opened(
+                try choosy.systemHandlerFallback().open(link, scheme: scheme, type: typeKey, unpicked: unpicked, options: options))
         }
     }
 
@@ -93,7 +100,8 @@ struct HandleCommand: ChoosyCommand {
             return InstalledApp(app: app, entry: entry, displayName: choosy.probe().displayName(for: app, entry: entry))
         }
         let type = AppType(key: Self.typeKey(forScheme: scheme), name: "\(scheme): links", apps: candidates.map(\.app))
-        diagnostics.explain("no app type claims \(scheme): links; the entries associated with them: \(entries.map(\.id).joined(separator: ", "))")
+        diagnostics.explain(
+            "no app type claims \(scheme): links; the entries associated with them: \(entries.map(\.id).joined(separator: ", "))")
         return try choosy.actionOpener().open(link: link, type: type, candidates: candidates, options: options)
     }
 }

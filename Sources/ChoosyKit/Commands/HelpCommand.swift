@@ -71,7 +71,8 @@ package struct HelpCommand: ChoosyCommand {
     private static var exitStatuses: String {
         // A status and its words stay on one line.
         let statuses = ExitStatus.allCases.map { "\($0.rawValue) \($0.summary)" }
-        return wrapped(["Exit status:"] + statuses.dropLast().map { $0 + ";" } + [(statuses.last ?? "") + ".", "See", "choosy(1)."], width: 80)
+        return wrapped(
+            ["Exit status:"] + statuses.dropLast().map { $0 + ";" } + [(statuses.last ?? "") + ".", "See", "choosy(1)."], width: 80)
     }
 
     /// Two columns, indented by two; a first column wider than `column` keeps three spaces.

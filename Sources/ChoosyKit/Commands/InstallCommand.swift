@@ -3,8 +3,10 @@
 struct InstallCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "install", "register choosy's desktop entry",
-        options: [.flag("--default-handler", "also handle http, https, mailto and geo links") { $0.defaultHandler = true }], misuse: "install takes no arguments besides --default-handler",
-        help: "Writes choosy.desktop and makes choosy the handler of choosy: links. With --default-handler, also of http, https, mailto and geo links (the previous handlers are recorded for uninstall)."
+        options: [.flag("--default-handler", "also handle http, https, mailto and geo links") { $0.defaultHandler = true }],
+        misuse: "install takes no arguments besides --default-handler",
+        help:
+            "Writes choosy.desktop and makes choosy the handler of choosy: links. With --default-handler, also of http, https, mailto and geo links (the previous handlers are recorded for uninstall)."
     )
 
     let defaultHandler: Bool

@@ -39,12 +39,16 @@ struct ListCommand: ChoosyCommand {
             let defaultApp = defaultKey.map { ChoiceKey.split($0).app }
             // By key once: a type of thousands of discovered apps costs n log n (doc/security.md).
             let installedByKey = Dictionary(installed.map { ($0.app.key, $0) }, uniquingKeysWith: { first, _ in first })
-            listings.append(TypeListing(type: type, apps: type.apps.map { app in
-                let found = installedByKey[app.key]
-                var entry = TypeListing.Entry(app: app, installed: found, isDefault: app.key == defaultApp)
-                if typeInput != nil, let found, app.profiles != nil { entry.profiles = directory.profiles(of: found) }
-                return entry
-            }, defaultKey: defaultKey, links: type.read(try choosy.catalog().links(of: type.key), diagnostics: choosy.diagnostics).map(\.link)))
+            listings.append(
+                TypeListing(
+                    type: type,
+                    apps: type.apps.map { app in
+                        let found = installedByKey[app.key]
+                        var entry = TypeListing.Entry(app: app, installed: found, isDefault: app.key == defaultApp)
+                        if typeInput != nil, let found, app.profiles != nil { entry.profiles = directory.profiles(of: found) }
+                        return entry
+                    }, defaultKey: defaultKey,
+                    links: type.read(try choosy.catalog().links(of: type.key), diagnostics: choosy.diagnostics).map(\.link)))
         }
         return listings
     }
@@ -56,7 +60,8 @@ struct ListCommand: ChoosyCommand {
             return listings.map { listing in
                 let installed = listing.apps.filter { $0.installed != nil }.count
                 let defaultApp = listing.defaultKey.map { style.dim(", default \(singleLine($0))") } ?? ""
-                return "\(pad(singleLine(listing.type.key), width))  \(singleLine(listing.type.name)) " + style.dim("(\(installed) of \(listing.apps.count) installed") + defaultApp + style.dim(")")
+                return "\(pad(singleLine(listing.type.key), width))  \(singleLine(listing.type.name)) "
+                    + style.dim("(\(installed) of \(listing.apps.count) installed") + defaultApp + style.dim(")")
             }.joined(separator: "\n") + "\n"
         }
         var lines: [String] = []
@@ -64,7 +69,9 @@ struct ListCommand: ChoosyCommand {
             lines.append("\(style.bold(singleLine(listing.type.name))) (\(singleLine(listing.type.key)))")
             let choices = listing.apps.flatMap(\.profileChoices)
             let keyWidth = (listing.apps.map { singleLine($0.app.key).count } + choices.map { singleLine($0.key).count }).max() ?? 0
-            let nameWidth = (listing.apps.map { singleLine($0.installed?.displayName ?? $0.app.name).count } + choices.map { singleLine($0.displayName).count }).max() ?? 0
+            let nameWidth =
+                (listing.apps.map { singleLine($0.installed?.displayName ?? $0.app.name).count }
+                + choices.map { singleLine($0.displayName).count }).max() ?? 0
             for entry in listing.apps {
                 let isDefault = listing.defaultKey == entry.app.key
                 let marker = isDefault ? style.green("*") : " "
@@ -75,12 +82,16 @@ struct ListCommand: ChoosyCommand {
                 } else {
                     status = style.dim(entry.app.isWebApp ? "web app, needs a browser" : "not installed")
                 }
-                lines.append("\(marker) \(pad(singleLine(entry.app.key), keyWidth))  \(name)  \(status)\(isDefault ? style.green("  (default)") : "")")
+                lines.append(
+                    "\(marker) \(pad(singleLine(entry.app.key), keyWidth))  \(name)  \(status)\(isDefault ? style.green("  (default)") : "")"
+                )
                 // Each profile is a choice of its own, listed under its app.
                 for choice in entry.profileChoices {
                     let isDefault = listing.defaultKey == choice.key
                     let marker = isDefault ? style.green("*") : " "
-                    lines.append("\(marker) \(pad(singleLine(choice.key), keyWidth))  \(pad(singleLine(choice.displayName), nameWidth))  " + style.dim("profile") + (isDefault ? style.green("  (default)") : ""))
+                    lines.append(
+                        "\(marker) \(pad(singleLine(choice.key), keyWidth))  \(pad(singleLine(choice.displayName), nameWidth))  "
+                            + style.dim("profile") + (isDefault ? style.green("  (default)") : ""))
                 }
             }
         }
@@ -121,17 +132,21 @@ package struct TypeListing: Sendable {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),
-            ("apps", .array(apps.map { entry in
-                .object([
-                    ("key", .string(entry.app.key)),
-                    ("name", .string(entry.installed?.displayName ?? entry.app.name)),
-                    ("installed", .bool(entry.installed != nil)),
-                    ("desktop_id", .optional(entry.installed?.entry?.id)),
-                    ("default", .bool(entry.isDefault)),
-                    ("profiles", .strings(entry.profiles.map(\.choiceName))),
-                    ("private", .bool(entry.opensPrivateWindows)),
-                ])
-            })),
+            (
+                "apps",
+                .array(
+                    apps.map { entry in
+                        .object([
+                            ("key", .string(entry.app.key)),
+                            ("name", .string(entry.installed?.displayName ?? entry.app.name)),
+                            ("installed", .bool(entry.installed != nil)),
+                            ("desktop_id", .optional(entry.installed?.entry?.id)),
+                            ("default", .bool(entry.isDefault)),
+                            ("profiles", .strings(entry.profiles.map(\.choiceName))),
+                            ("private", .bool(entry.opensPrivateWindows)),
+                        ])
+                    })
+            ),
             ("links", .array(links.map(\.json))),
         ])
     }

@@ -2,7 +2,8 @@
 struct OpenCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "open", "open the favourite app of TYPE",
-        arguments: [.one("TYPE", .appType), .optional("ACTION", .action), .any("KEY=VALUE", .parameter)], options: CommandGrammar.cleaning, shared: CommandGrammar.openOptions, misuse: "open needs an app type, e.g. 'choosy open Browser browse url=https://example.org'",
+        arguments: [.one("TYPE", .appType), .optional("ACTION", .action), .any("KEY=VALUE", .parameter)], options: CommandGrammar.cleaning,
+        shared: CommandGrammar.openOptions, misuse: "open needs an app type, e.g. 'choosy open Browser browse url=https://example.org'",
         help: """
             Opens ACTION of the app type TYPE (a key or name, any case) in the user's
             favourite app, passing each app only the parameters it supports. Without ACTION

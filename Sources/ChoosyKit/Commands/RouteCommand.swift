@@ -2,7 +2,8 @@
 struct RouteCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command.opening(
         "route", "answer an x-callback-url",
-        help: "Answers an x-callback-url (choosy://x-callback-url/ACTION?…): open, url, reset, default, list, or a custom action script; then opens x-success, x-error or x-cancel."
+        help:
+            "Answers an x-callback-url (choosy://x-callback-url/ACTION?…): open, url, reset, default, list, or a custom action script; then opens x-success, x-error or x-cancel."
     )
 
     let url: String
@@ -89,7 +90,9 @@ struct RouteCommand: ChoosyCommand {
         return RouteReport(result: result, callbackArgv: argv)
     }
 
-    private static func openRequest(_ request: XCallbackRequest, options: OpenOptions, purpose: OpenRequest.Purpose) throws(ChoosyError) -> OpenRequest {
+    private static func openRequest(_ request: XCallbackRequest, options: OpenOptions, purpose: OpenRequest.Purpose) throws(ChoosyError)
+        -> OpenRequest
+    {
         var parameters = request.parameters
         let type = try required("type", in: request)
         parameters["type"] = nil

@@ -4,7 +4,9 @@ struct RuleCommand: ChoosyCommand {
         "rule", "site rules: the app for the links of a site",
         arguments: [.one(of: .choice(["add", "list", "remove", "test"])), .optional("SITE|URL", .chosenBy(["remove": .ruleSite]))],
         options: [
-            .value("--app", "KEY", .browserApp, "the app for the site's links: a browser, or an app of the site's links") { $0.open.app = $1 },
+            .value("--app", "KEY", .browserApp, "the app for the site's links: a browser, or an app of the site's links") {
+                $0.open.app = $1
+            },
             .value("--profile", "NAME", .text, "open the site in this profile of the browser") { $0.profile = $1 },
             .flag("--private", "open the site in a private window") { $0.open.privateWindow = true },
             .flag("--ask", "always show the picker for the site") { $0.ask = true },
@@ -65,7 +67,8 @@ struct RuleCommand: ChoosyCommand {
             }
             try only(["--app", "--profile", "--private", "--from"])
             guard let app = options.open.app else { throw .usage("rule add needs --app KEY or --ask") }
-            action = .add(site: site, target: .app(key: app, profile: options.profile, privateWindow: options.open.privateWindow), from: options.from)
+            action = .add(
+                site: site, target: .app(key: app, profile: options.profile, privateWindow: options.open.privateWindow), from: options.from)
         case "list":
             guard site == nil else { throw .usage("rule list takes no SITE") }
             try only(["--json"])
@@ -96,7 +99,8 @@ struct RuleCommand: ChoosyCommand {
             let rule = try Self.remove(site, from: from, in: choosy)
             return CommandOutput(context.interactive ? "Removed the rule of \(singleLine(rule.name)) (\(rule.targetDescription)).\n" : "")
         case .test(let url, let from, let clean):
-            return CommandOutput(Self.text(try Self.test(choosy.linkToOpen(url, clean: clean), from: from, in: choosy), style: context.style))
+            return CommandOutput(
+                Self.text(try Self.test(choosy.linkToOpen(url, clean: clean), from: from, in: choosy), style: context.style))
         }
     }
 
@@ -110,7 +114,9 @@ struct RuleCommand: ChoosyCommand {
     }
 
     /// `rule add SITE …`: the rule written, and whether it replaced the site's rule.
-    private static func add(_ siteText: String, target given: SiteRule.Target, from: String?, in choosy: Choosy) throws(ChoosyError) -> (rule: SiteRule, replaced: Bool) {
+    private static func add(_ siteText: String, target given: SiteRule.Target, from: String?, in choosy: Choosy) throws(ChoosyError) -> (
+        rule: SiteRule, replaced: Bool
+    ) {
         var target = given
         let source = try from.map { text throws(ChoosyError) in try knownSource(text, in: choosy) }
         guard siteText != "*" else {
@@ -130,7 +136,9 @@ struct RuleCommand: ChoosyCommand {
             throw .unavailable("cannot check '\(site.text)' against the Public Suffix List: \(error.reason)")
         }
         if suffixes.isPublicSuffix(site.host) {
-            throw .usage("'\(site.text)' is a public suffix: a rule for it would cover every site under it; write the site itself, like 'example.\(site.host.domainName ?? "")'")
+            throw .usage(
+                "'\(site.text)' is a public suffix: a rule for it would cover every site under it; write the site itself, like 'example.\(site.host.domainName ?? "")'"
+            )
         }
         if case .app(let key, let profile, let privateWindow) = target {
             target = try checkedApp(key, profile: profile, privateWindow: privateWindow, for: site, in: choosy)
@@ -139,7 +147,9 @@ struct RuleCommand: ChoosyCommand {
     }
 
     /// `--app firefox@Work` is `--app firefox --profile Work`; the app checked for the site (nil: `*`).
-    private static func checkedApp(_ given: String, profile named: String?, privateWindow: Bool, for site: Site?, in choosy: Choosy) throws(ChoosyError) -> SiteRule.Target {
+    private static func checkedApp(_ given: String, profile named: String?, privateWindow: Bool, for site: Site?, in choosy: Choosy)
+        throws(ChoosyError) -> SiteRule.Target
+    {
         var (key, profile) = (given, named)
         if profile == nil { (key, profile) = ChoiceKey.split(key) }
         if let profile, let problem = SiteRule.problem(withProfile: profile) {
@@ -161,11 +171,12 @@ struct RuleCommand: ChoosyCommand {
     /// The SOURCE of `--from` as rules store it; one that names no desktop entry or app is exit 3.
     private static func knownSource(_ text: String, in choosy: Choosy) throws(ChoosyError) -> String {
         guard let source = choosy.sourceNames.canonical(text) else {
-            throw .unknown("no desktop entry or app is '\(singleLine(text))': --from takes a desktop ID (org.gnome.Evolution) or an app key, as 'choosy list' shows them")
+            throw .unknown(
+                "no desktop entry or app is '\(singleLine(text))': --from takes a desktop ID (org.gnome.Evolution) or an app key, as 'choosy list' shows them"
+            )
         }
         return source
     }
-
 
     /// `rule remove SITE [--from SOURCE]`: the rule removed; a site without one is exit 3.
     private static func remove(_ siteText: String, from given: String?, in choosy: Choosy) throws(ChoosyError) -> SiteRule {
@@ -178,7 +189,8 @@ struct RuleCommand: ChoosyCommand {
             // Nothing to remove: the file is left as it is.
             guard rules.remove(site, from: from) else {
                 let name = (site?.text ?? "*") + (from.map { " --from \($0)" } ?? "")
-                throw .unknown("no rule for '\(singleLine(name))'" + didYouMean(name, among: rules.rules.map(\.name)) + "; see 'choosy rule list'")
+                throw .unknown(
+                    "no rule for '\(singleLine(name))'" + didYouMean(name, among: rules.rules.map(\.name)) + "; see 'choosy rule list'")
             }
         }
         return removed!
@@ -188,7 +200,8 @@ struct RuleCommand: ChoosyCommand {
     /// and writes nothing.
     private static func test(_ link: String, from given: String?, in choosy: Choosy) throws(ChoosyError) -> Test {
         guard case .action(let action) = try choosy.linkClassifier().classify(link),
-              let origin = action.link else {
+            let origin = action.link
+        else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
         let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -202,7 +215,9 @@ struct RuleCommand: ChoosyCommand {
         guard let web = try WebLink(request, type: type, action: type.knownAction(action.action)) else {
             throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
         }
-        guard let rule = choosy.siteRules.rules().match(web.url, from: from.map { source in { choosy.sourceNames.rule($0, names: source) } }) else {
+        guard
+            let rule = choosy.siteRules.rules().match(web.url, from: from.map { source in { choosy.sourceNames.rule($0, names: source) } })
+        else {
             return Test(rule: nil, outcome: "no rule: the usual decision applies", result: nil)
         }
         let opener = try choosy.actionOpener()
@@ -221,7 +236,8 @@ struct RuleCommand: ChoosyCommand {
         do {
             return try Site(parsing: text)
         } catch {
-            throw .usage("\(quoted(text)) is not a site: \(error.reason) (write it like example.org, =www.example.org or github.com/work-org)")
+            throw .usage(
+                "\(quoted(text)) is not a site: \(error.reason) (write it like example.org, =www.example.org or github.com/work-org)")
         }
     }
 
@@ -236,14 +252,18 @@ struct RuleCommand: ChoosyCommand {
     /// A rule's app is a browser, or an app that may take the site's catalog links (README,
     /// "Site rules"); it need not be installed. When it is, its profile must exist and, for
     /// `--private`, it must open private windows (exit 3 otherwise).
-    private static func checkRuleApp(_ key: String, profile: String?, privateWindow: Bool, for site: Site?, in choosy: Choosy) throws(ChoosyError) {
+    private static func checkRuleApp(_ key: String, profile: String?, privateWindow: Bool, for site: Site?, in choosy: Choosy)
+        throws(ChoosyError)
+    {
         let siteText = site?.text ?? "*"
         let browser = try choosy.appType("browser")
         var owners: [(type: AppType, apps: [String])] = [(browser, browser.apps.map(\.key))]
         // Only a browser takes every link (`*`).
         for summary in try choosy.catalog().summaries() where summary.key != browser.key {
             guard let site else { continue }
-            let links = try choosy.catalog().links(of: summary.key).filter { LinkPattern.hostPattern(of: $0.pattern).map(site.overlaps) ?? false }
+            let links = try choosy.catalog().links(of: summary.key).filter {
+                LinkPattern.hostPattern(of: $0.pattern).map(site.overlaps) ?? false
+            }
             guard !links.isEmpty else { continue }
             let type = try choosy.appType(summary.key)
             let limited = links.contains { $0.apps == nil } ? nil : Set(links.flatMap { $0.apps ?? [] })
@@ -252,7 +272,9 @@ struct RuleCommand: ChoosyCommand {
         guard let owner = owners.first(where: { $0.apps.contains(key) })?.type, let app = owner.app(key) else {
             // An app of a linked type that the site's links do not allow (Jitsi for zoom.us).
             if let type = owners.first(where: { $0.type.app(key) != nil })?.type {
-                throw .unknown("\(type.app(key)!.name) (\(key)) cannot take the links of \(siteText) (apps that can: \(owners.flatMap(\.apps).joined(separator: ", ")))")
+                throw .unknown(
+                    "\(type.app(key)!.name) (\(key)) cannot take the links of \(siteText) (apps that can: \(owners.flatMap(\.apps).joined(separator: ", ")))"
+                )
             }
             let names = owners.map(\.type.name).joined(separator: " or ")
             let near = owners.lazy.compactMap { $0.type.suggestedApp(for: key, among: $0.apps) }.first
@@ -260,7 +282,8 @@ struct RuleCommand: ChoosyCommand {
         }
         let installed = try choosy.installedApps(of: owner)
         guard let found = installed.first(where: { $0.app.key == key }) else {
-            choosy.diagnostics.warning("\(app.name) (\(key)) is not installed: the rule is kept, and links of \(siteText) are decided as usual until it is")
+            choosy.diagnostics.warning(
+                "\(app.name) (\(key)) is not installed: the rule is kept, and links of \(siteText) are decided as usual until it is")
             return
         }
         if let profile {
@@ -281,7 +304,9 @@ struct RuleCommand: ChoosyCommand {
     private static func text(_ test: Test, style: TerminalStyle) -> String {
         var lines = ["rule: " + (test.rule.map { "\(singleLine($0.name)) (\(singleLine($0.targetDescription)))" } ?? "none")]
         if let result = test.result {
-            lines.append("app: \(singleLine(result.via?.app ?? result.app))" + (result.via == nil ? "" : style.dim(" (for \(singleLine(result.app)))")))
+            lines.append(
+                "app: \(singleLine(result.via?.app ?? result.app))"
+                    + (result.via == nil ? "" : style.dim(" (for \(singleLine(result.app)))")))
             lines.append("argv: " + shellQuoted(result.argv))
         } else {
             lines.append(style.dim(test.outcome))

@@ -2,7 +2,8 @@
 struct URLCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "url", "print the URL that open would use",
-        arguments: [.one("TYPE", .appType), .one("ACTION", .action), .any("KEY=VALUE", .parameter)], shared: CommandGrammar.openOptions, misuse: "url needs an app type and an action, e.g. 'choosy url Twitter show_profile profile_screenname=x'",
+        arguments: [.one("TYPE", .appType), .one("ACTION", .action), .any("KEY=VALUE", .parameter)], shared: CommandGrammar.openOptions,
+        misuse: "url needs an app type and an action, e.g. 'choosy url Twitter show_profile profile_screenname=x'",
         help: """
             Prints the URL that `open` would launch, and launches nothing. It decides the app
             the same way but remembers nothing.
@@ -14,7 +15,8 @@ struct URLCommand: ChoosyCommand {
 
     init(_ line: ParsedCommandLine) throws(ChoosyError) {
         let parameters = try OpenCommand.parameters(Array(line.arguments.dropFirst(2)))
-        request = OpenRequest(type: line.arguments[0], action: line.arguments[1], parameters: parameters, options: line.options.open, purpose: .url)
+        request = OpenRequest(
+            type: line.arguments[0], action: line.arguments[1], parameters: parameters, options: line.options.open, purpose: .url)
         json = line.options.json
     }
 

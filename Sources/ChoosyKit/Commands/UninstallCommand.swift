@@ -3,7 +3,8 @@ struct UninstallCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "uninstall", "undo install",
         misuse: "uninstall takes no arguments",
-        help: "Removes choosy from mimeapps.list, restores the link handlers install replaced where choosy is still the default, and removes choosy.desktop (or puts back the one install replaced)."
+        help:
+            "Removes choosy from mimeapps.list, restores the link handlers install replaced where choosy is still the default, and removes choosy.desktop (or puts back the one install replaced)."
     )
 
     init(_ line: ParsedCommandLine) {}
@@ -15,7 +16,8 @@ struct UninstallCommand: ChoosyCommand {
         guard let reason = uninstalled.unrestored else {
             return CommandOutput("\(entry) and restored the previous link handlers.\n")
         }
-        return CommandOutput("\(entry) and choosy's link handler lines.\n",
-                             standardError: "choosy: cannot restore the previous link handlers: \(reason)\n")
+        return CommandOutput(
+            "\(entry) and choosy's link handler lines.\n",
+            standardError: "choosy: cannot restore the previous link handlers: \(reason)\n")
     }
 }

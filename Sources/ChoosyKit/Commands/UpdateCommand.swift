@@ -4,7 +4,8 @@ struct UpdateCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "update", "download the catalog now",
         arguments: [.any("TYPE", .appType)],
-        help: "Downloads the catalog of the given types (default: every known type, and the link-cleaning rules) now, ignoring the cache's age. Exit 4 when a download failed."
+        help:
+            "Downloads the catalog of the given types (default: every known type, and the link-cleaning rules) now, ignoring the cache's age. Exit 4 when a download failed."
     )
 
     struct Report: Sendable {
@@ -55,7 +56,8 @@ struct UpdateCommand: ChoosyCommand {
     /// when it failed (the rules already here stand), a line under -v when the server has none.
     static func report(_ outcome: CatalogRefresher.Outcome, in choosy: Choosy) {
         switch outcome {
-        case .failed(let reason): choosy.diagnostics.warning("could not refresh the \(rulesName): \(reason); keeping the rules already here")
+        case .failed(let reason):
+            choosy.diagnostics.warning("could not refresh the \(rulesName): \(reason); keeping the rules already here")
         case .notFound: choosy.diagnostics.explain("the server has no \(rulesName); the bundled ones stand")
         case .updated, .notModified, .alreadyFresh: break
         }

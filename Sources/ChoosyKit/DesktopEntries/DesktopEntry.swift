@@ -93,7 +93,7 @@ package enum DesktopEntryParser {
     /// With `keeping`, the same entry or nil, but holding only those keys and no actions.
     package static func parse(_ bytes: [UInt8], id: String, path: String, keeping: [String]? = nil) -> DesktopEntry? {
         guard let file = KeyFile(parsing: bytes, keeping: keeping.map { (groupName, $0) }),
-              let keys = file.groups[groupName]
+            let keys = file.groups[groupName]
         else { return nil }
         // The spec: an action is one `Actions` lists and that has its group; others are ignored.
         let actions = (keys["Actions"].map(KeyFile.list) ?? []).compactMap { key in
@@ -106,7 +106,7 @@ package enum DesktopEntryParser {
     /// (a FIFO would block the read forever), larger than `KeyFile.sizeLimit`, or malformed.
     package static func read(_ path: String, id: String, fileSystem: FileSystem) -> DesktopEntry? {
         guard let info = fileSystem.info(path), info.kind == .regular, info.size <= Int64(KeyFile.sizeLimit),
-              let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit)
+            let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit)
         else { return nil }
         return parse(bytes, id: id, path: path)
     }

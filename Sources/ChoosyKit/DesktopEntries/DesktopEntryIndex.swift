@@ -150,7 +150,8 @@ package final class DesktopEntryIndex: Sendable {
             if component != "." && component != "..", !component.isEmpty {
                 let subdirectory = joinPath(directory, String(component))
                 if fileSystem.info(subdirectory)?.kind == .directory,
-                   let entry = firstEntry(named: name[afterDash...], id: id, in: subdirectory, depth: depth + 1) {
+                    let entry = firstEntry(named: name[afterDash...], id: id, in: subdirectory, depth: depth + 1)
+                {
                     return entry
                 }
             }
@@ -167,7 +168,7 @@ package final class DesktopEntryIndex: Sendable {
 
     private func runsExcludedExecutable(_ program: String) -> Bool {
         guard let excludedExecutable, program.hasPrefix("/") || !program.contains("/"),
-              let resolved = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem)
+            let resolved = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem)
         else { return false }
         return canonicalPath(resolved) == excludedExecutable
     }
@@ -186,7 +187,9 @@ package final class DesktopEntryIndex: Sendable {
             return map?.ids(forScheme: scheme) ?? []
         }
         return ids.compactMap { id in
-            guard let found = locate(id: id), unusableReason(found.entry) == nil, declaredSchemes(of: found.entry).contains(scheme) else { return nil }
+            guard let found = locate(id: id), unusableReason(found.entry) == nil, declaredSchemes(of: found.entry).contains(scheme) else {
+                return nil
+            }
             return found
         }
     }
@@ -201,9 +204,10 @@ package final class DesktopEntryIndex: Sendable {
 
     private func loadOrBuildSchemeMap() -> SchemeCache {
         if let bytes = try? fileSystem.read(cachePath, limit: JSONReader.ownFileLimit),
-           let cache = SchemeCache(decoding: bytes),
-           cache.roots == directories,
-           cache.directories.allSatisfy({ modificationTime(of: $0.path) == $0.modified }) {
+            let cache = SchemeCache(decoding: bytes),
+            cache.roots == directories,
+            cache.directories.allSatisfy({ modificationTime(of: $0.path) == $0.modified })
+        {
             return cache
         }
         let cache = scan()
@@ -279,7 +283,8 @@ package final class DesktopEntryIndex: Sendable {
                     guard DesktopEntryIndex.isValidID(id) else { continue }
                     visit(id, root, path)
                 } else if depth < DesktopEntryIndex.maxDepth, name != ".", name != "..",
-                          fileSystem.info(path)?.kind == .directory {
+                    fileSystem.info(path)?.kind == .directory
+                {
                     walk(path, prefix: prefix + name + "-", root: root, depth: depth + 1)
                 }
             }
@@ -300,8 +305,8 @@ extension DesktopEntryIndex {
     private func schemesListed(in directory: String, notOlderThan newest: Int64) -> [String: [String]]? {
         let path = joinPath(directory, "mimeinfo.cache")
         guard let info = fileSystem.info(path), info.kind == .regular, info.modified >= newest,
-              let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit),
-              let types = KeyFile(parsing: bytes)?.groups["MIME Cache"]
+            let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit),
+            let types = KeyFile(parsing: bytes)?.groups["MIME Cache"]
         else { return nil }
         var schemes: [String: [String]] = [:]
         for (type, value) in types {
@@ -316,11 +321,13 @@ extension DesktopEntryIndex {
     private func schemesNamed(byEntryAt path: String, id: String) -> [String] {
         // `read` refuses what `DesktopEntryParser.read` refuses: not regular, too large.
         guard let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit), DesktopEntryIndex.mayNameSchemeHandler(bytes),
-              let entry = DesktopEntryParser.parse(bytes, id: id, path: path, keeping: ["Type", "Hidden", "MimeType"]),
-              !entry.isHidden, entry.type == "Application"
+            let entry = DesktopEntryParser.parse(bytes, id: id, path: path, keeping: ["Type", "Hidden", "MimeType"]),
+            !entry.isHidden, entry.type == "Application"
         else { return [] }
         var schemes: [String] = []
-        for scheme in entry.mimeTypes.compactMap(DesktopEntryIndex.scheme(handledBy:)) where !schemes.contains(scheme) { schemes.append(scheme) }
+        for scheme in entry.mimeTypes.compactMap(DesktopEntryIndex.scheme(handledBy:)) where !schemes.contains(scheme) {
+            schemes.append(scheme)
+        }
         return schemes
     }
 
@@ -342,7 +349,8 @@ extension DesktopEntryIndex {
             // At each `/` (memchr), the 16 bytes before it; `| 0x20` lowercases ASCII letters
             // and keeps `-` (the bytes it maps onto them only add false positives).
             while start < buffer.count,
-                  let found = memchr(base + start, Int32(UInt8(ascii: "/")), buffer.count - start) {
+                let found = memchr(base + start, Int32(UInt8(ascii: "/")), buffer.count - start)
+            {
                 let slash = UnsafeRawPointer(found) - UnsafeRawPointer(base)
                 if (0..<marker.count).allSatisfy({ buffer[slash - marker.count + $0] | 0x20 == marker[$0] }) { return true }
                 start = slash + 1

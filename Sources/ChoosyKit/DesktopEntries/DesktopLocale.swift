@@ -32,8 +32,8 @@ package struct DesktopLocale: Equatable, Sendable {
         }
         let language = String(rest)
         guard !language.isEmpty, language != "POSIX",
-              country?.isEmpty != true, modifier?.isEmpty != true,
-              ![language, country ?? "", modifier ?? ""].contains(where: { $0.contains("[") || $0.contains("]") || $0.contains("/") })
+            country?.isEmpty != true, modifier?.isEmpty != true,
+            ![language, country ?? "", modifier ?? ""].contains(where: { $0.contains("[") || $0.contains("]") || $0.contains("/") })
         else { return nil }
         self.init(language: language, country: country, modifier: modifier)
     }

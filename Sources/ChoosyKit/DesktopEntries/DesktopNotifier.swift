@@ -13,7 +13,7 @@ package struct DesktopNotifier: Sendable {
 
     package func notify(_ message: String) {
         guard environment.value("DISPLAY") != nil || environment.value("WAYLAND_DISPLAY") != nil,
-              let program = resolveExecutable("notify-send", searchPath: environment.searchPath, fileSystem: fileSystem)
+            let program = resolveExecutable("notify-send", searchPath: environment.searchPath, fileSystem: fileSystem)
         else { return }
         let request = ProcessRequest(
             argv: [program, "--app-name=choosy", "--icon=preferences-desktop-default-applications", "choosy", message],

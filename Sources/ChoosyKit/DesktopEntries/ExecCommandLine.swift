@@ -246,7 +246,8 @@ package struct ExecCommandLine: Equatable, Sendable {
         var utf8 = Array(rest.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) {
+                let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1])
+            {
                 bytes.append(high << 4 | low)
                 utf8 = utf8.dropFirst(2)
             } else {
@@ -266,4 +267,3 @@ package struct ExecCommandLine: Equatable, Sendable {
         }
     }
 }
-

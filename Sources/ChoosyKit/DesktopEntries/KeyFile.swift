@@ -21,7 +21,7 @@ package struct KeyFile: Equatable, Sendable {
     /// are kept (other groups are kept empty): most of parsing is storing values.
     package init?(parsing bytes: [UInt8], keeping: (group: String, keys: [String])? = nil) {
         guard bytes.count <= KeyFile.sizeLimit, String(validating: bytes, as: UTF8.self) != nil,
-              let groups = bytes.withUnsafeBufferPointer({ KeyFile.groups(in: $0, keeping: keeping) })
+            let groups = bytes.withUnsafeBufferPointer({ KeyFile.groups(in: $0, keeping: keeping) })
         else { return nil }
         self.groups = groups
     }
@@ -32,7 +32,9 @@ package struct KeyFile: Equatable, Sendable {
     /// The groups of `bytes`, which are valid UTF-8, or nil as for `init(parsing:)`. Read by
     /// byte, as every byte the format gives a meaning to is ASCII: a real desktop entry with its
     /// translations is long, and reading it by Character cost more than the rest of a command.
-    private static func groups(in bytes: UnsafeBufferPointer<UInt8>, keeping: (group: String, keys: [String])?) -> [String: [String: String]]? {
+    private static func groups(in bytes: UnsafeBufferPointer<UInt8>, keeping: (group: String, keys: [String])?) -> [String: [String:
+        String]]?
+    {
         var groups: [String: [String: String]] = [:]
         var current: (name: String, keys: [String: String])?
         var lineStart = 0
@@ -86,7 +88,7 @@ package struct KeyFile: Equatable, Sendable {
     /// memchr: lines are found once per byte of every file read.
     private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         guard !range.isEmpty, let base = bytes.baseAddress,
-              let found = memchr(base + range.lowerBound, Int32(byte), range.count)
+            let found = memchr(base + range.lowerBound, Int32(byte), range.count)
         else { return nil }
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
@@ -153,7 +155,8 @@ package struct KeyFile: Equatable, Sendable {
     /// A `;`-separated list (`\;` is a literal semicolon), each element unescaped; empty
     /// elements (the usual trailing `;`) are dropped. Split by byte, as `;` and `\` are ASCII.
     package static func list(_ raw: String) -> [String] {
-        let semicolon = UInt8(ascii: ";"), backslash = UInt8(ascii: "\\")
+        let semicolon = UInt8(ascii: ";")
+        let backslash = UInt8(ascii: "\\")
         var elements: [String] = []
         var current: [UInt8] = []
         func endElement() {

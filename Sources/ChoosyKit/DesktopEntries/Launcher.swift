@@ -102,7 +102,8 @@ package struct Launcher: Sendable {
         // The start succeeded, but a window (a terminal's too) with nowhere to show fails out of sight.
         if environment.value("DISPLAY") == nil && environment.value("WAYLAND_DISPLAY") == nil {
             let kind = entry.runsInTerminal ? "an app that runs in a terminal" : "a graphical app"
-            diagnostics?.warning("started \(entry.id), \(kind), but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
+            diagnostics?.warning(
+                "started \(entry.id), \(kind), but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
         }
         return argv
     }

@@ -152,7 +152,8 @@ package struct LinkHandlerInstaller {
         guard withdrawn || fileSystem.info(recordPath) != nil || holdsOwnEntry() else { return nil }
         // A file install created and that holds nothing else goes too.
         if record?.createdFile == true, let bytes = try? fileSystem.read(editor.path, limit: 1024),
-           trimmed(String(decoding: bytes, as: UTF8.self)) == "[Default Applications]" {
+            trimmed(String(decoding: bytes, as: UTF8.self)) == "[Default Applications]"
+        {
             fileSystem.remove(editor.path)
         }
         if record?.createdEntry == false, fileSystem.info(backupPath) != nil {

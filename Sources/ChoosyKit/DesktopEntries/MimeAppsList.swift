@@ -57,14 +57,16 @@ package struct MimeAppsList: Sendable {
         // A desktop name becomes part of a file name; one that could leave the directory is ignored.
         let desktops = environment.currentDesktops.filter { !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }
         var locations: [Location] = []
-        let directories = (([environment.configHome] + environment.configDirs).map { ($0, nil as Int?) })
+        let directories =
+            (([environment.configHome] + environment.configDirs).map { ($0, nil as Int?) })
             + ([environment.dataHome] + environment.dataDirs).map { base -> (String, Int?) in
                 let directory = joinPath(base, "applications")
                 return (directory, index.directories.firstIndex(of: directory))
             }
         for (directory, rank) in directories {
             for desktop in desktops {
-                locations.append(Location(path: joinPath(directory, "\(desktop)-mimeapps.list"), isDesktopSpecific: true, directoryRank: rank))
+                locations.append(
+                    Location(path: joinPath(directory, "\(desktop)-mimeapps.list"), isDesktopSpecific: true, directoryRank: rank))
             }
             locations.append(Location(path: joinPath(directory, "mimeapps.list"), isDesktopSpecific: false, directoryRank: rank))
         }
@@ -95,8 +97,8 @@ package struct MimeAppsList: Sendable {
             if let files { return files }
             let read = locations.compactMap { location -> (Location, KeyFile)? in
                 guard let info = fileSystem.info(location.path), info.kind == .regular,
-                      let bytes = try? fileSystem.read(location.path, limit: KeyFile.sizeLimit),
-                      let file = KeyFile(parsing: bytes)
+                    let bytes = try? fileSystem.read(location.path, limit: KeyFile.sizeLimit),
+                    let file = KeyFile(parsing: bytes)
                 else { return nil }
                 return (location, file)
             }
@@ -287,8 +289,9 @@ package struct MimeAppsEditor: Sendable {
             let content = MimeAppsEditor.trimmed(bytes)
             if content.hasPrefix("[") && content.hasSuffix("]") { group = String(content.dropFirst().dropLast()) }
             guard group == "Default Applications" || group == "Added Associations", !content.hasPrefix("["),
-                  let equals = content.firstIndex(of: "="),
-                  case let ids = KeyFile.list(String(content[content.index(after: equals)...].drop { $0 == " " || $0 == "\t" })), ids.contains(id)
+                let equals = content.firstIndex(of: "="),
+                case let ids = KeyFile.list(String(content[content.index(after: equals)...].drop { $0 == " " || $0 == "\t" })),
+                ids.contains(id)
             else {
                 kept.append(bytes)
                 continue
@@ -296,7 +299,8 @@ package struct MimeAppsEditor: Sendable {
             changed = true
             let key = MimeAppsEditor.trimmed(Array(content[..<equals].utf8))
             if group == "Default Applications", ids.first == id,
-               let mimeType = restoring.keys.first(where: { $0.lowercased() == key.lowercased() }), !restored.contains(mimeType) {
+                let mimeType = restoring.keys.first(where: { $0.lowercased() == key.lowercased() }), !restored.contains(mimeType)
+            {
                 restored.insert(mimeType)
                 let restoration = restoring[mimeType]!
                 // IDs that could not be written as one line (an old record's) are left out.
@@ -354,8 +358,9 @@ package struct MimeAppsEditor: Sendable {
         var lines = original.split(separator: newline, omittingEmptySubsequences: false).map(Array.init)
         let endedWithNewline = original.last == newline
         if endedWithNewline || original.isEmpty { lines.removeLast() }
-        return Lines(lines: lines, endsWithNewline: endedWithNewline || original.isEmpty,
-                     crlf: lines.first?.last == UInt8(ascii: "\r"), existing: info)
+        return Lines(
+            lines: lines, endsWithNewline: endedWithNewline || original.isEmpty,
+            crlf: lines.first?.last == UInt8(ascii: "\r"), existing: info)
     }
 
     private func write(_ file: Lines) throws(ChoosyError) {
@@ -373,7 +378,8 @@ package struct MimeAppsEditor: Sendable {
     /// Whether `line` is one line that sets `mimeType` (matched case-insensitively), safe to write back.
     private static func isLine(_ line: String, for mimeType: String) -> Bool {
         guard !line.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }),
-              let equals = line.firstIndex(of: "=") else { return false }
+            let equals = line.firstIndex(of: "=")
+        else { return false }
         return trimmed(Array(line[..<equals].utf8)).lowercased() == mimeType.lowercased()
     }
 

@@ -34,7 +34,7 @@ struct SchemeCache: Sendable {
     init?(decoding bytes: [UInt8]) {
         let header = Array((SchemeCache.header + "\n").utf8)
         guard bytes.count >= header.count, bytes[..<header.count].elementsEqual(header),
-              bytes.last == SchemeCache.newline, String(validating: bytes, as: UTF8.self) != nil
+            bytes.last == SchemeCache.newline, String(validating: bytes, as: UTF8.self) != nil
         else { return nil }
         var roots: [String] = []
         var directories: [(path: String, modified: Int64)] = []
@@ -46,7 +46,7 @@ struct SchemeCache: Sendable {
             defer { start = end + 1 }
             // A one-letter kind, a tab, then the fields.
             guard end - start >= 2, bytes[start + 1] == SchemeCache.tab,
-                  SchemeCache.isValidlyEscaped(bytes, (start + 2)..<end)
+                SchemeCache.isValidlyEscaped(bytes, (start + 2)..<end)
             else { return nil }
             let fields = (start + 2)..<end
             let firstTab = SchemeCache.find(SchemeCache.tab, in: bytes, fields)
@@ -55,7 +55,7 @@ struct SchemeCache: Sendable {
                 roots.append(SchemeCache.unescape(bytes[fields]))
             case UInt8(ascii: "D"):
                 guard let firstTab, SchemeCache.find(SchemeCache.tab, in: bytes, (firstTab + 1)..<end) == nil,
-                      let modified = Int64(String(decoding: bytes[fields.lowerBound..<firstTab], as: UTF8.self))
+                    let modified = Int64(String(decoding: bytes[fields.lowerBound..<firstTab], as: UTF8.self))
                 else { return nil }
                 directories.append((SchemeCache.unescape(bytes[(firstTab + 1)..<end]), modified))
             case UInt8(ascii: "S"):
@@ -100,7 +100,8 @@ struct SchemeCache: Sendable {
     /// File names may hold tabs and newlines; they must not break the line format.
     private static func escape(_ field: String) -> String {
         // Thousands of IDs on a rebuild, almost never with a byte to escape.
-        guard field.utf8.contains(where: { $0 == SchemeCache.percent || $0 == SchemeCache.tab || $0 == SchemeCache.newline || $0 == 0x0D }) else {
+        guard field.utf8.contains(where: { $0 == SchemeCache.percent || $0 == SchemeCache.tab || $0 == SchemeCache.newline || $0 == 0x0D })
+        else {
             return field
         }
         var result = ""
@@ -150,7 +151,8 @@ struct SchemeCache: Sendable {
         var index = field.startIndex
         while index < field.endIndex {
             if field[index] == SchemeCache.percent, index + 2 < field.endIndex,
-               let byte = unescaped(field[index + 1], field[index + 2]) {
+                let byte = unescaped(field[index + 1], field[index + 2])
+            {
                 result.append(byte)
                 index += 3
             } else {

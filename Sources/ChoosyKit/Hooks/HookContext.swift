@@ -18,8 +18,9 @@ package struct HookContext: Equatable, Sendable {
     }
 
     package init(type: AppType, action: Action, app: App?, parameters: [String: String]) {
-        self.init(typeKey: type.key, typeName: type.name, actionKey: action.key, actionName: action.name,
-                  appKey: app?.key, parameters: parameters)
+        self.init(
+            typeKey: type.key, typeName: type.name, actionKey: action.key, actionName: action.name,
+            appKey: app?.key, parameters: parameters)
     }
 }
 

@@ -129,13 +129,11 @@ package struct HookRunner: Sendable {
         // Anyone who can write the script (or replace a file that is not ours) could run code
         // as this user whenever a link is opened.
         let problem: String? =
-            if info.kind != .regular { "it is not a regular file" }
-            else if info.owner != userID { "it is owned by uid \(info.owner), not by you (uid \(userID))" }
-            else if info.permissions & 0o022 != 0 {
+            if info.kind != .regular { "it is not a regular file" } else if info.owner != userID {
+                "it is owned by uid \(info.owner), not by you (uid \(userID))"
+            } else if info.permissions & 0o022 != 0 {
                 "it is writable by group or others (mode \(String(info.permissions, radix: 8))); run: chmod go-w \(path)"
-            }
-            else if !fileSystem.isExecutable(path) { "it is not executable; run: chmod u+x \(path)" }
-            else { nil }
+            } else if !fileSystem.isExecutable(path) { "it is not executable; run: chmod u+x \(path)" } else { nil }
         if let problem {
             diagnostics.warning("refusing \(kind) \(path): \(problem)")
             return false
@@ -212,13 +210,14 @@ package struct HookRunner: Sendable {
     }
 
     private func environmentName(_ key: String) -> String {
-        String(decoding: key.utf8.map { byte -> UInt8 in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 0x20
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): byte
-            default: UInt8(ascii: "_")
-            }
-        }, as: UTF8.self)
+        String(
+            decoding: key.utf8.map { byte -> UInt8 in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 0x20
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): byte
+                default: UInt8(ascii: "_")
+                }
+            }, as: UTF8.self)
     }
 
     private func cancelReason(_ name: String, _ status: Int32, _ firstErrorLine: String?) -> String {

@@ -14,7 +14,8 @@ package struct BrowserProfileFinder: Sendable {
     package func profiles(of app: App, desktopID: String) -> [BrowserProfile] {
         guard let declared = app.profiles, let candidates = declared.paths[desktopID] else { return [] }
         guard let path = profileListPath(candidates, format: declared.format) else {
-            diagnostics.explain("\(app.key): profile list '\(candidates.joined(separator: "', '"))' is neither under ~ nor under $XDG_CONFIG_HOME; ignored")
+            diagnostics.explain(
+                "\(app.key): profile list '\(candidates.joined(separator: "', '"))' is neither under ~ nor under $XDG_CONFIG_HOME; ignored")
             return []
         }
         guard let info = fileSystem.info(path) else {
@@ -30,7 +31,9 @@ package struct BrowserProfileFinder: Sendable {
         do {
             let bytes = try fileSystem.read(path, limit: limit)
             switch declared.format {
-            case .firefox: found = withContainers(firefoxProfiles(FirefoxProfileList.entries(in: bytes), root: parentDirectory(of: path), app: app), app: app)
+            case .firefox:
+                found = withContainers(
+                    firefoxProfiles(FirefoxProfileList.entries(in: bytes), root: parentDirectory(of: path), app: app), app: app)
             case .chromium: found = try ChromiumLocalState.profiles(in: bytes)
             }
         } catch {
@@ -39,10 +42,12 @@ package struct BrowserProfileFinder: Sendable {
         }
         let usable = found.filter { profile in
             guard profile.looksLikeAnOption(declared) else { return true }
-            diagnostics.explain("\(app.key): profile '\(profile.name)' starts with '-', which the browser would read as an option; not offered")
+            diagnostics.explain(
+                "\(app.key): profile '\(profile.name)' starts with '-', which the browser would read as an option; not offered")
             return false
         }
-        diagnostics.explain("\(app.key): \(usable.count) profile(s) in \(path)" + (usable.isEmpty ? "" : ": " + usable.map(\.name).joined(separator: ", ")))
+        diagnostics.explain(
+            "\(app.key): \(usable.count) profile(s) in \(path)" + (usable.isEmpty ? "" : ": " + usable.map(\.name).joined(separator: ", ")))
         return usable
     }
 
@@ -78,12 +83,14 @@ package struct BrowserProfileFinder: Sendable {
     private func withContainers(_ profiles: [BrowserProfile], app: App) -> [BrowserProfile] {
         profiles.flatMap { profile -> [BrowserProfile] in
             guard let directory = profile.directory,
-                  let extensions = containerFile(joinPath(directory, "extensions.json"), app: app),
-                  FirefoxContainers.extensionIsActive(in: extensions),
-                  let containers = containerFile(joinPath(directory, "containers.json"), app: app)
+                let extensions = containerFile(joinPath(directory, "extensions.json"), app: app),
+                FirefoxContainers.extensionIsActive(in: extensions),
+                let containers = containerFile(joinPath(directory, "containers.json"), app: app)
             else { return [profile] }
             let names = FirefoxContainers.names(in: containers)
-            diagnostics.explain("\(app.key): profile '\(profile.name)' has \(names.count) container(s)" + (names.isEmpty ? "" : ": " + names.joined(separator: ", ")))
+            diagnostics.explain(
+                "\(app.key): profile '\(profile.name)' has \(names.count) container(s)"
+                    + (names.isEmpty ? "" : ": " + names.joined(separator: ", ")))
             return [profile] + names.map(profile.inContainer)
         }
     }
@@ -116,7 +123,9 @@ package struct BrowserProfileFinder: Sendable {
         do {
             let store = try stores.read(path, query: FirefoxProfileGroup.query)
             guard FirefoxProfileGroup.schemaVersions.contains(store.version) else {
-                return skip("schema version \(store.version), not one of \(FirefoxProfileGroup.schemaVersions.map(String.init).joined(separator: ", "))")
+                return skip(
+                    "schema version \(store.version), not one of \(FirefoxProfileGroup.schemaVersions.map(String.init).joined(separator: ", "))"
+                )
             }
             return FirefoxProfileGroup.profiles(rows: store.rows, root: root)
         } catch {

@@ -37,7 +37,8 @@ package enum FirefoxContainers {
                 name = nil
             }
             guard let name, !name.isEmpty, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
-                  !names.contains(name) else { continue }
+                !names.contains(name)
+            else { continue }
             names.append(name)
         }
         return names

@@ -15,9 +15,11 @@ package enum FirefoxProfileGroup {
     /// hex digits; one with anything but letters, digits, `-` and `_` (a `/`, `..`) is no
     /// store, as it could name a file elsewhere.
     package static func storePath(root: String, storeID: String) -> String? {
-        let allowed = !storeID.isEmpty && storeID.utf8.allSatisfy { byte in
-            PercentEncoding.isUnreserved(byte) && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "~")
-        }
+        let allowed =
+            !storeID.isEmpty
+            && storeID.utf8.allSatisfy { byte in
+                PercentEncoding.isUnreserved(byte) && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "~")
+            }
         return allowed ? joinPath(root, "Profile Groups", storeID + ".sqlite") : nil
     }
 
@@ -30,7 +32,7 @@ package enum FirefoxProfileGroup {
         var names: Set<String> = []
         for row in rows where row.count >= 3 {
             guard let path = row[1], let name = row[2], !path.isEmpty, !name.isEmpty,
-                  !(path + name).utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D })
+                !(path + name).utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D })
             else { continue }
             let directory = path.hasPrefix("/") ? path : joinPath(root, path)
             guard !directories.contains(directory), !names.contains(name) else { continue }

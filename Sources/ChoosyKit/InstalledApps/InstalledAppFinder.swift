@@ -29,7 +29,9 @@ package struct InstalledApp: Sendable {
     /// has none (doc/profiles.md), so `--private` with a container is a usage error.
     package func refuseContainerInPrivateWindow() throws(ChoosyError) {
         guard let profile, let container = profile.container else { return }
-        throw .usage("\(key) is container '\(container)', and containers do not apply to private windows: use \(ChoiceKey.make(app: app.key, profile: profile.name)) with --private, or \(key) without it")
+        throw .usage(
+            "\(key) is container '\(container)', and containers do not apply to private windows: use \(ChoiceKey.make(app: app.key, profile: profile.name)) with --private, or \(key) without it"
+        )
     }
 
     /// How to start it: its profile's arguments, then (for a private window) the catalog's
@@ -57,7 +59,10 @@ package struct InstalledAppFinder {
     /// The handler `choosy install --default-handler` replaced for a MIME type, if any.
     private let previousHandler: (String) -> String?
 
-    package init(probe: AppProbe, diagnostics: DiagnosticSink, browserInstalled: @escaping () -> Bool, previousHandler: @escaping (String) -> String? = { _ in nil }) {
+    package init(
+        probe: AppProbe, diagnostics: DiagnosticSink, browserInstalled: @escaping () -> Bool,
+        previousHandler: @escaping (String) -> String? = { _ in nil }
+    ) {
         self.probe = probe
         self.diagnostics = diagnostics
         self.browserInstalled = browserInstalled
@@ -105,8 +110,10 @@ package struct InstalledAppFinder {
         for scheme in type.schemes {
             for entry in probe.mimeApps.associations(forScheme: scheme).defaultFirst where catalogIDs.insert(entry.id).inserted {
                 let key = InstalledAppFinder.uniqueKey(InstalledAppFinder.key(forDesktopID: entry.id), taken: &keys)
-                diagnostics.explain("\(key): \(entry.id) is associated with \(scheme): links; an app of \(type.name) the catalog does not name")
-                found.append(App(key: key, name: entry.name ?? key, urlScheme: scheme + ":", desktopIDs: [entry.id], actions: genericActions))
+                diagnostics.explain(
+                    "\(key): \(entry.id) is associated with \(scheme): links; an app of \(type.name) the catalog does not name")
+                found.append(
+                    App(key: key, name: entry.name ?? key, urlScheme: scheme + ":", desktopIDs: [entry.id], actions: genericActions))
             }
         }
         return found

@@ -58,7 +58,8 @@ extension InstalledAppDirectory {
         let profiles = profiles(of: installed)
         guard let found = profiles.first(where: { $0.choiceName == named }) else {
             let known = profiles.isEmpty ? "it has none" : "its profiles: " + profiles.map(\.choiceName).joined(separator: ", ")
-            throw .unknown("unknown profile '\(singleLine(named))' of \(app.name) (\(known))" + didYouMean(named, among: profiles.map(\.choiceName)))
+            throw .unknown(
+                "unknown profile '\(singleLine(named))' of \(app.name) (\(known))" + didYouMean(named, among: profiles.map(\.choiceName)))
         }
         return installed.opening(found)
     }

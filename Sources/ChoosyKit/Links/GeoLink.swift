@@ -8,9 +8,10 @@ enum GeoLink {
         let fields = parts.path.split(separator: ";", omittingEmptySubsequences: false)
         let coordinates = fields[0].split(separator: ",", omittingEmptySubsequences: false)
         guard coordinates.count == 2 || coordinates.count == 3,
-              coordinates.allSatisfy(isDecimal),
-              let latitude = Double(coordinates[0]), let longitude = Double(coordinates[1]),
-              abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+            coordinates.allSatisfy(isDecimal),
+            let latitude = Double(coordinates[0]), let longitude = Double(coordinates[1]),
+            abs(latitude) <= 90, abs(longitude) <= 180
+        else { return nil }
         for field in fields.dropFirst() {
             let pair = field.split(separator: "=", maxSplits: 1)
             if pair.first?.lowercased() == "crs", pair.count == 2, pair[1].lowercased() != "wgs84" { return nil }
@@ -21,7 +22,8 @@ enum GeoLink {
             "longitude": String(coordinates[1]),
             "latitude_longitude": "\(coordinates[0]),\(coordinates[1])",
         ]
-        let query = parts.queryItems.last { $0.name == "q" }
+        let query =
+            parts.queryItems.last { $0.name == "q" }
             .map { PercentEncoding.decodeLeniently($0.value ?? "", plusIsSpace: true) } ?? ""
         guard !query.isEmpty else {
             return LinkAction(type: "maps", action: "show_location", parameters: parameters)

@@ -55,8 +55,10 @@ package struct LinkClassifier {
             }
             if let match = try catalogLinks(web.host).match(web, original: url) {
                 diagnostics.explain("the link is \(match.type) \(match.link.action) by the pattern \(match.link.pattern)")
-                return .action(LinkAction(type: match.type, action: match.link.action, parameters: match.parameters,
-                                          link: LinkOrigin(url: url, web: web, apps: match.link.apps)))
+                return .action(
+                    LinkAction(
+                        type: match.type, action: match.link.action, parameters: match.parameters,
+                        link: LinkOrigin(url: url, web: web, apps: match.link.apps)))
             }
             return .action(LinkAction(type: "browser", action: "browse", parameters: ["url": url], link: LinkOrigin(url: url, web: web)))
         case "mailto":
@@ -76,7 +78,8 @@ package struct LinkClassifier {
         let scalars = link.unicodeScalars
         let isBlank = { (scalar: Unicode.Scalar) in scalar.value <= 0x20 || scalar.properties.isWhitespace }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),
-              let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+            let last = scalars.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 }

@@ -16,12 +16,17 @@ package struct LinkExampleCheck: Sendable {
         /// As `describe --json` shows it: the link, its examples each with `"holds"`.
         package var json: JSONValue {
             guard case .object(var members) = link.json else { return link.json }
-            members.append(("examples", .array(verdicts.map { verdict in
-                guard case .object(var example) = verdict.example.json else { return verdict.example.json }
-                example.append(("holds", .bool(verdict.failure == nil)))
-                if let failure = verdict.failure { example.append(("fails", .string(failure))) }
-                return .object(example)
-            })))
+            members.append(
+                (
+                    "examples",
+                    .array(
+                        verdicts.map { verdict in
+                            guard case .object(var example) = verdict.example.json else { return verdict.example.json }
+                            example.append(("holds", .bool(verdict.failure == nil)))
+                            if let failure = verdict.failure { example.append(("fails", .string(failure))) }
+                            return .object(example)
+                        })
+                ))
             return .object(members)
         }
     }

@@ -66,12 +66,14 @@ final class ActionOpener {
             // A web app of the type is the browser by another name: with no native app that
             // can do what the link means, the browser gets it as it is (and `--choose` asks
             // there), unless `--app` names a web app of another service.
-            let nativeCanTakeIt = action.map { action in installed.contains { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil } } ?? false
+            let nativeCanTakeIt =
+                action.map { action in installed.contains { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil } } ?? false
             if !nativeCanTakeIt {
                 let named = try request.options.app.map { key throws(ChoosyError) in try apps.choice(key, in: type) }
                 // A choice is kept or refused, never swapped for the browser.
                 if let named, !named.isWebApp, let action, named.app.urlFormat(for: action.key) == nil {
-                    throw .unavailable("\(named.app.name) (\(named.app.key)) cannot \(action.key) this link; leave out --app to open it in the browser")
+                    throw .unavailable(
+                        "\(named.app.name) (\(named.app.key)) cannot \(action.key) this link; leave out --app to open it in the browser")
                 }
                 if named.map({ !$0.isWebApp || $0.app.isOwnService(of: link.web) }) ?? true {
                     diagnostics.explain("no installed app of \(type.name) takes this link; opening it in the browser")
@@ -113,7 +115,8 @@ final class ActionOpener {
             // A web app of another service (OpenStreetMap for a Google Maps link) gets its own
             // URL for the action, or the choice is refused, never silently swapped.
             guard let action, chosen.app.urlFormat(for: action.key) != nil else {
-                throw .unavailable("\(chosen.app.name) (\(chosen.app.key)) has no address for \(action?.key ?? "this link"); the link was not opened")
+                throw .unavailable(
+                    "\(chosen.app.name) (\(chosen.app.key)) has no address for \(action?.key ?? "this link"); the link was not opened")
             }
             diagnostics.explain("\(chosen.app.key) is a web app of another site: it gets its own address for \(action.key)")
         } else if chosen.isWebApp, let link = request.link {
@@ -165,7 +168,8 @@ final class ActionOpener {
     /// declared parameter is refused (status 2), since it would silently reach no app.
     private func collect(_ pairs: [(String, String)], for type: AppType) throws(ChoosyError) -> [String: String] {
         var parameters: [String: String] = [:]
-        let used = Set(type.parameters.map(\.key) + type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
+        let used = Set(
+            type.parameters.map(\.key) + type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
         for (key, value) in pairs {
             if !used.contains(key), let near = suggestion(for: key, among: Array(used)) {
                 throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
@@ -176,7 +180,9 @@ final class ActionOpener {
     }
 
     /// `offersWebPage`: the picker offers the browser's choices too, after the apps.
-    private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool) throws(ChoosyError) -> InstalledApp {
+    private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool)
+        throws(ChoosyError) -> InstalledApp
+    {
         let chosen = try decide(type: type, action: action, installed: installed, request: request, offersWebPage: offersWebPage)
         // A web app's private window is the browser's, decided when it goes round through it.
         if request.options.privateWindow && !chosen.isWebApp {
@@ -185,7 +191,9 @@ final class ActionOpener {
         return chosen
     }
 
-    private func decide(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool) throws(ChoosyError) -> InstalledApp {
+    private func decide(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool)
+        throws(ChoosyError) -> InstalledApp
+    {
         let options = request.options
         var forced: InstalledApp?
         if let key = options.app {
@@ -214,7 +222,8 @@ final class ActionOpener {
                 try first.requirePrivateWindow(among: installed, typeName: type.name)
             }
             if forced == nil, !options.choose, let remembered = preferences.preference(for: type.key).defaultApp,
-               let current = choices.choice(remembered), !current.isWebApp, !current.opensPrivateWindows {
+                let current = choices.choice(remembered), !current.isWebApp, !current.opensPrivateWindows
+            {
                 try current.requirePrivateWindow(among: installed, typeName: type.name)
             }
             candidates = able
@@ -240,7 +249,9 @@ final class ActionOpener {
         case .pick(let keys, let forgetDefault, let reason):
             diagnostics.explain("showing the picker: \(reason)")
             if remembers, let updated = ChoiceDecider.preferenceBeforePicking(decision, preference) {
-                remember("what changed among the apps of \(type.name)") { () throws(ChoosyError) in try preferences.update(type.key) { $0 = updated } }
+                remember("what changed among the apps of \(type.name)") { () throws(ChoosyError) in
+                    try preferences.update(type.key) { $0 = updated }
+                }
             }
             // The default may be a key that is not offered by itself (`ChoiceDecider.first`).
             // By key once, so that thousands of candidates cost n log n, not n² (doc/security.md).
@@ -254,12 +265,16 @@ final class ActionOpener {
             if remembers {
                 remember("the choice of \(chosen.key)") { () throws(ChoosyError) in
                     try preferences.update(type.key) { current in
-                        current = isWebPage
+                        current =
+                            isWebPage
                             ? ChoiceDecider.preference(afterChoosingTheBrowser: answer.always, installed: shown, current)
                             : ChoiceDecider.preference(afterChoosing: chosen.key, always: answer.always, installed: shown, current)
                     }
                     if answer.always {
-                        diagnostics.explain(isWebPage ? "remembered: \(type.name) links stay in the browser" : "remembered \(chosen.key) as the default for \(type.name)")
+                        diagnostics.explain(
+                            isWebPage
+                                ? "remembered: \(type.name) links stay in the browser"
+                                : "remembered \(chosen.key) as the default for \(type.name)")
                     }
                 }
             }
@@ -288,19 +303,24 @@ final class ActionOpener {
     }
 
     /// `webPage`: browsers offered after the apps, for the link as it is ("Firefox (web page)").
-    private func pick(_ candidates: [InstalledApp], webPage: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest) throws(ChoosyError) -> (index: Int, always: Bool, site: String?) {
+    private func pick(
+        _ candidates: [InstalledApp], webPage: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest
+    ) throws(ChoosyError) -> (index: Int, always: Bool, site: String?) {
         let options = request.options
         // "(always)" is offered only when the answer can be remembered.
         let allowAlways = request.purpose == .launch && !options.noRemember && !options.dryRun
         let title = options.title ?? "\(type.name): \(action?.name ?? "Open") with…"
-        let pickerCandidates = candidates.map { installed in
-            PickerCandidate(
-                appKey: installed.key, displayName: installed.displayName,
-                icon: installed.entry?.icon, isDefault: installed.key == defaultApp
-            )
-        } + webPage.map { browser in
-            PickerCandidate(appKey: browser.key, displayName: browser.displayName + " (web page)", icon: browser.entry?.icon, isDefault: false)
-        }
+        let pickerCandidates =
+            candidates.map { installed in
+                PickerCandidate(
+                    appKey: installed.key, displayName: installed.displayName,
+                    icon: installed.entry?.icon, isDefault: installed.key == defaultApp
+                )
+            }
+            + webPage.map { browser in
+                PickerCandidate(
+                    appKey: browser.key, displayName: browser.displayName + " (web page)", icon: browser.entry?.icon, isDefault: false)
+            }
         // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
         let configured = pickers.environment["CHOOSY_PICKER"] == nil ? pickers.configured() : nil
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
@@ -351,7 +371,9 @@ final class ActionOpener {
 
     /// The URL for the chosen app, or nil for a native app opened with no action (it just
     /// starts). A URL that is no URL, or would run script or inline data, is refused.
-    private func buildURL(for chosen: InstalledApp, action: String?, parameters: [String: String], type: AppType) throws(ChoosyError) -> String? {
+    private func buildURL(for chosen: InstalledApp, action: String?, parameters: [String: String], type: AppType) throws(ChoosyError)
+        -> String?
+    {
         let app = chosen.app
         let url: String
         if let action {
@@ -363,7 +385,8 @@ final class ActionOpener {
             url = app.url(for: action, parameters: parameters)
             let needed = app.urlFormat(for: action).map { URLTemplate($0).placeholders } ?? []
             if !needed.isEmpty, needed.allSatisfy({ (parameters[$0] ?? "").isEmpty }) {
-                diagnostics.warning("\(action) needs \(needed.joined(separator: " or ")), and none was given: \(app.key) opens \(url.prefix(80)) as it is")
+                diagnostics.warning(
+                    "\(action) needs \(needed.joined(separator: " or ")), and none was given: \(app.key) opens \(url.prefix(80)) as it is")
                 diagnostics.explain("pass one as KEY=VALUE (choosy describe \(type.key) lists the parameters)")
             }
         } else if chosen.isWebApp {
@@ -387,7 +410,9 @@ final class ActionOpener {
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
         let form = chosen.launchForm(privateWindow: options.privateWindow)
         let url = url.map { chosen.profile?.launchedURL($0) ?? $0 }
-        if let container = chosen.profile?.container { diagnostics.explain("container: \(container), by the extension's ext+container: link") }
+        if let container = chosen.profile?.container {
+            diagnostics.explain("container: \(container), by the extension's ext+container: link")
+        }
         if let action = form.action { diagnostics.explain("private window: \(entry.id)'s action '\(action.key)'") }
         if options.dryRun {
             let argv = try launcher.argv(for: entry, url: url, form: form)

@@ -55,7 +55,9 @@ package enum ChoiceDecider {
         let remembered = situation.preference.defaultApp
         // Looking at the list never costs the user a favourite: only *always* replaces it.
         if situation.choose {
-            return .pick(candidates: first(remembered, in: situation), forgetDefault: false, reason: "--choose was given: the picker is shown (the default stays unless another is picked always)")
+            return .pick(
+                candidates: first(remembered, in: situation), forgetDefault: false,
+                reason: "--choose was given: the picker is shown (the default stays unless another is picked always)")
         }
         if situation.alwaysPicker {
             return .pick(candidates: first(remembered, in: situation), forgetDefault: false, reason: "CHOOSY_ALWAYS_DISPLAY_PICKER is set")
@@ -63,16 +65,21 @@ package enum ChoiceDecider {
         if let remembered {
             // A profile that is gone is gone like an uninstalled app.
             guard situation.installed.contains(remembered) || situation.unoffered.contains(remembered) else {
-                return .pick(candidates: candidates, forgetDefault: true, reason: "the default '\(remembered)' is no longer installed: it is forgotten")
+                return .pick(
+                    candidates: candidates, forgetDefault: true,
+                    reason: "the default '\(remembered)' is no longer installed: it is forgotten")
             }
             let seen = Set(situation.preference.seen)
             let new = situation.installed.filter { !seen.contains($0) }
             if !new.isEmpty {
-                return .pick(candidates: first(remembered, in: situation), forgetDefault: false, reason: "new app(s) since the default was chosen: \(new.joined(separator: ", "))")
+                return .pick(
+                    candidates: first(remembered, in: situation), forgetDefault: false,
+                    reason: "new app(s) since the default was chosen: \(new.joined(separator: ", "))")
             }
             let rememberedApp = ChoiceKey.split(remembered).app
             if candidates.contains(remembered)
-                || situation.unoffered.contains(remembered) && candidates.contains(where: { ChoiceKey.split($0).app == rememberedApp }) {
+                || situation.unoffered.contains(remembered) && candidates.contains(where: { ChoiceKey.split($0).app == rememberedApp })
+            {
                 return .launch(app: remembered, reason: "'\(remembered)' is the default and no new app appeared")
             }
             return .pick(candidates: candidates, forgetDefault: false, reason: "the default '\(remembered)' cannot do this action")
@@ -81,7 +88,9 @@ package enum ChoiceDecider {
             return .launch(app: candidates[0], reason: "no default, and '\(candidates[0])' is the only app that can do it")
         }
         if candidates.count == 1 {
-            return .pick(candidates: candidates, forgetDefault: false, reason: "no default, and the web page in the browser is a choice beside '\(candidates[0])'")
+            return .pick(
+                candidates: candidates, forgetDefault: false,
+                reason: "no default, and the web page in the browser is a choice beside '\(candidates[0])'")
         }
         return .pick(candidates: candidates, forgetDefault: false, reason: "no default, and \(candidates.count) apps can do it")
     }
@@ -99,7 +108,9 @@ package enum ChoiceDecider {
     /// installed apps: *always* makes it the default, and either way the apps seen are the
     /// ones shown, so that only a later new app asks again. With `afterChoosingTheBrowser`, the
     /// only places `seen` is written.
-    package static func preference(afterChoosing app: String, always: Bool, installed: [String], _ preference: TypePreference) -> TypePreference {
+    package static func preference(afterChoosing app: String, always: Bool, installed: [String], _ preference: TypePreference)
+        -> TypePreference
+    {
         var updated = preference
         if always { (updated.defaultApp, updated.linksInBrowser) = (app, false) }
         updated.seen = installed
@@ -108,7 +119,9 @@ package enum ChoiceDecider {
 
     /// What to remember once the user chose the browser for a web link of the type:
     /// *always* keeps the type's web links there; the default for `open` stays.
-    package static func preference(afterChoosingTheBrowser always: Bool, installed: [String], _ preference: TypePreference) -> TypePreference {
+    package static func preference(afterChoosingTheBrowser always: Bool, installed: [String], _ preference: TypePreference)
+        -> TypePreference
+    {
         var updated = preference
         if always { updated.linksInBrowser = true }
         updated.seen = installed

@@ -22,7 +22,10 @@ package struct OpenRequest: Sendable {
     /// The source `rule test --from` names: the link is taken as coming from it.
     package var from: String?
 
-    package init(type: String, action: String?, parameters: [(String, String)], options: OpenOptions = OpenOptions(), purpose: Purpose = .launch, link: LinkOrigin? = nil) {
+    package init(
+        type: String, action: String?, parameters: [(String, String)], options: OpenOptions = OpenOptions(), purpose: Purpose = .launch,
+        link: LinkOrigin? = nil
+    ) {
         self.type = type
         self.action = action
         self.parameters = parameters

@@ -12,7 +12,8 @@ struct WebLink {
             (text, url) = (link.url, link.web)
             return
         }
-        let browsed = type.key == "browser" && action?.key == "browse" && !request.builtByWebApp
+        let browsed =
+            type.key == "browser" && action?.key == "browse" && !request.builtByWebApp
             ? request.parameters.last { $0.0 == "url" }?.1 : nil
         guard let text = browsed, isWebURL(text) else { return nil }
         do {
@@ -56,7 +57,9 @@ struct SiteRuleRouter {
     /// `type` and `installed`: the link's own type (a catalog link's, or the browser) and its
     /// installed apps, already limited to the link's `apps`. `from`: the source `rule test
     /// --from` names, instead of the one found.
-    func decide(_ link: WebLink, type: AppType, installed: [InstalledApp], options: OpenOptions, from given: String? = nil) throws(ChoosyError) -> SiteRuleDecision {
+    func decide(_ link: WebLink, type: AppType, installed: [InstalledApp], options: OpenOptions, from given: String? = nil)
+        throws(ChoosyError) -> SiteRuleDecision
+    {
         guard options.app == nil, !options.choose else { return .none }
         let all = rules.rules()
         // Finding the source reads /proc: only for rules that need it.
@@ -79,7 +82,8 @@ struct SiteRuleRouter {
         }
         // A profile that is gone is an app that is gone (README, "Profiles and private windows").
         if let profile, (try? apps.choice(key, profile: profile, in: owner)) == nil {
-            diagnostics.warning("the site rule '\(rule.name)' names the profile '\(singleLine(profile))' of \(key), which is gone; deciding as usual")
+            diagnostics.warning(
+                "the site rule '\(rule.name)' names the profile '\(singleLine(profile))' of \(key), which is gone; deciding as usual")
             return .none
         }
         diagnostics.explain("the site rule '\(rule.name)' decides: \(rule.targetDescription)")

@@ -12,11 +12,14 @@ struct SystemHandlerFallback {
     let notifier: DesktopNotifier
     let diagnostics: DiagnosticSink
 
-    func open(_ link: String, scheme: String, type: String, unpicked: UnpickedChoice, options: OpenOptions) throws(ChoosyError) -> OpenResult {
+    func open(_ link: String, scheme: String, type: String, unpicked: UnpickedChoice, options: OpenOptions) throws(ChoosyError)
+        -> OpenResult
+    {
         if let problem = LaunchableURL.problem(with: link) {
             throw .usage("refusing to open '\(link.prefix(60))': \(problem)")
         }
-        let systems = [previousHandler("x-scheme-handler/\(scheme)"), probe.mimeApps.associations(forScheme: scheme).defaultEntry?.id].compactMap { $0 }
+        let systems = [previousHandler("x-scheme-handler/\(scheme)"), probe.mimeApps.associations(forScheme: scheme).defaultEntry?.id]
+            .compactMap { $0 }
         let userDefault = unpicked.userDefault.flatMap { probe.index.usableEntry(id: $0) }
         guard let entry = userDefault ?? (systems + unpicked.desktopIDs).lazy.compactMap({ probe.index.usableEntry(id: $0) }).first else {
             throw .unavailable("no picker available, and no app is associated with \(scheme): links to open \(link.prefix(60)) without one")
@@ -28,6 +31,7 @@ struct SystemHandlerFallback {
         let message = "no picker available, so the link \(opened) with \(name), \(whose), just once (\(unpicked.reason))"
         diagnostics.warning(message)
         if !options.dryRun { notifier.notify(message) }
-        return OpenResult(type: type, action: nil, app: InstalledAppFinder.key(forDesktopID: entry.id), url: link, argv: argv, desktopID: entry.id)
+        return OpenResult(
+            type: type, action: nil, app: InstalledAppFinder.key(forDesktopID: entry.id), url: link, argv: argv, desktopID: entry.id)
     }
 }

@@ -31,7 +31,8 @@ package struct ChoiceLines: Sendable {
                 choices.append(Choice(line: label + ChoiceLines.alwaysSuffix, answer: .always(index)))
             }
             if let site = request.site {
-                choices.append(Choice(line: label + ChoiceLines.alwaysForSiteSuffix(ChoiceLines.singleLineText(site)), answer: .alwaysForSite(index)))
+                choices.append(
+                    Choice(line: label + ChoiceLines.alwaysForSiteSuffix(ChoiceLines.singleLineText(site)), answer: .alwaysForSite(index)))
             }
         }
         self.choices = choices
@@ -86,7 +87,8 @@ package struct ChoiceLines: Sendable {
     static func singleLineText(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
-            let isControl = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            let isControl =
+                scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
                 || scalar == "\u{2028}" || scalar == "\u{2029}"
             result.unicodeScalars.append(isControl ? " " : scalar)
         }

@@ -15,7 +15,8 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
     /// Name of the variable that carries the picker's title (documented for command pickers).
     static var titleVariable: String { "CHOOSY_PICKER_TITLE" }
 
-    package init(executable: String, environment: Environment, runner: ProcessRunner, extras: ExternalPickerExtras = ExternalPickerExtras()) {
+    package init(executable: String, environment: Environment, runner: ProcessRunner, extras: ExternalPickerExtras = ExternalPickerExtras())
+    {
         self.executable = executable
         self.environment = environment
         self.runner = runner

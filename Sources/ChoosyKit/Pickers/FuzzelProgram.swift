@@ -15,7 +15,8 @@ package enum FuzzelProgram: ExternalPickerProgram {
     /// it cannot decode ("invalid prompt"), which would end it before it shows: under a locale
     /// that is not UTF-8 (`LANG=C`), choosy's UTF-8 text ("…", "—") is given to it as UTF-8.
     package static func adjust(_ variables: inout [String: String]) {
-        let characterSet = [variables["LC_ALL"], variables["LC_CTYPE"], variables["LANG"]]
+        let characterSet =
+            [variables["LC_ALL"], variables["LC_CTYPE"], variables["LANG"]]
             .compactMap { $0 }.first { !$0.isEmpty } ?? ""
         let lowered = characterSet.lowercased()
         guard !lowered.contains("utf-8") && !lowered.contains("utf8") else { return }

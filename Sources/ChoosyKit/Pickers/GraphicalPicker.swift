@@ -10,7 +10,8 @@ package enum GraphicalPicker: String, CaseIterable, Sendable {
     /// is X11 only (XWayland on Wayland); fuzzel, wofi and tofi are Wayland only; GTK
     /// (zenity) and bemenu take Wayland when it is there, else X11.
     package func displays(in environment: Environment) -> [DisplayServer] {
-        let wayland = DisplayServer.wayland(in: environment), x11 = DisplayServer.x11(in: environment)
+        let wayland = DisplayServer.wayland(in: environment)
+        let x11 = DisplayServer.x11(in: environment)
         switch self {
         case .rofi: return [x11].compactMap { $0 }
         case .fuzzel, .wofi, .tofi: return [wayland].compactMap { $0 }

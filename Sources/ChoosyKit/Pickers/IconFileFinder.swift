@@ -10,7 +10,8 @@ package struct IconFileFinder: Sendable {
 
     package init(environment: Environment, fileSystem: FileSystem) {
         let bases = [environment.dataHome] + environment.dataDirs
-        directories = bases.flatMap { base in IconFileFinder.sizes.map { joinPath(base, "icons/hicolor", $0, "apps") } }
+        directories =
+            bases.flatMap { base in IconFileFinder.sizes.map { joinPath(base, "icons/hicolor", $0, "apps") } }
             + ["/usr/share/pixmaps"]
         self.fileSystem = fileSystem
     }

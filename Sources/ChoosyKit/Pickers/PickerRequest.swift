@@ -22,7 +22,8 @@ package struct PickerRequest: Equatable, Sendable {
         switch answer {
         case .justOnce(let index), .always(let index), .alwaysForSite(let index):
             guard let icon = candidates[index].icon, !icon.isEmpty,
-                  !icon.unicodeScalars.contains(where: { $0.value < 0x20 }) else { return nil }
+                !icon.unicodeScalars.contains(where: { $0.value < 0x20 })
+            else { return nil }
             return icon
         case .cancelled, .notShown:
             return nil

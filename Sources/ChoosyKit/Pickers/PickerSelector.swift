@@ -30,7 +30,8 @@ package struct PickerSelector: Sendable {
             if terminalAvailable { return TTYPicker(environment: environment) }
             let order = GraphicalPicker.automaticOrder(in: environment)
             let steps = order.compactMap { kind in find(kind.program).map { step(kind, executable: $0) } }
-            let whenEmpty = order.isEmpty
+            let whenEmpty =
+                order.isEmpty
                 ? "no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset"
                 : "install \(PickerSelector.either(order.map(\.program))) to choose"
             return sequence(steps, whenEmpty: whenEmpty)

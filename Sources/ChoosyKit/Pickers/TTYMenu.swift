@@ -67,7 +67,8 @@ struct TTYMenu {
         let numberText = always || forSite ? String(text.dropLast()) : text
         let chosen = numberText.isEmpty && arrowKeys ? highlighted : index(typedNumber: numberText)
         guard let chosen else {
-            hint = labels.count == 1
+            hint =
+                labels.count == 1
                 ? "Not a choice: type 1, then Enter."
                 : "Not a choice: type a number from 1 to \(labels.count), then Enter."
             return nil
@@ -77,7 +78,9 @@ struct TTYMenu {
             return nil
         }
         if forSite && site == nil {
-            hint = allowAlways ? "Always for a site is offered for web links only: type N or N!." : "Always is not offered here: type the number alone."
+            hint =
+                allowAlways
+                ? "Always for a site is offered for web links only: type N or N!." : "Always is not offered here: type the number alone."
             return nil
         }
         highlighted = chosen
@@ -121,7 +124,8 @@ struct TTYMenu {
 
     private func index(typedNumber text: String) -> Int? {
         guard !text.isEmpty, text.count <= 6, text.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let number = Int(text), (1...labels.count).contains(number) else { return nil }
+            let number = Int(text), (1...labels.count).contains(number)
+        else { return nil }
         return number - 1
     }
 

@@ -27,7 +27,8 @@ package struct TTYPicker: Picker {
         guard !request.candidates.isEmpty else { return .cancelled }
         let fd = open(TTYPicker.device, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw ChoosyError.noChoice("the tty picker needs a terminal: cannot open \(TTYPicker.device): \(String(cString: strerror(errno)))")
+            throw ChoosyError.noChoice(
+                "the tty picker needs a terminal: cannot open \(TTYPicker.device): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         let labels = ChoiceLines(request).labels

@@ -26,8 +26,11 @@ package enum WofiProgram: ExternalPickerProgram {
     /// wofi prints the row as it was given, image and all.
     package static func choiceLine(_ output: String) -> String {
         guard output.hasPrefix("img:") else { return output }
-        let marker = Array(":text:".utf8), bytes = Array(output.utf8)
-        guard let start = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<$0 + marker.count].elementsEqual(marker) }) else { return output }
+        let marker = Array(":text:".utf8)
+        let bytes = Array(output.utf8)
+        guard let start = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<$0 + marker.count].elementsEqual(marker) }) else {
+            return output
+        }
         return String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
     }
 }

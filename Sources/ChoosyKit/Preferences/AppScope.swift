@@ -32,7 +32,7 @@ package enum AppScope {
         let uuid = body.suffix(uuidLength)
         let rest = body.dropLast(uuidLength)
         guard rest.hasSuffix("-"), uuid.allSatisfy({ $0 == "-" || $0.isHexDigit }),
-              let dot = rest.firstIndex(of: ".")
+            let dot = rest.firstIndex(of: ".")
         else { return .noApp("the snap scope 'snap.\(singleLine(String(body))).scope' is not snap.<name>.<app>-<uuid>.scope") }
         let name = rest[..<dot]
         let app = rest[rest.index(after: dot)...].dropLast()
@@ -56,7 +56,7 @@ package enum AppScope {
                 continue
             }
             guard iterator.popFirst() == UInt8(ascii: "x"), let high = iterator.popFirst()?.hexDigitValue,
-                  let low = iterator.popFirst()?.hexDigitValue
+                let low = iterator.popFirst()?.hexDigitValue
             else { return nil }
             bytes.append(high << 4 | low)
         }

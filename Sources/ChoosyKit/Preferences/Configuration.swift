@@ -14,7 +14,9 @@ package struct Configuration: Equatable, Sendable {
     /// `clean_links`: `handle`, `open` and `rule test` clean links unless `--no-clean` is given.
     package var cleanLinks: Bool
 
-    package init(catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false, cleanLinks: Bool = false) {
+    package init(
+        catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false, cleanLinks: Bool = false
+    ) {
         self.catalogURL = catalogURL
         self.schemes = schemes
         self.picker = picker

@@ -65,7 +65,9 @@ package struct GuardedJSONFile<Contents: GuardedJSONContents> {
         case .missing:
             contents = empty
         case .read(_, let newer?), .corrupt(_, let newer?):
-            throw .corrupt("\(path) was written by a newer choosy (version \(newer); this one knows version \(understoodVersion)): it is left as it is and nothing was changed")
+            throw .corrupt(
+                "\(path) was written by a newer choosy (version \(newer); this one knows version \(understoodVersion)): it is left as it is and nothing was changed"
+            )
         case .read(let stored, nil):
             contents = stored
         case .corrupt(let reason, nil):
@@ -95,7 +97,10 @@ package struct GuardedJSONFile<Contents: GuardedJSONContents> {
         case .read(let contents, nil):
             return contents
         case .read(let contents, let newer?):
-            warnings.report(path, "\(path) was written by a newer choosy (version \(newer); this one knows version \(understoodVersion)): using what it understands, and changing nothing in it")
+            warnings.report(
+                path,
+                "\(path) was written by a newer choosy (version \(newer); this one knows version \(understoodVersion)): using what it understands, and changing nothing in it"
+            )
             return contents
         case .corrupt(let reason, _):
             warnings.report(path, "\(path) is corrupt (\(reason)): going on with \(lost); the next command that changes it moves it aside")

@@ -21,7 +21,10 @@ package struct LinkSourceFinder {
     /// A tree deeper than this is no desktop's.
     private static let maxAncestors = 64
 
-    package init(declared: String?, fileSystem: FileSystem, diagnostics: DiagnosticSink, proc: String = "/proc", entryRunning: @escaping (String) -> String?) {
+    package init(
+        declared: String?, fileSystem: FileSystem, diagnostics: DiagnosticSink, proc: String = "/proc",
+        entryRunning: @escaping (String) -> String?
+    ) {
         self.declared = declared
         self.fileSystem = fileSystem
         self.diagnostics = diagnostics
@@ -83,7 +86,8 @@ package struct LinkSourceFinder {
         let names: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"]
         let variables: [String: String]
         do {
-            variables = ProcessFiles.variables(names, inEnviron: try fileSystem.read(joinPath(directory, "environ"), limit: ProcessFiles.environmentLimit))
+            variables = ProcessFiles.variables(
+                names, inEnviron: try fileSystem.read(joinPath(directory, "environ"), limit: ProcessFiles.environmentLimit))
         } catch {
             diagnostics.explain("the environment of process \(pid) (\(singleLine(name))) is not searched: \(error)")
             return nil
@@ -114,7 +118,7 @@ package struct LinkSourceFinder {
         for path in [fileSystem.linkTarget(joinPath(directory, "exe")), arguments.first] {
             // A replaced executable reads `/usr/bin/app (deleted)`.
             guard let path, case let name = fileName(path.hasSuffix(" (deleted)") ? String(path.dropLast(10)) : path),
-                  !name.isEmpty, !names.contains(name)
+                !name.isEmpty, !names.contains(name)
             else { continue }
             names.append(name)
         }
@@ -154,6 +158,7 @@ package struct LinkSourceFinder {
         let components = path.split(separator: "/")
         let below = components.lastIndex(of: "applications").map { components[($0 + 1)...] } ?? components.suffix(1)
         let id = below.joined(separator: "-")
-        return DesktopEntryIndex.isValidID(id) && !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) ? id : nil
+        return DesktopEntryIndex.isValidID(id) && !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            ? id : nil
     }
 }

@@ -19,8 +19,9 @@ package struct TypePreference: Equatable, Sendable {
 
     init(json: JSONValue) throws(JSONError) {
         let fields = try JSONFields(json)
-        self.init(defaultApp: try fields.optional("default", .string), seen: try fields.optional("seen", .array(of: .string)) ?? [],
-                  linksInBrowser: try fields.optional("links_in_browser", .bool) ?? false)
+        self.init(
+            defaultApp: try fields.optional("default", .string), seen: try fields.optional("seen", .array(of: .string)) ?? [],
+            linksInBrowser: try fields.optional("links_in_browser", .bool) ?? false)
         unknownMembers = fields.unknownMembers(known: ["default", "seen", "links_in_browser"])
     }
 

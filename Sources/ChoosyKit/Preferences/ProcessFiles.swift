@@ -12,7 +12,7 @@ package enum ProcessFiles {
     /// command name may hold spaces and parentheses, so it ends at the last `)`.
     package static func ids(ofStat bytes: [UInt8]) -> (pid: Int32, parent: Int32)? {
         guard let space = bytes.firstIndex(of: UInt8(ascii: " ")), let close = bytes.lastIndex(of: UInt8(ascii: ")")),
-              space < close, let pid = decimal(bytes[..<space]), pid > 0
+            space < close, let pid = decimal(bytes[..<space]), pid > 0
         else { return nil }
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
         guard fields.count >= 2, let parent = decimal(fields[1]) else { return nil }
@@ -26,7 +26,7 @@ package enum ProcessFiles {
         for entry in bytes.split(separator: 0) {
             guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
             guard let name = String(validating: entry[..<equals], as: UTF8.self), names.contains(name), found[name] == nil,
-                  let value = String(validating: entry[(equals + 1)...], as: UTF8.self)
+                let value = String(validating: entry[(equals + 1)...], as: UTF8.self)
             else { continue }
             found[name] = value
         }
@@ -51,7 +51,9 @@ package enum ProcessFiles {
     }
 
     private static func decimal(_ digits: ArraySlice<UInt8>) -> Int32? {
-        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
         return Int32(String(decoding: digits, as: UTF8.self))
     }
 }

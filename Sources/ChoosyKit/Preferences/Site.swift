@@ -20,8 +20,12 @@ package struct Site: Hashable, Sendable {
         if text.contains("://") {
             throw SiteError("write the site without its scheme, like 'example.org' (a rule covers http and https)")
         }
-        if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || $0.properties.isWhitespace || "@?#\\".unicodeScalars.contains($0) }) {
-            throw SiteError(bad.value <= 0x20 || bad.properties.isWhitespace ? "a site holds no spaces or control characters" : "a site holds no '\(bad)'")
+        if let bad = text.unicodeScalars.first(where: {
+            $0.value <= 0x20 || $0.value == 0x7F || $0.properties.isWhitespace || "@?#\\".unicodeScalars.contains($0)
+        }) {
+            throw SiteError(
+                bad.value <= 0x20 || bad.properties.isWhitespace
+                    ? "a site holds no spaces or control characters" : "a site holds no '\(bad)'")
         }
         let rest = exact ? String(text.dropFirst()) : text
         let hostText = rest.prefix { $0 != "/" }
@@ -85,7 +89,8 @@ package struct Site: Hashable, Sendable {
             index = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
             let segment = bytes[start..<index]
             if segment.isEmpty && index == bytes.count { break }
-            guard !segment.isEmpty, !segment.elementsEqual(".".utf8), !segment.elementsEqual("..".utf8), segment.allSatisfy(isUnreserved) else { return nil }
+            guard !segment.isEmpty, !segment.elementsEqual(".".utf8), !segment.elementsEqual("..".utf8), segment.allSatisfy(isUnreserved)
+            else { return nil }
             segments.append(String(decoding: segment, as: UTF8.self))
         }
         return (host, segments)
@@ -100,8 +105,11 @@ package struct Site: Hashable, Sendable {
         if name.utf8.count > 253 { return "its host is longer than 253 characters, the most a DNS name has" }
         for label in name.utf8.split(separator: UInt8(ascii: ".")) {
             if label.count > 63 { return "a label of its host is longer than 63 characters, the most a DNS label has" }
-            if let bad = label.first(where: { !(Self.isDigit($0) || Self.isLowercase($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")) }) {
-                return "its host holds '\(Character(Unicode.Scalar(bad)))', which no DNS name holds (a site is no pattern: 'example.org' already covers every subdomain)"
+            if let bad = label.first(where: {
+                !(Self.isDigit($0) || Self.isLowercase($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_"))
+            }) {
+                return
+                    "its host holds '\(Character(Unicode.Scalar(bad)))', which no DNS name holds (a site is no pattern: 'example.org' already covers every subdomain)"
             }
         }
         // `asWritten` takes an `xn--` label as written; the host parser runs IDNA on it.

@@ -66,7 +66,8 @@ package struct SiteRule: Equatable, Sendable {
         if let profile, let problem = Self.problem(withProfile: profile) {
             throw JSONError(shape: problem).inside("profile")
         }
-        target = .app(key: try fields.required("app", .string), profile: profile, privateWindow: try fields.optional("private", .bool) ?? false)
+        target = .app(
+            key: try fields.required("app", .string), profile: profile, privateWindow: try fields.optional("private", .bool) ?? false)
     }
 
     var json: JSONValue {

@@ -52,7 +52,7 @@ package final class SourceNames {
         for source in sources {
             for id in desktopIDs(of: source).sorted() {
                 guard let exec = index.usableEntry(id: id)?.exec, let line = try? ExecCommandLine(parsing: exec),
-                      let name = line.program.split(separator: "/").last.map(String.init), programs[name] == nil
+                    let name = line.program.split(separator: "/").last.map(String.init), programs[name] == nil
                 else { continue }
                 programs[name] = id
             }

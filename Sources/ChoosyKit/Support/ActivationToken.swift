@@ -9,7 +9,9 @@ package final class ActivationToken: Sendable {
     package static let variables = ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID"]
     /// What describes choosy's own launch: no child inherits it (an app choosy starts is no
     /// link's source, doc/links-and-rules.md).
-    package static let launchVariables = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT", "CHOOSY_SOURCE"]
+    package static let launchVariables = [
+        "GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT", "CHOOSY_SOURCE",
+    ]
 
     private let unused: Mutex<String?>
 

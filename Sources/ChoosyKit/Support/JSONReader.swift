@@ -71,7 +71,7 @@ package enum JSONReader {
         mutating func literal(_ word: StaticString, _ value: JSONValue) throws(JSONError) -> JSONValue {
             let count = word.utf8CodeUnitCount
             guard bytes.count - index >= count,
-                  (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
+                (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
             else { throw failure("expected a value, found \(found)") }
             index += count
             return value
@@ -242,7 +242,9 @@ package enum JSONReader {
 
         /// The items of an array or object (the opening bracket is at `index`): `item` reads
         /// one, with whitespace skipped before it, until `closing`.
-        mutating func items(closedBy closing: UInt8, of container: String, _ item: (inout Parser) throws(JSONError) -> Void) throws(JSONError) {
+        mutating func items(closedBy closing: UInt8, of container: String, _ item: (inout Parser) throws(JSONError) -> Void)
+            throws(JSONError)
+        {
             index += 1
             skipWhitespace()
             if index < bytes.count, bytes[index] == closing {

@@ -73,8 +73,10 @@ package enum JSONValue: Equatable, Sendable {
     /// 0), as `JSONDecoder` decides.
     package var double: Double? {
         guard case .number(let text) = self, let value = Double(text), value.isFinite else { return nil }
-        if value == 0, text.utf8.prefix(while: { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") })
-            .contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }) {
+        if value == 0,
+            text.utf8.prefix(while: { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") })
+                .contains(where: { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") })
+        {
             return nil
         }
         return value
@@ -127,7 +129,10 @@ package enum JSONValue: Equatable, Sendable {
         _ writeItem: (Item, inout String, String?) -> Void
     ) {
         output += open
-        guard !items.isEmpty else { return output += close }
+        guard !items.isEmpty else {
+            output += close
+            return
+        }
         let inner = indentation.map { $0 + "  " }
         for (index, item) in items.enumerated() {
             if index > 0 { output += "," }

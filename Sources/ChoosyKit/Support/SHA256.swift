@@ -24,7 +24,9 @@ package enum SHA256 {
         for block in stride(from: 0, to: message.count, by: 64) {
             for index in 0..<16 {
                 let start = block + index * 4
-                words[index] = UInt32(message[start]) << 24 | UInt32(message[start + 1]) << 16 | UInt32(message[start + 2]) << 8 | UInt32(message[start + 3])
+                words[index] =
+                    UInt32(message[start]) << 24 | UInt32(message[start + 1]) << 16 | UInt32(message[start + 2]) << 8
+                    | UInt32(message[start + 3])
             }
             for index in 16..<64 {
                 let (w15, w2) = (words[index - 15], words[index - 2])
@@ -34,7 +36,8 @@ package enum SHA256 {
             }
             var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
             for index in 0..<64 {
-                let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ roundConstants[index] &+ words[index]
+                let t1 =
+                    h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ roundConstants[index] &+ words[index]
                 let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
                 (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
             }

@@ -5,9 +5,12 @@ package func shellQuoted(_ argv: [String]) -> String {
 }
 
 package func shellQuoted(_ word: String) -> String {
-    let safe = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "@%+=:,./_-".unicodeScalars.contains(scalar))
-    }
+    let safe =
+        !word.isEmpty
+        && word.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "@%+=:,./_-".unicodeScalars.contains(scalar))
+        }
     if safe { return word }
     return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: #"'\''"#) + "'"
 }

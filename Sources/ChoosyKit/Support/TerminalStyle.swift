@@ -10,7 +10,8 @@ package struct TerminalStyle: Sendable {
 
     /// Colour for a stream, per https://no-color.org.
     package static func forStream(_ fd: Int32, environment: Environment) -> TerminalStyle {
-        let enabled = isatty(fd) == 1 && environment["NO_COLOR"] == nil
+        let enabled =
+            isatty(fd) == 1 && environment["NO_COLOR"] == nil
             && environment["TERM"] != "dumb"
         return TerminalStyle(enabled: enabled)
     }

@@ -5,7 +5,7 @@ package let choosyVersion = "0.1.0"
 package func trimmed<S: StringProtocol>(_ text: S) -> String {
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
     guard let first = text.firstIndex(where: { !isSpace($0) }),
-          let last = text.lastIndex(where: { !isSpace($0) })
+        let last = text.lastIndex(where: { !isSpace($0) })
     else { return "" }
     return String(text[first...last])
 }
@@ -71,7 +71,8 @@ package func holds(_ text: String, _ part: String) -> Bool {
 
 /// `text` with every `part` replaced by `replacement`, byte for byte (see `holds`).
 package func replacingEvery(_ part: String, in text: String, with replacement: String) -> String {
-    let bytes = Array(text.utf8), needle = Array(part.utf8)
+    let bytes = Array(text.utf8)
+    let needle = Array(part.utf8)
     guard !needle.isEmpty else { return text }
     var result: [UInt8] = []
     var start = 0

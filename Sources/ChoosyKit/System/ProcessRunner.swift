@@ -160,7 +160,8 @@ package struct PosixProcessRunner: ProcessRunner {
         }
         let searchPath = Environment(request.environment).searchPath
         guard var executable = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem) else {
-            let reason = program.contains("/")
+            let reason =
+                program.contains("/")
                 ? (fileSystem.info(program) == nil ? "no such file" : "not an executable file")
                 : "not found on PATH"
             throw SpawnError(program: program, reason: reason)

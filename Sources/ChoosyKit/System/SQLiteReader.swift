@@ -20,9 +20,14 @@ package struct SQLiteLibraryReader: SQLiteReader {
     /// store in WAL mode, where readers are not blocked, so a lock this long is no brief one.
     private static let lockWait: Int32 = 200
 
-    private typealias OpenFunction = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?) -> Int32
+    private typealias OpenFunction =
+        @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?) -> Int32
     private typealias CloseFunction = @convention(c) (OpaquePointer?) -> Int32
-    private typealias PrepareFunction = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32
+    private typealias PrepareFunction =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?,
+            UnsafeMutablePointer<UnsafePointer<CChar>?>?
+        ) -> Int32
     private typealias StatementFunction = @convention(c) (OpaquePointer?) -> Int32
     private typealias ColumnTextFunction = @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<UInt8>?
     private typealias ColumnFunction = @convention(c) (OpaquePointer?, Int32) -> Int32
@@ -40,7 +45,8 @@ package struct SQLiteLibraryReader: SQLiteReader {
     }
 
     private static let library = Result { () throws(SharedLibraryError) in
-        let library = try SharedLibrary("libsqlite3", sonames: ["libsqlite3.so.0"], package: "libsqlite3-0", neededFor: "for Firefox's profile groups")
+        let library = try SharedLibrary(
+            "libsqlite3", sonames: ["libsqlite3.so.0"], package: "libsqlite3-0", neededFor: "for Firefox's profile groups")
         return Library(
             open: try library.function("sqlite3_open_v2"), close: try library.function("sqlite3_close_v2"),
             prepare: try library.function("sqlite3_prepare_v2"), step: try library.function("sqlite3_step"),
@@ -72,10 +78,11 @@ package struct SQLiteLibraryReader: SQLiteReader {
             let status = sqlite.step(statement)
             if status == Self.done { return rows }
             guard status == Self.row else { throw failure(sqlite, database) }
-            rows.append((0..<sqlite.columnCount(statement)).map { column in
-                guard let text = sqlite.text(statement, column) else { return nil }
-                return String(validating: UnsafeBufferPointer(start: text, count: Int(sqlite.bytes(statement, column))), as: UTF8.self)
-            })
+            rows.append(
+                (0..<sqlite.columnCount(statement)).map { column in
+                    guard let text = sqlite.text(statement, column) else { return nil }
+                    return String(validating: UnsafeBufferPointer(start: text, count: Int(sqlite.bytes(statement, column))), as: UTF8.self)
+                })
         }
     }
 

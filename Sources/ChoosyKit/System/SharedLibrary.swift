@@ -12,7 +12,8 @@ struct SharedLibrary: @unchecked Sendable {
     /// The first of `sonames` that loads, the ABI the callers' function types describe; when
     /// none does, the error says which Debian `package` to install and what it is `neededFor`.
     init(_ name: String, sonames: [String], package: String, neededFor purpose: String) throws(SharedLibraryError) {
-        guard let (soname, handle) = sonames.lazy.compactMap({ soname in dlopen(soname, RTLD_NOW | RTLD_LOCAL).map { (soname, $0) } }).first else {
+        guard let (soname, handle) = sonames.lazy.compactMap({ soname in dlopen(soname, RTLD_NOW | RTLD_LOCAL).map { (soname, $0) } }).first
+        else {
             throw .notInstalled(library: name, package: package, neededFor: purpose)
         }
         self.name = name

@@ -9,9 +9,11 @@
 /// with its own suffix.
 enum IDNA {
     private typealias OpenFunction = @convention(c) (UInt32, UnsafeMutablePointer<Int32>?) -> OpaquePointer?
-    private typealias ToASCIIFunction = @convention(c) (
-        OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<CChar>?, Int32, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?
-    ) -> Int32
+    private typealias ToASCIIFunction =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<CChar>?, Int32, UnsafeMutableRawPointer?,
+            UnsafeMutablePointer<Int32>?
+        ) -> Int32
 
     /// From ICU's uidna.h (stable C API).
     private enum Option {
@@ -35,12 +37,15 @@ enum IDNA {
     }
 
     private static let converter = Result { () throws(SharedLibraryError) in
-        let library = try SharedLibrary("libicu", sonames: versions.map { "libicuuc.so.\($0)" }, package: "libicu72", neededFor: "for a host that is not plain ASCII")
+        let library = try SharedLibrary(
+            "libicu", sonames: versions.map { "libicuuc.so.\($0)" }, package: "libicu72", neededFor: "for a host that is not plain ASCII")
         let suffix = library.soname.split(separator: ".").last.map { "_" + $0 } ?? ""
         let open: OpenFunction = try library.function("uidna_openUTS46" + suffix)
         var status: Int32 = 0
         let options = Option.checkBidi | Option.checkContextJ | Option.nontransitionalToASCII
-        guard let idna = open(options, &status), status <= 0 else { throw .lacks(library: library.name, symbol: "a working uidna_openUTS46") }
+        guard let idna = open(options, &status), status <= 0 else {
+            throw .lacks(library: library.name, symbol: "a working uidna_openUTS46")
+        }
         return Converter(idna: idna, toASCII: try library.function("uidna_nameToASCII_UTF8" + suffix))
     }.mapError { WebError($0.description) }
 

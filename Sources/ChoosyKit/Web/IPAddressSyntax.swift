@@ -28,7 +28,8 @@ enum IPAddressSyntax {
         var numbers: [UInt64] = []
         for part in parts {
             guard let value = number(part) else {
-                throw WebError("the host ends in a number but '\(String(decoding: part, as: UTF8.self))' is not one, so it is no IPv4 address")
+                throw WebError(
+                    "the host ends in a number but '\(String(decoding: part, as: UTF8.self))' is not one, so it is no IPv4 address")
             }
             numbers.append(value)
         }

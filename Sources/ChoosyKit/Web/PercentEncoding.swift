@@ -41,7 +41,8 @@ package enum PercentEncoding {
         while let byte = input.popFirst() {
             if byte == UInt8(ascii: "%") {
                 if input.count >= 2,
-                   let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1]) {
+                    let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1])
+                {
                     bytes.append(high << 4 | low)
                     input = input.dropFirst(2)
                 } else if strict {
@@ -62,8 +63,8 @@ package enum PercentEncoding {
     package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             return true
         default:
             return false

@@ -31,10 +31,11 @@ package struct PublicSuffixList: Sendable {
             let builtin: BuiltinFunction = try library.function("psl_builtin")
             // Kept for the life of the process, so never freed.
             guard let context = latest(nil) ?? builtin() else { return .failure(WebError("libpsl has no Public Suffix List data")) }
-            return .success(Library(
-                context: context, isPublicSuffix: try library.function("psl_is_public_suffix2"),
-                registrableDomain: try library.function("psl_registrable_domain")
-            ))
+            return .success(
+                Library(
+                    context: context, isPublicSuffix: try library.function("psl_is_public_suffix2"),
+                    registrableDomain: try library.function("psl_registrable_domain")
+                ))
         } catch {
             return .failure(WebError(error.description))
         }
@@ -45,10 +46,6 @@ package struct PublicSuffixList: Sendable {
     /// The list, or why libpsl cannot give it.
     package static func load() throws(WebError) -> PublicSuffixList {
         PublicSuffixList(library: try loaded.get())
-    }
-
-    private init(library: Library) {
-        self.library = library
     }
 
     /// True for a suffix under which anyone can register a name: `com`, `co.uk`, `github.io`,

@@ -75,14 +75,18 @@ package enum WebHost: Hashable, Sendable {
             throw WebError("the host '\(singleLine(domain))' holds \(describe(forbidden)), which no host may hold")
         }
         let labels = domain.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        let needsIDNA = domain.utf8.contains { $0 >= 0x80 } || labels.contains { label in
-            label.count >= 4 && label.prefix(4).map { $0 | 0x20 }.elementsEqual("xn--".utf8)
-        }
+        let needsIDNA =
+            domain.utf8.contains { $0 >= 0x80 }
+            || labels.contains { label in
+                label.count >= 4 && label.prefix(4).map { $0 | 0x20 }.elementsEqual("xn--".utf8)
+            }
         // UTS #46 leaves such a name as it is but for its case, so ICU is not loaded for it.
         let ascii = needsIDNA ? Array(try IDNA.toASCII(domain).utf8) : Array(domain.utf8)
         guard !ascii.isEmpty else { throw WebError("the host '\(singleLine(domain))' is empty after IDNA") }
         if let forbidden = ascii.first(where: { $0 >= 0x80 || isForbiddenInDomain($0) }) {
-            throw WebError("IDNA turns the host '\(singleLine(domain))' into one holding \(describe(Unicode.Scalar(forbidden))), which no host may hold")
+            throw WebError(
+                "IDNA turns the host '\(singleLine(domain))' into one holding \(describe(Unicode.Scalar(forbidden))), which no host may hold"
+            )
         }
         return ascii.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
     }
@@ -100,7 +104,8 @@ package enum WebHost: Hashable, Sendable {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = bytes[index + 1].hexDigitValue, let low = bytes[index + 2].hexDigitValue {
+                let high = bytes[index + 1].hexDigitValue, let low = bytes[index + 2].hexDigitValue
+            {
                 output.append(high << 4 | low)
                 index += 3
             } else {

@@ -26,9 +26,10 @@ package struct WebURL: Hashable, Sendable {
         // Controls and spaces around a link are not part of it, and tabs and newlines inside it
         // are dropped, as when a browser is handed a pasted or wrapped link.
         let scalars = Array(link.unicodeScalars)
-        let input = scalars.firstIndex { $0.value > 0x20 }.map { first in
-            scalars[first...scalars.lastIndex { $0.value > 0x20 }!].filter { !["\t", "\n", "\r"].contains($0) }
-        } ?? []
+        let input =
+            scalars.firstIndex { $0.value > 0x20 }.map { first in
+                scalars[first...scalars.lastIndex { $0.value > 0x20 }!].filter { !["\t", "\n", "\r"].contains($0) }
+            } ?? []
         let (scheme, authorityStart) = try Self.scheme(of: input)
         // Any run of slashes and backslashes leads to the authority in an http(s) URL.
         let start = input[authorityStart...].firstIndex { $0 != "/" && $0 != "\\" } ?? input.count
@@ -132,11 +133,12 @@ private enum PercentEncodeSet {
     private func contains(_ scalar: Unicode.Scalar) -> Bool {
         // The C0 control percent-encode set, which all three include.
         if scalar.value < 0x20 || scalar.value > 0x7E { return true }
-        let extra: String.UnicodeScalarView = switch self {
-        case .fragment: " \"<>`".unicodeScalars
-        case .specialQuery: " \"#<>'".unicodeScalars
-        case .path: " \"#<>?^`{}".unicodeScalars
-        }
+        let extra: String.UnicodeScalarView =
+            switch self {
+            case .fragment: " \"<>`".unicodeScalars
+            case .specialQuery: " \"#<>'".unicodeScalars
+            case .path: " \"#<>?^`{}".unicodeScalars
+            }
         return extra.contains(scalar)
     }
 }

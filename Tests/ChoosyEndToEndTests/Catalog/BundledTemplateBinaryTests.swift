@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -31,7 +31,8 @@ import Testing
                     parameters[first] = "https://example.org/" + value
                 }
                 parameters["not_a_parameter_of_anyone"] = "x"
-                let arguments = ["url", type.key, action.key, "--app", app.key] + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                let arguments =
+                    ["url", type.key, action.key, "--app", app.key] + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 let output = sandbox.choosy(arguments)
                 #expect(output.status == 0, "\(arguments): \(output.stderr)")
                 parameters["not_a_parameter_of_anyone"] = nil

@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 /// The catalog against a real HTTP server on 127.0.0.1 (doc/configuration.md). Server faults are in
 /// CatalogFaultMatrixTests, concurrent downloads in ConcurrencyTests.
@@ -51,9 +52,10 @@ import Testing
     @Test func afterTheTTLOneConditionalRequestGetsA304AndRenewsTheCache() throws {
         #expect(sandbox.choosy("update", "twitter").status == 0)
         let before = try fetchedAt()
-        let etag = try #require(server.requests(for: twitter).first.map { _ in
-            sandbox.read(cacheFile)?.split(separator: "\n").first.map(String.init)
-        } ?? nil)
+        let etag = try #require(
+            server.requests(for: twitter).first.map { _ in
+                sandbox.read(cacheFile)?.split(separator: "\n").first.map(String.init)
+            } ?? nil)
         usleep(50_000)
         // The background refresh inherits stderr, so the command's output ends when it is done.
         let describe = sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_CACHE_TTL": "0"])
@@ -63,7 +65,9 @@ import Testing
         let requests = server.requests(for: twitter)
         #expect(requests.count == 2)
         #expect(requests.last?.status == 304)
-        #expect(requests.last.map { !$0.ifNoneMatch.isEmpty && etag.contains($0.ifNoneMatch.replacingOccurrences(of: "\"", with: "\\\"")) } == true)
+        #expect(
+            requests.last.map { !$0.ifNoneMatch.isEmpty && etag.contains($0.ifNoneMatch.replacingOccurrences(of: "\"", with: "\\\"")) }
+                == true)
         #expect(try fetchedAt() > before)
     }
 
@@ -77,8 +81,10 @@ import Testing
         #expect(!header.contains("etag") && !header.contains("last_modified"), "\(header)")
         #expect(sandbox.choosy("update", "twitter").status == 0)
         let long = String(repeating: "x", count: 2000)
-        sandbox.write(cacheFile, try #require(sandbox.read(cacheFile)).replacingOccurrences(
-            of: #""fetched_at":"#, with: #""etag":"\"b\rInjected: 2\"","last_modified":"\#(long)","fetched_at":"#))
+        sandbox.write(
+            cacheFile,
+            try #require(sandbox.read(cacheFile)).replacingOccurrences(
+                of: #""fetched_at":"#, with: #""etag":"\"b\rInjected: 2\"","last_modified":"\#(long)","fetched_at":"#))
         #expect(sandbox.choosy("update", "twitter").status == 0)
         let requests = server.requests(for: twitter)
         #expect(requests.count == 3)
@@ -115,8 +121,10 @@ import Testing
         server.inject([twitter: "500"])
         #expect(sandbox.choosy("update", "twitter").status == 4)
         let stale = ["CHOOSY_CACHE_TTL": "3600"]
-        sandbox.write(cacheFile, try #require(sandbox.read(cacheFile)).replacingOccurrences(
-            of: #""fetched_at":"#, with: #""fetched_at":1,"old":"#))
+        sandbox.write(
+            cacheFile,
+            try #require(sandbox.read(cacheFile)).replacingOccurrences(
+                of: #""fetched_at":"#, with: #""fetched_at":1,"old":"#))
         let describe = sandbox.choosy(["describe", "twitter"], environment: stale)
         #expect(describe.status == 0)
         #expect(describe.stderr.isEmpty, "no retry, no warning, within the back-off")
@@ -158,7 +166,9 @@ import Testing
         let output = sandbox.choosy(["describe", "podcasts"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"])
         #expect(output.status == 4)
         #expect(output.stderrLines.count == 1)
-        #expect(output.stderr.hasPrefix("choosy: cannot tell what app type 'podcasts' is: the catalog could not be reached ("), "\(output.stderr)")
+        #expect(
+            output.stderr.hasPrefix("choosy: cannot tell what app type 'podcasts' is: the catalog could not be reached ("),
+            "\(output.stderr)")
     }
 
     @Test func offlineMakesNoRequest() {

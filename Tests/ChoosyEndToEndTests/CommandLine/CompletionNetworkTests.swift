@@ -10,7 +10,9 @@ import Testing
     /// that was downloaded before completes from the cache.
     @Test func neverUsesTheNetwork() throws {
         let tree = sandbox.root + "/served"
-        sandbox.write(tree + "/app-data/recipes.json", """
+        sandbox.write(
+            tree + "/app-data/recipes.json",
+            """
             [{"name": "Recipes", "key": "recipes", "actions": [{"name": "Cook", "key": "cook"}],
               "apps": [{"name": "Cookbook", "key": "cookbook", "app_url_scheme": "cookbook:"}]}]
             """)

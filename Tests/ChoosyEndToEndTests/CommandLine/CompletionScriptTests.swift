@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -44,86 +44,96 @@ import Testing
     }
 
     @Test func bashCompletesTypesActionsAndParameterKeys() {
-        #expect(bash([
-            "complete -p choosy",
-            "tab choosy open Tw",
-            "tab choosy open Twitter ''",
-            "tab choosy open Twitter show_profile pro",
-            "tab choosy open Vid",
-            "tab choosy '' ",
-        ]) == """
-            complete -F _choosy choosy
-            Twitter
-            --
-            show_profile
-            post
-            status
-            search
-            retweet
-            favorite
-            follow
-            --
-            profile_screenname=
-            --
-            Video\\ Calls
-            Video\\ Players
-            --
-            \(CommandTable.grammar.commands.map { $0.name + "\n" }.joined())--
+        #expect(
+            bash([
+                "complete -p choosy",
+                "tab choosy open Tw",
+                "tab choosy open Twitter ''",
+                "tab choosy open Twitter show_profile pro",
+                "tab choosy open Vid",
+                "tab choosy '' ",
+            ]) == """
+                complete -F _choosy choosy
+                Twitter
+                --
+                show_profile
+                post
+                status
+                search
+                retweet
+                favorite
+                follow
+                --
+                profile_screenname=
+                --
+                Video\\ Calls
+                Video\\ Players
+                --
+                \(CommandTable.grammar.commands.map { $0.name + "\n" }.joined())--
 
-            """)
+                """)
     }
 
     @Test func bashGluesWhatItSplitAtEqualsSigns() {
-        #expect(bash([
-            // `--app=x` reaches the function as `--app`, `=`, `x`: the candidate loses `--app=`.
-            "tab_line 'choosy open Twitter show_profile --app=x' choosy open Twitter show_profile --app = x",
-            "tab_line 'choosy open Twitter show_profile --app=' choosy open Twitter show_profile --app =",
-            // A parameter already given is one word, not three positionals.
-            "tab_line 'choosy open twitter show_profile user_id=1 ' choosy open twitter show_profile user_id = 1 ''",
-            "tab_line 'choosy open twitter show_profile user_id=' choosy open twitter show_profile user_id =",
-            // Quoted words are dequoted before choosy sees them.
-            #"tab_line 'choosy open "Video Calls" ' choosy open '"Video Calls"' ''"#,
-        ]) == """
-            x_web
-            --
-            x_web
-            --
-            profile_screenname=
-            --
-            --
-            join_meeting
-            --
+        #expect(
+            bash([
+                // `--app=x` reaches the function as `--app`, `=`, `x`: the candidate loses `--app=`.
+                "tab_line 'choosy open Twitter show_profile --app=x' choosy open Twitter show_profile --app = x",
+                "tab_line 'choosy open Twitter show_profile --app=' choosy open Twitter show_profile --app =",
+                // A parameter already given is one word, not three positionals.
+                "tab_line 'choosy open twitter show_profile user_id=1 ' choosy open twitter show_profile user_id = 1 ''",
+                "tab_line 'choosy open twitter show_profile user_id=' choosy open twitter show_profile user_id =",
+                // Quoted words are dequoted before choosy sees them.
+                #"tab_line 'choosy open "Video Calls" ' choosy open '"Video Calls"' ''"#,
+            ]) == """
+                x_web
+                --
+                x_web
+                --
+                profile_screenname=
+                --
+                --
+                join_meeting
+                --
 
-            """)
+                """)
     }
 
     /// bash splits `firefox@Work` at the `@` too: a browser's profiles complete after it.
     @Test func bashCompletesABrowsersProfilesAfterTheAt() {
         sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
         sandbox.write(sandbox.home + "/.mozilla/firefox/profiles.ini", "[Profile0]\nName=Work Stuff\n\n[Profile1]\nName=Home\n")
-        #expect(bash([
-            "tab_line 'choosy open browser browse --app firefox@' choosy open browser browse --app firefox @",
-            "tab_line 'choosy default browser firefox@W' choosy default browser firefox @ W",
-        ]) == """
-            Work\\ Stuff
-            Home
-            --
-            Work\\ Stuff
-            --
+        #expect(
+            bash([
+                "tab_line 'choosy open browser browse --app firefox@' choosy open browser browse --app firefox @",
+                "tab_line 'choosy default browser firefox@W' choosy default browser firefox @ W",
+            ]) == """
+                Work\\ Stuff
+                Home
+                --
+                Work\\ Stuff
+                --
 
-            """)
+                """)
     }
 
     /// Through the real scripts, each command offers the options the grammar declares for it.
     @Test func bashAndFishOfferTheGrammarsOptions() {
         let commands = CommandTable.grammar.commands
-        #expect(bash(commands.map { "tab choosy \($0.name) -" }) == commands.map { command in
-            command.options.map { $0.name + "\n" }.joined() + "--\n"
-        }.joined())
+        #expect(
+            bash(commands.map { "tab choosy \($0.name) -" })
+                == commands.map { command in
+                    command.options.map { $0.name + "\n" }.joined() + "--\n"
+                }.joined())
         let path = sandbox.write("choosy.fish", sandbox.choosy("completions", "fish").stdout)
-        let fish = sandbox.run(["/usr/bin/fish", "--no-config", "-c", "source \(path)\n" + commands.map { "complete -C 'choosy \($0.name) -'; echo ==" }.joined(separator: "\n")])
+        let fish = sandbox.run([
+            "/usr/bin/fish", "--no-config", "-c",
+            "source \(path)\n" + commands.map { "complete -C 'choosy \($0.name) -'; echo ==" }.joined(separator: "\n"),
+        ])
         let answers = fish.stdout.components(separatedBy: "==\n").dropLast()
-        #expect(answers.map { Set($0.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }) } == commands.map { Set($0.options.map(\.name)) })
+        #expect(
+            answers.map { Set($0.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }) }
+                == commands.map { Set($0.options.map(\.name)) })
     }
 
     @Test func zshScriptIsValidAndAutoloadable() {
@@ -135,7 +145,9 @@ import Testing
 
     /// zsh completes only inside its line editor, so this one types in a real terminal (tmux).
     @Test func zshCompletesInATerminalAliasesToo() {
-        sandbox.write("zdotdir/.zshrc", """
+        sandbox.write(
+            "zdotdir/.zshrc",
+            """
             PS1='%% '
             autoload -Uz compinit && compinit -u -d "\(sandbox.root)/zcompdump"
             source <(choosy completions zsh)
@@ -175,20 +187,24 @@ import Testing
         let path = sandbox.write("choosy.fish", sandbox.choosy("completions", "fish").stdout)
         let check = sandbox.run(["/usr/bin/fish", "--no-config", "-n", path])
         #expect(check.status == 0, "\(check.stderr)")
-        let output = sandbox.run(["/usr/bin/fish", "--no-config", "-c", """
+        let output = sandbox.run([
+            "/usr/bin/fish", "--no-config", "-c",
+            """
             source \(path)
             complete -C 'choosy open Tw'
             complete -C 'choosy open Twitter show_profile pro'
             alias tw='choosy open Twitter show_profile'
             complete -C 'tw '
-            """])
-        #expect(output.stdout == """
-            Twitter\ttwitter
-            profile_screenname=\tProfile Username
-            profile_screenname=\tProfile Username
-            user_id=\tUser Id
+            """,
+        ])
+        #expect(
+            output.stdout == """
+                Twitter\ttwitter
+                profile_screenname=\tProfile Username
+                profile_screenname=\tProfile Username
+                user_id=\tUser Id
 
-            """, "\(output.stderr)")
+                """, "\(output.stderr)")
     }
 
     @Test func unknownShellIsAUsageError() {

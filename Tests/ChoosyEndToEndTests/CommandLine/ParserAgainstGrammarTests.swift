@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Testing
 
 /// The binary's parser takes exactly what `CommandGrammar` declares.
@@ -9,7 +9,9 @@ import Testing
     /// Every option of a command, given together (with `--help`, so nothing runs), is accepted.
     @Test(arguments: CommandTable.grammar.commands.map(\.name))
     func theParserTakesEveryOptionOffered(command: String) throws {
-        let options = try #require(CommandTable.grammar.command(named: command)).options.flatMap { $0.takesValue ? [$0.name, "value"] : [$0.name] }
+        let options = try #require(CommandTable.grammar.command(named: command)).options.flatMap {
+            $0.takesValue ? [$0.name, "value"] : [$0.name]
+        }
         let output = sandbox.choosy([command] + options + ["--help"])
         #expect(output.status == 0, "\(output.stderr)")
     }

@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 /// choosy's association resolver against GIO (`gio mime`, GLib's implementation of the MIME
 /// Applications Associations spec) over randomly generated XDG trees: user and system data
@@ -40,7 +41,8 @@ import Testing
 
     @Test func choosyResolvesAssociationsAsGIODoesSaveForTheDocumentedDeviations() throws {
         try #require(Self.tool("gio") != nil, "gio is missing: make test installs libglib2.0-bin")
-        try #require(Self.tool("update-desktop-database") != nil, "update-desktop-database is missing: make test installs desktop-file-utils")
+        try #require(
+            Self.tool("update-desktop-database") != nil, "update-desktop-database is missing: make test installs desktop-file-utils")
         var random = SplitMix64(seed: Self.seed)
         var agreed = 0
         var explained: [Deviation: Int] = [:]
@@ -56,7 +58,10 @@ import Testing
                 let picker = tree.pickerOrder(scheme)
                 if let listed = picker.listedDefault, listed == gio.defaultID {
                     listedDefaults += 1
-                    if picker.first != listed { pickerOrder.append("tree \(number) \(scheme): gio opens \(listed), the picker offers \(picker.first ?? "nothing") first") }
+                    if picker.first != listed {
+                        pickerOrder.append(
+                            "tree \(number) \(scheme): gio opens \(listed), the picker offers \(picker.first ?? "nothing") first")
+                    }
                 }
                 if gio == choosy {
                     agreed += 1
@@ -66,7 +71,8 @@ import Testing
                 var reasons: Set<Deviation> = []
                 var unexplainedIDs: [[String]] = []
                 for (alternatives, ofDefaults) in Self.differences(gio, choosy) {
-                    var found = alternatives.map { tree.deviations(for: $0, scheme: scheme, gio: gio, choosy: choosy) }.reduce(into: Set()) { $0.formUnion($1) }
+                    var found = alternatives.map { tree.deviations(for: $0, scheme: scheme, gio: gio, choosy: choosy) }.reduce(into: Set())
+                    { $0.formUnion($1) }
                     // Only the registered lists leave a named default out.
                     if ofDefaults { found.remove(.unregisteredDefault) }
                     if found.isEmpty { unexplainedIDs.append(alternatives) }
@@ -75,7 +81,8 @@ import Testing
                 if unexplainedIDs.isEmpty {
                     for reason in reasons { explained[reason, default: 0] += 1 }
                 } else {
-                    unexplained.append("tree \(number) (\(tree.root)) \(scheme): gio \(gio), choosy \(choosy); unexplained: \(unexplainedIDs)")
+                    unexplained.append(
+                        "tree \(number) (\(tree.root)) \(scheme): gio \(gio), choosy \(choosy); unexplained: \(unexplainedIDs)")
                 }
             }
             if unexplained.isEmpty { tree.remove() }
@@ -83,7 +90,9 @@ import Testing
         #expect(unexplained.isEmpty, "\(unexplained.prefix(5).joined(separator: "\n"))")
         #expect(pickerOrder.isEmpty, "\(pickerOrder.prefix(5).joined(separator: "\n"))")
         #expect(listedDefaults * 4 >= Self.trees, "only \(listedDefaults) defaults chosen by a list")
-        print("GIO differential: \(agreed) of \(Self.trees * Self.schemes.count) answers agree; explained differences: \(explained.map { "\($0.key): \($0.value)" }.sorted())")
+        print(
+            "GIO differential: \(agreed) of \(Self.trees * Self.schemes.count) answers agree; explained differences: \(explained.map { "\($0.key): \($0.value)" }.sorted())"
+        )
         // Most answers agree outright, and every deviation the README lists was seen.
         #expect(agreed * 10 >= Self.trees * Self.schemes.count * 6, "only \(agreed) answers agreed")
         for deviation in Deviation.allCases {
@@ -99,7 +108,8 @@ import Testing
         if gio.defaultID != choosy.defaultID { differences.append(([gio.defaultID, choosy.defaultID].compactMap { $0 }, true)) }
         differences += Set(gio.registered).symmetricDifference(choosy.registered).sorted().map { ([$0], false) }
         let common = Set(gio.registered).intersection(choosy.registered)
-        let gioOrder = gio.registered.filter(common.contains), choosyOrder = choosy.registered.filter(common.contains)
+        let gioOrder = gio.registered.filter(common.contains)
+        let choosyOrder = choosy.registered.filter(common.contains)
         if let pair = zip(gioOrder, choosyOrder).first(where: { $0 != $1 }) { differences.append(([pair.0, pair.1], false)) }
         return differences
     }
@@ -143,7 +153,8 @@ private struct GeneratedTree {
         root = NSTemporaryDirectory() + "choosy-gio-\(getpid())-\(number)"
         try? FileManager.default.removeItem(atPath: root)
         let home = root + "/home"
-        let dataHome = home + "/.local/share", configHome = home + "/.config"
+        let dataHome = home + "/.local/share"
+        let configHome = home + "/.config"
         let dataDirs = [root + "/usr/local/share", root + "/usr/share"]
         let configDir = root + "/etc/xdg"
         let relative = random.chance(0.08)
@@ -162,7 +173,10 @@ private struct GeneratedTree {
             let rank = index < 3 ? index : -1
             try! FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             for id in Self.ids where random.chance(0.4) {
-                let kind: Kind = random.weighted([(.normal, 84), (.hidden, 3), (.missingTryExec, 3), (.unknownFieldCode, 3), (.missingProgram, 3), (.notAnApplication, 2), (.junk, 2)])
+                let kind: Kind = random.weighted([
+                    (.normal, 84), (.hidden, 3), (.missingTryExec, 3), (.unknownFieldCode, 3), (.missingProgram, 3), (.notAnApplication, 2),
+                    (.junk, 2),
+                ])
                 let schemes = GIODifferentialTests.schemes.filter { _ in random.chance(0.6) }
                 entries[id, default: []].append(Entry(kind: kind, schemes: schemes, rank: rank))
                 let path = id == "kde-f.desktop" && random.chance(0.5) ? directory + "/kde/f.desktop" : directory + "/" + id
@@ -172,7 +186,9 @@ private struct GeneratedTree {
         let desktopNames = (desktops ?? "").split(separator: ":").map { $0.lowercased() }
         for (index, directory) in ([configHome, configDir] + applications.prefix(3)).enumerated() {
             for desktop in desktopNames where random.chance(0.3) {
-                Self.write(directory + "/\(desktop)-mimeapps.list", mimeappsList(groups: ["Default Applications"], dataDirectory: false, random: &random))
+                Self.write(
+                    directory + "/\(desktop)-mimeapps.list",
+                    mimeappsList(groups: ["Default Applications"], dataDirectory: false, random: &random))
             }
             if random.chance(0.4) {
                 let groups = ["Default Applications", "Added Associations", "Removed Associations"]
@@ -180,7 +196,8 @@ private struct GeneratedTree {
             }
         }
         for directory in applications {
-            _ = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(argv: ["update-desktop-database", directory], environment: ["PATH": "/usr/bin:/bin"]))
+            _ = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+                ProcessRequest(argv: ["update-desktop-database", directory], environment: ["PATH": "/usr/bin:/bin"]))
         }
     }
 
@@ -228,12 +245,14 @@ private struct GeneratedTree {
     }
 
     func gio(_ scheme: String) -> GIODifferentialTests.Answer {
-        let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: ["gio", "mime", "x-scheme-handler/\(scheme)"], environment: environment, workingDirectory: root
-        ))
+        let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: ["gio", "mime", "x-scheme-handler/\(scheme)"], environment: environment, workingDirectory: root
+            ))
         let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
         var answer = GIODifferentialTests.Answer(defaultID: nil, registered: [])
-        if let line = lines.first(where: { $0.hasPrefix("Default application for") }), let colon = line.range(of: ": ", options: .backwards) {
+        if let line = lines.first(where: { $0.hasPrefix("Default application for") }), let colon = line.range(of: ": ", options: .backwards)
+        {
             answer.defaultID = String(line[colon.upperBound...])
         }
         if let start = lines.firstIndex(of: "Registered applications:") {
@@ -244,7 +263,11 @@ private struct GeneratedTree {
 
     func choosy(_ scheme: String) -> GIODifferentialTests.Answer {
         let environment = Environment(environment)
-        let associations = MimeAppsList(environment: environment, index: DesktopEntryIndex(environment: environment, fileSystem: LocalFileSystem(), clock: SystemClock()), fileSystem: LocalFileSystem()).associations(forScheme: scheme)
+        let associations = MimeAppsList(
+            environment: environment,
+            index: DesktopEntryIndex(environment: environment, fileSystem: LocalFileSystem(), clock: SystemClock()),
+            fileSystem: LocalFileSystem()
+        ).associations(forScheme: scheme)
         return GIODifferentialTests.Answer(defaultID: associations.defaultEntry?.id, registered: associations.entries.map(\.id))
     }
 
@@ -259,16 +282,23 @@ private struct GeneratedTree {
             probe: AppProbe(index: index, mimeApps: mimeApps, locale: nil), diagnostics: RecordingDiagnostics(), browserInstalled: { false }
         )
         let apps = associations.entries.sorted { $0.id < $1.id }.map { entry in
-            InstalledApp(app: App(key: InstalledAppFinder.key(forDesktopID: entry.id), name: entry.id, urlScheme: scheme + ":", desktopIDs: [entry.id]), entry: entry, displayName: entry.id)
+            InstalledApp(
+                app: App(
+                    key: InstalledAppFinder.key(forDesktopID: entry.id), name: entry.id, urlScheme: scheme + ":", desktopIDs: [entry.id]),
+                entry: entry, displayName: entry.id)
         }
         return (associations.listedDefault?.id, finder.systemDefaultFirst(apps).first?.entry?.id)
     }
 
     /// The documented deviations that can make GIO answer otherwise about `id`.
-    func deviations(for id: String, scheme: String, gio: GIODifferentialTests.Answer, choosy: GIODifferentialTests.Answer) -> Set<GIODifferentialTests.Deviation> {
+    func deviations(for id: String, scheme: String, gio: GIODifferentialTests.Answer, choosy: GIODifferentialTests.Answer) -> Set<
+        GIODifferentialTests.Deviation
+    > {
         let copies = entries[id] ?? []
         var found: Set<GIODifferentialTests.Deviation> = []
-        if namedDefaults[scheme, default: []].contains(id) && choosy.defaultID == id && !gio.registered.contains(id) { found.insert(.unregisteredDefault) }
+        if namedDefaults[scheme, default: []].contains(id) && choosy.defaultID == id && !gio.registered.contains(id) {
+            found.insert(.unregisteredDefault)
+        }
         if copies.contains(where: { $0.kind == .hidden }) { found.insert(.hiddenEntry) }
         if copies.contains(where: { $0.kind == .unknownFieldCode }) { found.insert(.unknownFieldCode) }
         if copies.contains(where: { $0.kind == .missingProgram }) { found.insert(.missingProgram) }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -28,7 +28,9 @@ import Testing
             }
             guard type != "browser" else { continue }
             let taken = examples.filter { $0["action"] as? String == link["action"] as? String }
-            #expect(examples.count >= 2 && !taken.isEmpty && taken.count < examples.count, "\(pattern) needs an example it takes and a near miss")
+            #expect(
+                examples.count >= 2 && !taken.isEmpty && taken.count < examples.count,
+                "\(pattern) needs an example it takes and a near miss")
         }
     }
 
@@ -47,7 +49,9 @@ import Testing
     }
 
     @Test func describeMarksAUserExampleThatNoLongerHolds() throws {
-        sandbox.write(sandbox.configHome + "/choosy/catalog/chat.json", """
+        sandbox.write(
+            sandbox.configHome + "/choosy/catalog/chat.json",
+            """
             [{"key": "chat", "links": [
               {"action": "open_chat", "pattern": "https://chat.example.org/u/{{username:word}}", "apps": ["telegram_desktop"],
                "examples": [{"link": "https://chat.example.org/u/ada", "action": "open_chat", "parameters": {"username": "ada"}},
@@ -61,14 +65,23 @@ import Testing
         let text = sandbox.choosy("describe", "chat")
         #expect(text.status == 0)
         #expect(text.stdout.contains("e.g. https://chat.example.org/u/ada → open_chat username=ada\n"), "\(text.stdout)")
-        #expect(text.stdout.contains("e.g. https://chat.example.org/u/a-b → open_chat username=a-b (fails: no pattern takes it: it stays in the browser)"), "\(text.stdout)")
-        #expect(text.stdout.contains("e.g. https://t.me/durov → the browser (fails: it is chat open_chat with username=durov, not the browser)"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "e.g. https://chat.example.org/u/a-b → open_chat username=a-b (fails: no pattern takes it: it stays in the browser)"),
+            "\(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "e.g. https://t.me/durov → the browser (fails: it is chat open_chat with username=durov, not the browser)"),
+            "\(text.stdout)")
         // Bad input in a user file: one line each, naming the file and the link.
         let file = sandbox.configHome + "/choosy/catalog/chat.json"
-        #expect(text.stderrLines.contains { $0.contains(file) && $0.contains("example 5 of 'https://chat.example.org/u/{{username:word}}'") }, "\(text.stderr)")
+        #expect(
+            text.stderrLines.contains { $0.contains(file) && $0.contains("example 5 of 'https://chat.example.org/u/{{username:word}}'") },
+            "\(text.stderr)")
         #expect(text.stderrLines.contains { $0.contains(file) && $0.contains("unknown kind 'colour'") }, "\(text.stderr)")
         let described = try #require(Sandbox.jsonObject(sandbox.choosy("describe", "chat", "--json").stdout))
-        let link = try #require((described["links"] as? [[String: Any]])?.first { $0["pattern"] as? String == "https://chat.example.org/u/{{username:word}}" })
+        let link = try #require(
+            (described["links"] as? [[String: Any]])?.first { $0["pattern"] as? String == "https://chat.example.org/u/{{username:word}}" })
         #expect((link["examples"] as? [[String: Any]])?.map { $0["holds"] as? Bool } == [true, false, true, false])
         // The other links still work.
         let program = sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -28,57 +28,95 @@ import Testing
     }
 
     static let families: [Family] = [
-        Family(link: "https://us02web.zoom.us/j/85012345678?pwd=aBc123", install: { sandbox in
-            sandbox.installZoom(); return "zoom"
-        }, argv: ["zoommtg://zoom.us/join?confno=85012345678&pwd=aBc123"], defaultApp: ("video_call", "zoom")),
-        Family(link: "https://meet.jit.si/WeeklyChoosySync", install: { sandbox in
-            sandbox.installJitsi(); return "jitsi-meet"
-        }, argv: ["--no-sandbox", "jitsi-meet://meet.jit.si/WeeklyChoosySync"], defaultApp: ("video_call", "jitsi_meet_desktop")),
-        Family(link: "https://t.me/durov/123", install: { sandbox in
-            sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
-        }, argv: ["--", "tg://resolve?domain=durov&post=123"], defaultApp: ("chat", "telegram_desktop")),
-        Family(link: "https://t.me/somebot?start=ref123", install: { sandbox in
-            sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
-        }, argv: ["--", "tg://resolve?domain=somebot&start=ref123"], defaultApp: ("chat", "telegram_desktop")),
-        Family(link: "https://matrix.to/#/#room:matrix.org/$event:matrix.org", install: { sandbox in
-            sandbox.installDebianEntry(package: "nheko", id: "nheko.desktop")[0]
-        }, argv: ["matrix:r/room%3Amatrix.org/e/event%3Amatrix.org"], defaultApp: ("matrix", "nheko")),
-        Family(link: "https://www.google.de/maps/search/Alexanderplatz+Berlin/", install: { sandbox in
-            sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
-        }, argv: ["launch", "org.gnome.Maps", "maps:q=Alexanderplatz%20Berlin"], defaultApp: ("maps", "gnome_maps")),
-        Family(link: "https://www.openstreetmap.org/#map=15/52.5170/13.3889", install: { sandbox in
-            sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
-        }, argv: ["launch", "org.gnome.Maps", "geo:52.5170,13.3889"], defaultApp: ("maps", "gnome_maps")),
-        Family(link: "https://meet.ffmuc.net/WeeklyChoosySync", install: { sandbox in
-            sandbox.installJitsi(); return "jitsi-meet"
-        }, argv: ["--no-sandbox", "jitsi-meet://meet.ffmuc.net/WeeklyChoosySync"], defaultApp: ("video_call", "jitsi_meet_desktop")),
-        Family(link: "https://t.me/durov", install: { sandbox in
-            sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
-        }, argv: ["--", "tg://resolve?domain=durov"], defaultApp: ("chat", "telegram_desktop")),
-        Family(link: "https://matrix.to/#/%23choosy:matrix.org", install: { sandbox in
-            sandbox.installDebianEntry(package: "nheko", id: "nheko.desktop")[0]
-        }, argv: ["matrix:r/choosy%3Amatrix.org?action=join"], defaultApp: ("matrix", "nheko")),
-        Family(link: "https://matrix.to/#/@alice:example.org", install: { sandbox in
-            sandbox.installDebianEntry(package: "nheko", id: "nheko.desktop")[0]
-        }, argv: ["matrix:u/alice%3Aexample.org?action=chat"], defaultApp: ("matrix", "nheko")),
-        Family(link: "https://www.google.com/maps/@52.5200066,13.404954,14z", install: { sandbox in
-            sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
-        }, argv: ["launch", "org.gnome.Maps", "geo:52.5200066,13.404954"], defaultApp: ("maps", "gnome_maps")),
-        Family(link: "https://www.google.com/maps/search/?api=1&query=Brandenburger+Tor", install: { sandbox in
-            sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
-        }, argv: ["launch", "org.gnome.Maps", "maps:q=Brandenburger%20Tor"], defaultApp: ("maps", "gnome_maps")),
-        Family(link: "https://www.openstreetmap.org/?mlat=48.8584&mlon=2.2945#map=17/48.8584/2.2945", install: { sandbox in
-            sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
-        }, argv: ["launch", "org.gnome.Maps", "geo:48.8584,2.2945"], defaultApp: ("maps", "gnome_maps")),
-        Family(link: "https://www.openstreetmap.org/search?query=Eiffel%20Tower", install: { sandbox in
-            sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
-        }, argv: ["launch", "org.gnome.Maps", "maps:q=Eiffel%20Tower"], defaultApp: ("maps", "gnome_maps")),
-        Family(link: "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s", install: { sandbox in
-            sandbox.installDebianEntry(package: "mpv", id: "mpv.desktop")[0]
-        }, argv: ["--player-operation-mode=pseudo-gui", "--", "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s"], defaultApp: ("video", "mpv")),
-        Family(link: "https://youtu.be/dQw4w9WgXcQ", install: { sandbox in
-            sandbox.installDebianEntry(package: "mpv", id: "mpv.desktop")[0]
-        }, argv: ["--player-operation-mode=pseudo-gui", "--", "https://youtu.be/dQw4w9WgXcQ"], defaultApp: ("video", "mpv")),
+        Family(
+            link: "https://us02web.zoom.us/j/85012345678?pwd=aBc123",
+            install: { sandbox in
+                sandbox.installZoom()
+                return "zoom"
+            }, argv: ["zoommtg://zoom.us/join?confno=85012345678&pwd=aBc123"], defaultApp: ("video_call", "zoom")),
+        Family(
+            link: "https://meet.jit.si/WeeklyChoosySync",
+            install: { sandbox in
+                sandbox.installJitsi()
+                return "jitsi-meet"
+            }, argv: ["--no-sandbox", "jitsi-meet://meet.jit.si/WeeklyChoosySync"], defaultApp: ("video_call", "jitsi_meet_desktop")),
+        Family(
+            link: "https://t.me/durov/123",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
+            }, argv: ["--", "tg://resolve?domain=durov&post=123"], defaultApp: ("chat", "telegram_desktop")),
+        Family(
+            link: "https://t.me/somebot?start=ref123",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
+            }, argv: ["--", "tg://resolve?domain=somebot&start=ref123"], defaultApp: ("chat", "telegram_desktop")),
+        Family(
+            link: "https://matrix.to/#/#room:matrix.org/$event:matrix.org",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "nheko", id: "nheko.desktop")[0]
+            }, argv: ["matrix:r/room%3Amatrix.org/e/event%3Amatrix.org"], defaultApp: ("matrix", "nheko")),
+        Family(
+            link: "https://www.google.de/maps/search/Alexanderplatz+Berlin/",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
+            }, argv: ["launch", "org.gnome.Maps", "maps:q=Alexanderplatz%20Berlin"], defaultApp: ("maps", "gnome_maps")),
+        Family(
+            link: "https://www.openstreetmap.org/#map=15/52.5170/13.3889",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
+            }, argv: ["launch", "org.gnome.Maps", "geo:52.5170,13.3889"], defaultApp: ("maps", "gnome_maps")),
+        Family(
+            link: "https://meet.ffmuc.net/WeeklyChoosySync",
+            install: { sandbox in
+                sandbox.installJitsi()
+                return "jitsi-meet"
+            }, argv: ["--no-sandbox", "jitsi-meet://meet.ffmuc.net/WeeklyChoosySync"], defaultApp: ("video_call", "jitsi_meet_desktop")),
+        Family(
+            link: "https://t.me/durov",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
+            }, argv: ["--", "tg://resolve?domain=durov"], defaultApp: ("chat", "telegram_desktop")),
+        Family(
+            link: "https://matrix.to/#/%23choosy:matrix.org",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "nheko", id: "nheko.desktop")[0]
+            }, argv: ["matrix:r/choosy%3Amatrix.org?action=join"], defaultApp: ("matrix", "nheko")),
+        Family(
+            link: "https://matrix.to/#/@alice:example.org",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "nheko", id: "nheko.desktop")[0]
+            }, argv: ["matrix:u/alice%3Aexample.org?action=chat"], defaultApp: ("matrix", "nheko")),
+        Family(
+            link: "https://www.google.com/maps/@52.5200066,13.404954,14z",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
+            }, argv: ["launch", "org.gnome.Maps", "geo:52.5200066,13.404954"], defaultApp: ("maps", "gnome_maps")),
+        Family(
+            link: "https://www.google.com/maps/search/?api=1&query=Brandenburger+Tor",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
+            }, argv: ["launch", "org.gnome.Maps", "maps:q=Brandenburger%20Tor"], defaultApp: ("maps", "gnome_maps")),
+        Family(
+            link: "https://www.openstreetmap.org/?mlat=48.8584&mlon=2.2945#map=17/48.8584/2.2945",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
+            }, argv: ["launch", "org.gnome.Maps", "geo:48.8584,2.2945"], defaultApp: ("maps", "gnome_maps")),
+        Family(
+            link: "https://www.openstreetmap.org/search?query=Eiffel%20Tower",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
+            }, argv: ["launch", "org.gnome.Maps", "maps:q=Eiffel%20Tower"], defaultApp: ("maps", "gnome_maps")),
+        Family(
+            link: "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "mpv", id: "mpv.desktop")[0]
+            }, argv: ["--player-operation-mode=pseudo-gui", "--", "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s"],
+            defaultApp: ("video", "mpv")),
+        Family(
+            link: "https://youtu.be/dQw4w9WgXcQ",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "mpv", id: "mpv.desktop")[0]
+            }, argv: ["--player-operation-mode=pseudo-gui", "--", "https://youtu.be/dQw4w9WgXcQ"], defaultApp: ("video", "mpv")),
     ]
 
     @Test(arguments: families)
@@ -148,7 +186,10 @@ import Testing
         let count = sandbox.pickerInvocations.count
         #expect(sandbox.choosy(["handle", link], environment: ["PICK": "mpv"]).status == 0)
         #expect(sandbox.pickerInvocations.count == count + 1)
-        #expect(Set(sandbox.launched(mpv, count: 2)) == [["--player-operation-mode=pseudo-gui", "--", "/tmp/a.mkv"], ["--player-operation-mode=pseudo-gui", "--", link]])
+        #expect(
+            Set(sandbox.launched(mpv, count: 2)) == [
+                ["--player-operation-mode=pseudo-gui", "--", "/tmp/a.mkv"], ["--player-operation-mode=pseudo-gui", "--", link],
+            ])
     }
 
     /// A stock GNOME desktop: Firefox and GNOME Videos. Totem cannot stream a YouTube page, so
@@ -187,11 +228,17 @@ import Testing
         let osm = "https://www.openstreetmap.org/search?query=Alexanderplatz%20Berlin"
         #expect(sandbox.launched("firefox", count: 2) == [[osm], [osm]])
         // Its own service's web app still gets the link as it is.
-        let own = sandbox.choosy(["handle", "https://www.google.com/maps/search/Alexanderplatz+Berlin/", "--app", "google_maps_web", "--dry-run"])
+        let own = sandbox.choosy([
+            "handle", "https://www.google.com/maps/search/Alexanderplatz+Berlin/", "--app", "google_maps_web", "--dry-run",
+        ])
         #expect(own.stdout == "firefox https://www.google.com/maps/search/Alexanderplatz+Berlin/\n", "\(own.stdout) \(own.stderr)")
-        let directions = sandbox.choosy("handle", "https://www.google.com/maps/dir/?api=1&origin=Berlin&destination=Potsdam", "--app", "gnome_maps")
+        let directions = sandbox.choosy(
+            "handle", "https://www.google.com/maps/dir/?api=1&origin=Berlin&destination=Potsdam", "--app", "gnome_maps")
         #expect(directions.status == 4)
-        #expect(directions.stderrLines == ["choosy: GNOME Maps (gnome_maps) cannot get_directions this link; leave out --app to open it in the browser"], "\(directions.stderr)")
+        #expect(
+            directions.stderrLines == [
+                "choosy: GNOME Maps (gnome_maps) cannot get_directions this link; leave out --app to open it in the browser"
+            ], "\(directions.stderr)")
         #expect(sandbox.launched("firefox", count: 2).count == 2)
     }
 
@@ -213,7 +260,10 @@ import Testing
     @Test func describeAndListShowATypesLinks() throws {
         let text = sandbox.choosy("describe", "video_call")
         #expect(text.status == 0)
-        #expect(text.stdout.contains("Links:\n  join_meeting  https://*.zoom.us/j/{{meeting_id:digits:9-11}}?pwd={{password}}  [only zoom]\n      e.g. https://us02web.zoom.us/j/85012345678?pwd=aBc123 → join_meeting meeting_id=85012345678 password=aBc123\n"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "Links:\n  join_meeting  https://*.zoom.us/j/{{meeting_id:digits:9-11}}?pwd={{password}}  [only zoom]\n      e.g. https://us02web.zoom.us/j/85012345678?pwd=aBc123 → join_meeting meeting_id=85012345678 password=aBc123\n"
+            ), "\(text.stdout)")
 
         let described = try #require(Sandbox.jsonObject(sandbox.choosy("describe", "video", "--json").stdout))
         let links = try #require(described["links"] as? [[String: Any]])
@@ -221,16 +271,25 @@ import Testing
         #expect(youtube["action"] as? String == "play" && youtube["link_param"] as? String == "url")
         #expect(youtube["apps"] as? [String] == ["mpv", "celluloid", "haruna", "smplayer", "vlc", "freetube"])
 
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(sandbox.choosy("list", "chat", "--json").stdout.utf8)) as? [[String: Any]])
+        let listed = try #require(
+            try JSONSerialization.jsonObject(with: Data(sandbox.choosy("list", "chat", "--json").stdout.utf8)) as? [[String: Any]])
         let chatLinks = try #require(listed.first?["links"] as? [[String: Any]])
-        let username = try #require(chatLinks.first { $0["pattern"] as? String == "https://t.me/{{username:word:5-32}}?start={{start}}&startgroup={{startgroup}}&startapp={{startapp}}" })
+        let username = try #require(
+            chatLinks.first {
+                $0["pattern"] as? String
+                    == "https://t.me/{{username:word:5-32}}?start={{start}}&startgroup={{startgroup}}&startapp={{startapp}}"
+            })
         #expect(username["apps"] as? [String] == ["telegram_desktop"])
-        #expect(chatLinks.last?["pattern"] as? String == "https://signal.group/#{{group}}" && chatLinks.last?["apps"] as? [String] == ["signal_desktop"])
+        #expect(
+            chatLinks.last?["pattern"] as? String == "https://signal.group/#{{group}}"
+                && chatLinks.last?["apps"] as? [String] == ["signal_desktop"])
     }
 
     /// A user's catalog adds a link; an invalid pattern there is named and the rest still works.
     @Test func aUserLinkRoutesAndAnInvalidOneIsNamed() {
-        sandbox.write(sandbox.configHome + "/choosy/catalog/chat.json", """
+        sandbox.write(
+            sandbox.configHome + "/choosy/catalog/chat.json",
+            """
             [{"key": "chat", "links": [
               {"action": "open_chat", "pattern": "https://chat.example.org/u/{{username}}", "apps": ["telegram_desktop"]},
               {"action": "open_chat", "pattern": "https://chat.example.org/{{a}}{{b}}"}
@@ -249,17 +308,21 @@ import Testing
 extension Sandbox {
     func installZoom() {
         // As Zoom's own .deb ships it.
-        desktopEntry("Zoom.desktop", application(
-            name: "Zoom Workplace", exec: recorder("zoom") + " %U",
-            "Terminal=false\nMimeType=x-scheme-handler/zoommtg;x-scheme-handler/zoomus;x-scheme-handler/tel;x-scheme-handler/callto;x-scheme-handler/zoomphonecall;application/x-zoom\n"
-        ), directory: dataDir + "/applications")
+        desktopEntry(
+            "Zoom.desktop",
+            application(
+                name: "Zoom Workplace", exec: recorder("zoom") + " %U",
+                "Terminal=false\nMimeType=x-scheme-handler/zoommtg;x-scheme-handler/zoomus;x-scheme-handler/tel;x-scheme-handler/callto;x-scheme-handler/zoomphonecall;application/x-zoom\n"
+            ), directory: dataDir + "/applications")
     }
 
     func installJitsi() {
         // As the jitsi-meet-electron .deb ships it.
-        desktopEntry("jitsi-meet.desktop", application(
-            name: "Jitsi Meet", exec: recorder("jitsi-meet") + " --no-sandbox %U",
-            "Terminal=false\nMimeType=x-scheme-handler/jitsi-meet;\n"
-        ), directory: dataDir + "/applications")
+        desktopEntry(
+            "jitsi-meet.desktop",
+            application(
+                name: "Jitsi Meet", exec: recorder("jitsi-meet") + " --no-sandbox %U",
+                "Terminal=false\nMimeType=x-scheme-handler/jitsi-meet;\n"
+            ), directory: dataDir + "/applications")
     }
 }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -45,7 +45,9 @@ import Testing
 
     /// The user's rules apply after the bundled ones; a broken file of theirs costs one warning.
     @Test func theUsersRulesApplyToo() {
-        sandbox.write(sandbox.configHome + "/choosy/clean/mine.json", #"{"providers": {"mine": {"urlPattern": "^https?:\\/\\/example\\.net", "rules": ["session"]}}}"#)
+        sandbox.write(
+            sandbox.configHome + "/choosy/clean/mine.json",
+            #"{"providers": {"mine": {"urlPattern": "^https?:\\/\\/example\\.net", "rules": ["session"]}}}"#)
         sandbox.write(sandbox.configHome + "/choosy/clean/broken.json", "{")
         let output = clean("https://example.net/x?session=1&keep=2")
         #expect(output.stdout == "https://example.net/x?keep=2\n")

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -13,12 +13,21 @@ import Testing
     /// Tracking links as the services hand them out, each with the link the ClearURLs add-on
     /// (and choosy's own rules, for Outlook) leaves of it.
     static let trackingLinks: [(given: String, cleaned: String)] = [
-        ("https://www.google.com/url?sa=t&rct=j&q=&esrc=s&source=web&cd=&ved=2ahUKEwi&url=https%3A%2F%2Fexample.org%2Fpage%3Futm_source%3Dgoogle&usg=AOvVaw1", "https://example.org/page"),
+        (
+            "https://www.google.com/url?sa=t&rct=j&q=&esrc=s&source=web&cd=&ved=2ahUKEwi&url=https%3A%2F%2Fexample.org%2Fpage%3Futm_source%3Dgoogle&usg=AOvVaw1",
+            "https://example.org/page"
+        ),
         ("https://l.facebook.com/l.php?u=https%3A%2F%2Fexample.org%2Fshop%3Ffbclid%3DIwAR3x&h=AT0abc", "https://example.org/shop"),
-        ("https://www.amazon.com/Example-Product/dp/B08N5WRWNW/ref=sr_1_1?crid=2M1&keywords=example&qid=1700000000&sprefix=exa%2Caps%2C150&sr=8-1", "https://www.amazon.com/Example-Product/dp/B08N5WRWNW"),
+        (
+            "https://www.amazon.com/Example-Product/dp/B08N5WRWNW/ref=sr_1_1?crid=2M1&keywords=example&qid=1700000000&sprefix=exa%2Caps%2C150&sr=8-1",
+            "https://www.amazon.com/Example-Product/dp/B08N5WRWNW"
+        ),
         ("https://youtu.be/dQw4w9WgXcQ?si=AbCdEfGhIjKl", "https://youtu.be/dQw4w9WgXcQ"),
         ("https://www.youtube.com/watch?v=dQw4w9WgXcQ&si=AbCdEfGhIjKl&feature=share", "https://www.youtube.com/watch?v=dQw4w9WgXcQ"),
-        ("https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fexample.org%2Freport&data=05%7C01%7Cx&sdata=abc%3D&reserved=0", "https://example.org/report"),
+        (
+            "https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fexample.org%2Freport&data=05%7C01%7Cx&sdata=abc%3D&reserved=0",
+            "https://example.org/report"
+        ),
         ("https://example.com/page?utm_source=news&utm_medium=email&id=5&fbclid=abc&gclid=xyz#top", "https://example.com/page?id=5#top"),
     ]
 
@@ -82,7 +91,9 @@ import Testing
         let link = "https://test.clearurls.xyz/void/block.svg?utm_source=x"
         let output = run("-v", "handle", "--clean", link)
         #expect(output.status == 0)
-        #expect(output.stderrLines.contains("choosy: the rules of ClearURLsTestBlock2 block this site: the link is left as it is"), "\(output.stderr)")
+        #expect(
+            output.stderrLines.contains("choosy: the rules of ClearURLsTestBlock2 block this site: the link is left as it is"),
+            "\(output.stderr)")
         #expect(sandbox.launched("firefox") == [[link]])
     }
 
@@ -111,7 +122,8 @@ import Testing
     @Test func catalogLinksSeeTheCleanedLink() {
         sandbox.installApp("Zoom.desktop", name: "Zoom", program: "zoom", mimeTypes: ["x-scheme-handler/zoommtg"])
         #expect(run("default", "video_call", "zoom").status == 0)
-        let wrapped = "https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fus06web.zoom.us%2Fj%2F123456789%3Fpwd%3Dsecret&data=05%7C02&reserved=0"
+        let wrapped =
+            "https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fus06web.zoom.us%2Fj%2F123456789%3Fpwd%3Dsecret&data=05%7C02&reserved=0"
         let output = run("handle", "--clean", wrapped)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("zoom").first?.first?.hasPrefix("zoommtg://") == true)

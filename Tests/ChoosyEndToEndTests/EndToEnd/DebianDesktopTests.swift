@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -23,13 +23,17 @@ import Testing
         }
         for program in ["neomutt", "sylpheed", "lynx", "netsurf-gtk", "newbrowser", "mailer"] { sandbox.recorder(program) }
         // Debian's lynx ships no desktop entry; this is the one its users write.
-        sandbox.desktopEntry("lynx.desktop", sandbox.application(
-            name: "Lynx", exec: "lynx %u", "Terminal=true\nMimeType=x-scheme-handler/http;x-scheme-handler/https;\n"
-        ))
+        sandbox.desktopEntry(
+            "lynx.desktop",
+            sandbox.application(
+                name: "Lynx", exec: "lynx %u", "Terminal=true\nMimeType=x-scheme-handler/http;x-scheme-handler/https;\n"
+            ))
         // A browser no catalog knows yet.
-        sandbox.desktopEntry("org.example.NewBrowser.desktop", sandbox.application(
-            name: "New Browser", exec: "newbrowser %u", "Name[de]=Neuer Browser\nMimeType=x-scheme-handler/https;\n"
-        ))
+        sandbox.desktopEntry(
+            "org.example.NewBrowser.desktop",
+            sandbox.application(
+                name: "New Browser", exec: "newbrowser %u", "Name[de]=Neuer Browser\nMimeType=x-scheme-handler/https;\n"
+            ))
         // NetSurf takes URLs but declares no scheme: the user associates it (README, "Associations").
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=netsurf-gtk.desktop;\n")
     }
@@ -50,18 +54,20 @@ import Testing
     }
 
     @Test func everyMailHandlerIsAnEmailApp() throws {
-        #expect(try installed("email") == [
-            "thunderbird": "thunderbird.desktop", "neomutt": "neomutt.desktop", "sylpheed": "sylpheed.desktop", "gmail_web": "",
-        ])
+        #expect(
+            try installed("email") == [
+                "thunderbird": "thunderbird.desktop", "neomutt": "neomutt.desktop", "sylpheed": "sylpheed.desktop", "gmail_web": "",
+            ])
         let sylpheed = try #require(try apps("email").first { $0["key"] as? String == "sylpheed" })
         #expect(sylpheed["name"] as? String == "Sylpheed")
     }
 
     @Test func everyWebHandlerIsABrowser() throws {
-        #expect(try installed("browser") == [
-            "firefox": "firefox-esr.desktop", "chromium": "chromium.desktop",
-            "lynx": "lynx.desktop", "org_example_newbrowser": "org.example.NewBrowser.desktop", "netsurf_gtk": "netsurf-gtk.desktop",
-        ])
+        #expect(
+            try installed("browser") == [
+                "firefox": "firefox-esr.desktop", "chromium": "chromium.desktop",
+                "lynx": "lynx.desktop", "org_example_newbrowser": "org.example.NewBrowser.desktop", "netsurf_gtk": "netsurf-gtk.desktop",
+            ])
         sandbox.overrides["LANG"] = "de_DE.UTF-8"
         let newBrowser = try #require(try apps("browser").first { $0["key"] as? String == "org_example_newbrowser" })
         #expect(newBrowser["name"] as? String == "Neuer Browser")
@@ -100,9 +106,11 @@ import Testing
         #expect(sandbox.launched("sylpheed", count: 2).count == 2)
         #expect(sandbox.pickerInvocations.count == 1)
         // A mail client no catalog knows appears: the user is asked again, the default first.
-        sandbox.desktopEntry("org.example.Mailer.desktop", sandbox.application(
-            name: "Mailer", exec: "mailer %u", "MimeType=x-scheme-handler/mailto;\n"
-        ))
+        sandbox.desktopEntry(
+            "org.example.Mailer.desktop",
+            sandbox.application(
+                name: "Mailer", exec: "mailer %u", "MimeType=x-scheme-handler/mailto;\n"
+            ))
         #expect(sandbox.choosy(["handle", "mailto:ada@example.org"], environment: ["PICK": "Mailer"]).status == 0)
         #expect(sandbox.pickerInvocations.count == 2)
         #expect(sandbox.pickerInvocations.last?.lines.first == "Sylpheed")

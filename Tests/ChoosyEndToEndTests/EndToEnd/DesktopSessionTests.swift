@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -38,7 +38,9 @@ import Testing
     /// with `displayError`, that on stderr and exits 1, as a picker with no display does).
     private func fakePicker(_ name: String, answer: String = "", displayError: String? = nil) {
         let fail = displayError.map { "echo '\($0)' >&2; exit 1" } ?? ""
-        sandbox.write(sandbox.bin + "/" + name, """
+        sandbox.write(
+            sandbox.bin + "/" + name,
+            """
             #!/bin/sh
             cat /proc/$$/environ > "\(sandbox.records)/\(name).$(date +%s%N).picker-env"
             cat > /dev/null
@@ -49,12 +51,16 @@ import Testing
     }
 
     private func pickerEnvironments(_ name: String) -> [[String: String]] {
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.records)) ?? []).filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".picker-env") }.sorted()
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.records)) ?? []).filter {
+            $0.hasPrefix(name + ".") && $0.hasSuffix(".picker-env")
+        }.sorted()
         return files.map { file in
             var environment: [String: String] = [:]
             for entry in (FileManager.default.contents(atPath: sandbox.records + "/" + file) ?? Data()).split(separator: 0) {
                 let text = String(decoding: entry, as: UTF8.self)
-                if let equals = text.firstIndex(of: "=") { environment[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+                if let equals = text.firstIndex(of: "=") {
+                    environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+                }
             }
             return environment
         }
@@ -82,7 +88,8 @@ import Testing
     /// The pid is the process choosy started: the terminal, for a `Terminal=true` app.
     @Test func aTerminalAppsPidIsTheTerminals() throws {
         let terminal = sandbox.recorder("term")
-        sandbox.installApp("neomutt.desktop", name: "NeoMutt", program: "neomutt", mimeTypes: ["x-scheme-handler/mailto"], extra: "Terminal=true\n")
+        sandbox.installApp(
+            "neomutt.desktop", name: "NeoMutt", program: "neomutt", mimeTypes: ["x-scheme-handler/mailto"], extra: "Terminal=true\n")
         let output = sandbox.choosy(["handle", "mailto:ada@example.org"], environment: ["TERMINAL": terminal, "DISPLAY": ":93"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("term").first?.prefix(2) == ["-e", "neomutt"])
@@ -97,7 +104,8 @@ import Testing
         _ = installBrowsers()
         let display = try #require(ListeningSocket(path: sandbox.root + "/wl-0"))
         fakePicker("fuzzel", answer: "Chromium")
-        let output = sandbox.choosy(["handle", Self.link], environment: withoutRealPickers(Self.launchedChoosy.merging(["WAYLAND_DISPLAY": display.path]) { $1 }))
+        let output = sandbox.choosy(
+            ["handle", Self.link], environment: withoutRealPickers(Self.launchedChoosy.merging(["WAYLAND_DISPLAY": display.path]) { $1 }))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("chromium") == [[Self.link]])
         #expect(pickerEnvironments("fuzzel").map { $0["XDG_ACTIVATION_TOKEN"] } == ["token-7"])
@@ -111,11 +119,15 @@ import Testing
         _ = installBrowsers()
         sandbox.recorder("notify-send")
         // No picker can be shown: the fallback opens the link and notifies.
-        let output = sandbox.choosy(["handle", Self.link], environment: withoutRealPickers(Self.launchedChoosy.merging(["DISPLAY": ":94"]) { $1 }))
+        let output = sandbox.choosy(
+            ["handle", Self.link], environment: withoutRealPickers(Self.launchedChoosy.merging(["DISPLAY": ":94"]) { $1 }))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("notify-send").count == 1)
         let notifier = try #require(sandbox.recordedProcesses("notify-send").first)
-        for name in ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID", "GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"] {
+        for name in [
+            "XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID", "GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID",
+            "BAMF_DESKTOP_FILE_HINT",
+        ] {
             #expect(notifier.environment[name] == nil, "\(name)")
         }
         // The app that opened the link got it: no picker used it.
@@ -135,9 +147,10 @@ import Testing
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
         let output = sandbox.choosy(["handle", link], environment: withoutRealPickers())
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stderrLines == [
-            "choosy: warning: no picker available, so the link opened with Firefox, your default for Browser, just once (no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset)",
-        ])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: no picker available, so the link opened with Firefox, your default for Browser, just once (no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset)"
+            ])
         #expect(sandbox.launched("firefox") == [[link]])
         #expect(sandbox.recordedRuns("chromium").isEmpty)
         // The new app is offered the next time a picker can be shown.
@@ -153,9 +166,10 @@ import Testing
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
         let output = sandbox.choosy(["handle", Self.link, "--dry-run"], environment: withoutRealPickers(["DISPLAY": ":95"]))
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stderrLines == [
-            "choosy: warning: no picker available, so the link would open with Chromium, the system's handler for https: links, just once (rofi: DISPLAY=:95 does not answer; zenity: DISPLAY=:95 does not answer)",
-        ])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: no picker available, so the link would open with Chromium, the system's handler for https: links, just once (rofi: DISPLAY=:95 does not answer; zenity: DISPLAY=:95 does not answer)"
+            ])
         #expect(pickerEnvironments("rofi").isEmpty && pickerEnvironments("zenity").isEmpty)
         #expect(sandbox.recordedRuns("chromium").isEmpty && sandbox.recordedRuns("firefox").isEmpty)
     }
@@ -173,8 +187,13 @@ import Testing
         #expect(quiet.stderr == "")
         #expect(sandbox.launched("firefox") == [[Self.link]])
         let verbose = sandbox.choosy(["handle", Self.link, "-v"], environment: environment)
-        #expect(verbose.stderrLines.contains("choosy: fuzzel:  err: wayland.c:1804: failed to connect to wayland; no compositor running?"), "\(verbose.stderr)")
-        #expect(verbose.stderrLines.contains { $0.hasPrefix("choosy: fuzzel could not open its display") && $0.hasSuffix("; trying the next picker") }, "\(verbose.stderr)")
+        #expect(
+            verbose.stderrLines.contains("choosy: fuzzel:  err: wayland.c:1804: failed to connect to wayland; no compositor running?"),
+            "\(verbose.stderr)")
+        #expect(
+            verbose.stderrLines.contains {
+                $0.hasPrefix("choosy: fuzzel could not open its display") && $0.hasSuffix("; trying the next picker")
+            }, "\(verbose.stderr)")
         // With no picker left, the fallback opens the link instead of dropping it.
         fakePicker("wofi", displayError: "(wofi:1): Gtk-WARNING **: cannot open display: ")
         let none = sandbox.choosy(["handle", Self.link], environment: environment)
@@ -190,8 +209,9 @@ import Testing
         fakePicker("rofi", answer: "Firefox")
         let output = sandbox.choosy(["open", "browser", "browse", "url=\(Self.link)"], environment: withoutRealPickers(["DISPLAY": ":96"]))
         #expect(output.status == 5)
-        #expect(output.stderrLines == [
-            "choosy: no picker available to choose a Browser app (candidates: firefox, chromium): rofi: DISPLAY=:96 does not answer; pass --app KEY or --picker",
-        ])
+        #expect(
+            output.stderrLines == [
+                "choosy: no picker available to choose a Browser app (candidates: firefox, chromium): rofi: DISPLAY=:96 does not answer; pass --app KEY or --picker"
+            ])
     }
 }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -17,10 +17,11 @@ extension ProfileTests {
         var variables = sandbox.environment
         for (variable, value) in extra { variables[variable] = value.isEmpty ? nil : value }
         // Nothing captured: the crash helper it starts would hold a pipe open after it exits.
-        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: [Self.firefoxESR, "--headless", "-CreateProfile", name], environment: variables,
-            workingDirectory: sandbox.home, stdout: .discard, stderr: .discard, timeout: 60
-        ))
+        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: [Self.firefoxESR, "--headless", "-CreateProfile", name], environment: variables,
+                workingDirectory: sandbox.home, stdout: .discard, stderr: .discard, timeout: 60
+            ))
         try #require(result.status == 0, "firefox-esr -CreateProfile \(name): exit \(result.status)")
     }
 
@@ -39,7 +40,9 @@ extension ProfileTests {
         #expect(listed.contains("firefox@Old ") && !listed.contains("firefox@Work"), "\(listed)")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: firefoxESR), "needs Debian's firefox-esr (apt-get install -y firefox-esr)"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: firefoxESR), "needs Debian's firefox-esr (apt-get install -y firefox-esr)"))
     func profilesTheRealFirefoxCreatesAreFoundPickedAndLaunched() throws {
         let firefox = Self.variants[0]
         install(firefox)
@@ -57,7 +60,11 @@ extension ProfileTests {
         // Its own XDG_CONFIG_HOME, and an existing ~/.mozilla/firefox/, as the browser decides.
         let own = sandbox.root + "/own-config"
         try createProfileWithTheRealFirefox("Elsewhere", environment: ["XDG_CONFIG_HOME": own])
-        #expect(sandbox.choosy(["open", "browser", "browse", "url=\(Self.url)", "--app", "firefox@Elsewhere", "--dry-run"], environment: ["XDG_CONFIG_HOME": own]).status == 0)
+        #expect(
+            sandbox.choosy(
+                ["open", "browser", "browse", "url=\(Self.url)", "--app", "firefox@Elsewhere", "--dry-run"],
+                environment: ["XDG_CONFIG_HOME": own]
+            ).status == 0)
         try FileManager.default.createDirectory(atPath: sandbox.home + "/.mozilla/firefox", withIntermediateDirectories: true)
         try createProfileWithTheRealFirefox("Legacy")
         try createProfileWithTheRealFirefox("Archive")
@@ -86,14 +93,18 @@ extension ProfileTests {
         sandbox.installApp("org.example.Surf.desktop", name: "Surf", program: "surf", mimeTypes: ["x-scheme-handler/https"])
         for typed in ["firefox-esr", "firefox_esr", "firefox-esr.desktop"] {
             let output = open("--app", typed)
-            #expect(output.status == 3 && output.stderr == "choosy: unknown app '\(typed)' for Browser (did you mean 'firefox'?)\n", "\(output.stderr)")
+            #expect(
+                output.status == 3 && output.stderr == "choosy: unknown app '\(typed)' for Browser (did you mean 'firefox'?)\n",
+                "\(output.stderr)")
         }
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(sandbox.choosy("list", "--json").stdout.utf8)) as? [[String: Any]])
+        let listed = try #require(
+            try JSONSerialization.jsonObject(with: Data(sandbox.choosy("list", "--json").stdout.utf8)) as? [[String: Any]])
         for type in listed {
             for app in type["apps"] as? [[String: Any]] ?? [] where app["installed"] as? Bool == true {
                 let key = try #require(app["key"] as? String)
                 // A web app goes round through the browser, whose profiles are asked for.
-                let output = sandbox.choosy(["open", try #require(type["key"] as? String), "--app", key, "--dry-run"], environment: ["PICK": "Firefox — Work"])
+                let output = sandbox.choosy(
+                    ["open", try #require(type["key"] as? String), "--app", key, "--dry-run"], environment: ["PICK": "Firefox — Work"])
                 #expect(output.status == 0, "\(key): \(output.stderr)")
             }
         }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -18,9 +18,12 @@ import Testing
         let link = "mailto:ada@example.org?subject=Caf%C3%A9%20%26%20cake%3F%20100%25&body=Line%201%0D%0ALine%202%20a+b&cc=bob@example.org"
         let output = sandbox.choosy("handle", link)
         #expect(output.status == 0 && output.stderr == "")
-        #expect(sandbox.launched("thunderbird") == [[
-            "mailto:ada%40example.org?cc=bob%40example.org&subject=Caf%C3%A9%20%26%20cake%3F%20100%25&body=Line%201%0D%0ALine%202%20a%2Bb",
-        ]])
+        #expect(
+            sandbox.launched("thunderbird") == [
+                [
+                    "mailto:ada%40example.org?cc=bob%40example.org&subject=Caf%C3%A9%20%26%20cake%3F%20100%25&body=Line%201%0D%0ALine%202%20a%2Bb"
+                ]
+            ])
         #expect(sandbox.recordedRuns("firefox").isEmpty)
     }
 
@@ -51,7 +54,8 @@ import Testing
 
     @Test func aChoosyLinkIsRouted() {
         sandbox.installApp("myapp.desktop", name: "My App", program: "myapp", mimeTypes: ["x-scheme-handler/myapp"])
-        let output = sandbox.choosy("handle", "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org&x-success=myapp%3A%2F%2Fdone")
+        let output = sandbox.choosy(
+            "handle", "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org&x-success=myapp%3A%2F%2Fdone")
         #expect(output.status == 0)
         #expect(sandbox.launched("firefox") == [["https://example.org"]])
         #expect(sandbox.launched("myapp") == [["myapp://done?app=firefox"]])
@@ -102,10 +106,14 @@ import Testing
 
     init() {
         sandbox.overrides["CHOOSY_PICKER"] = sandbox.pickerScript()
-        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
-        sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
-        sandbox.installApp("org.kde.falkon.desktop", name: "Falkon", program: "falkon", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
-        sandbox.installApp("org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
+        sandbox.installApp(
+            "firefox.desktop", name: "Firefox", program: "firefox", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
+        sandbox.installApp(
+            "chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
+        sandbox.installApp(
+            "org.kde.falkon.desktop", name: "Falkon", program: "falkon", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
+        sandbox.installApp(
+            "org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
         sandbox.write(mimeappsPath, LinkHandlerInstallTests.mimeapps)
     }
 
@@ -124,12 +132,15 @@ import Testing
         #expect(lines.contains("Exec=\(choosyPath) handle %u"))
         #expect(lines.contains("MimeType=x-scheme-handler/choosy;"))
         #expect(lines.contains("NoDisplay=true"))
-        #expect(sandbox.read(mimeappsPath) == LinkHandlerInstallTests.mimeapps.replacingOccurrences(
-            of: "image/png=org.gnome.Loupe.desktop;\n",
-            with: "image/png=org.gnome.Loupe.desktop;\nx-scheme-handler/choosy=choosy.desktop;\n"))
+        #expect(
+            sandbox.read(mimeappsPath)
+                == LinkHandlerInstallTests.mimeapps.replacingOccurrences(
+                    of: "image/png=org.gnome.Loupe.desktop;\n",
+                    with: "image/png=org.gnome.Loupe.desktop;\nx-scheme-handler/choosy=choosy.desktop;\n"))
 
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/desktop-file-validate") {
-            let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(argv: ["/usr/bin/desktop-file-validate", entryPath], environment: ["PATH": "/usr/bin:/bin"]))
+            let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+                ProcessRequest(argv: ["/usr/bin/desktop-file-validate", entryPath], environment: ["PATH": "/usr/bin:/bin"]))
             #expect(result.status == 0, "\(String(decoding: result.stdout + result.stderr, as: UTF8.self))")
         }
 
@@ -145,25 +156,26 @@ import Testing
         #expect(output.status == 0)
         #expect(output.stdout.hasSuffix("choosy now handles: choosy: http: https: mailto: geo:\n"))
         // http and https are replaced where they were; the others go after the last default.
-        #expect(sandbox.read(mimeappsPath) == """
-            # my associations
-            [Added Associations]
-            x-scheme-handler/mailto=org.mozilla.Thunderbird.desktop;
+        #expect(
+            sandbox.read(mimeappsPath) == """
+                # my associations
+                [Added Associations]
+                x-scheme-handler/mailto=org.mozilla.Thunderbird.desktop;
 
-            [Default Applications]
-            text/html=firefox.desktop
-            x-scheme-handler/http=choosy.desktop;
-            # https too
-            x-scheme-handler/https=choosy.desktop;
-            image/png=org.gnome.Loupe.desktop;
-            x-scheme-handler/choosy=choosy.desktop;
-            x-scheme-handler/geo=choosy.desktop;
-            x-scheme-handler/mailto=choosy.desktop;
+                [Default Applications]
+                text/html=firefox.desktop
+                x-scheme-handler/http=choosy.desktop;
+                # https too
+                x-scheme-handler/https=choosy.desktop;
+                image/png=org.gnome.Loupe.desktop;
+                x-scheme-handler/choosy=choosy.desktop;
+                x-scheme-handler/geo=choosy.desktop;
+                x-scheme-handler/mailto=choosy.desktop;
 
-            [Removed Associations]
-            x-scheme-handler/geo=marble_geo.desktop;
+                [Removed Associations]
+                x-scheme-handler/geo=marble_geo.desktop;
 
-            """)
+                """)
         let record = try #require(sandbox.read(sandbox.configHome + "/choosy/previous-handlers.json"))
         #expect(record.contains("org.kde.falkon.desktop") && record.contains("org.mozilla.Thunderbird.desktop"))
 
@@ -197,9 +209,13 @@ import Testing
 
     /// Issue 21: a NUL byte in a line made uninstall fail and leave choosy the handler.
     @Test func uninstallKeepsOddBytesAndRemovesChoosy() throws {
-        let original = Array(LinkHandlerInstallTests.mimeapps
-            .replacingOccurrences(of: "image/png=org.gnome.Loupe.desktop;\n", with: "image/png=org.gnome.Loupe.desktop;\nodd=a\u{0}b\u{1}\n")
-            .replacingOccurrences(of: "firefox.desktop;\n", with: "firefox.desktop;\u{0}\n").utf8)
+        let original =
+            Array(
+                LinkHandlerInstallTests.mimeapps
+                    .replacingOccurrences(
+                        of: "image/png=org.gnome.Loupe.desktop;\n", with: "image/png=org.gnome.Loupe.desktop;\nodd=a\u{0}b\u{1}\n"
+                    )
+                    .replacingOccurrences(of: "firefox.desktop;\n", with: "firefox.desktop;\u{0}\n").utf8)
             + Array("x-scheme-handler/https=\u{0}\n".utf8)
         sandbox.writeBytes(mimeappsPath, original)
         #expect(sandbox.choosy("install", "--default-handler").status == 0)
@@ -210,7 +226,8 @@ import Testing
 
     /// Issue 21: an entry that was there before install (`make install`) is put back, not deleted.
     @Test func uninstallPutsBackTheEntryInstallReplaced() throws {
-        let before = "[Desktop Entry]\nType=Application\nName=Choosy\nExec=/usr/local/bin/choosy handle %u\nMimeType=x-scheme-handler/choosy;\n"
+        let before =
+            "[Desktop Entry]\nType=Application\nName=Choosy\nExec=/usr/local/bin/choosy handle %u\nMimeType=x-scheme-handler/choosy;\n"
         sandbox.write(entryPath, before)
         let install = sandbox.choosy("install")
         #expect(install.status == 0)
@@ -226,9 +243,10 @@ import Testing
     /// Issue 21: a handler the user chose after install stays; only choosy's defaults go back.
     @Test func uninstallKeepsAHandlerTheUserChoseSince() throws {
         #expect(sandbox.choosy("install", "--default-handler").status == 0)
-        let gio = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: ["/usr/bin/gio", "mime", "x-scheme-handler/https", "chromium.desktop"],
-            environment: sandbox.environment))
+        let gio = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: ["/usr/bin/gio", "mime", "x-scheme-handler/https", "chromium.desktop"],
+                environment: sandbox.environment))
         #expect(gio.status == 0, "\(String(decoding: gio.stderr, as: UTF8.self))")
         #expect(sandbox.choosy("uninstall").status == 0)
         let after = try #require(sandbox.read(mimeappsPath))
@@ -259,7 +277,8 @@ import Testing
         #expect(output.status == 0)
         #expect(output.stdout == "Removed \(entryPath) and choosy's link handler lines.\n")
         #expect(output.stderrLines.count == 1)
-        #expect(output.stderrLines.first?.hasPrefix("choosy: cannot restore the previous link handlers: \(recordPath) is not valid") == true)
+        #expect(
+            output.stderrLines.first?.hasPrefix("choosy: cannot restore the previous link handlers: \(recordPath) is not valid") == true)
         let after = try #require(sandbox.read(mimeappsPath))
         #expect(!after.contains("choosy.desktop"))
         #expect(!sandbox.exists(entryPath))

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -28,7 +28,9 @@ import Testing
     }
 
     @Test func aPrepareHookRewritesAParameterOfTheLaunchedURL() {
-        script("hooks/prepareForTwitterShowProfile", """
+        script(
+            "hooks/prepareForTwitterShowProfile",
+            """
             env | grep '^CHOOSY_' | grep -v CHOOSY_OFFLINE | sort > "\(sandbox.records)/env"
             echo "profile_screenname=${CHOOSY_PARAM_PROFILE_SCREENNAME}_team"
             echo "not an assignment"
@@ -37,14 +39,15 @@ import Testing
         #expect(output.status == 0)
         #expect(output.stderr == "")
         #expect(sandbox.launched("firefox") == [[HookTests.profileURL + "choosy_team"]])
-        #expect(sandbox.read("records/env") == """
-            CHOOSY_ACTION=show_profile
-            CHOOSY_APP=x_web
-            CHOOSY_PARAM_CALLBACK_URL=choosy:
-            CHOOSY_PARAM_PROFILE_SCREENNAME=choosy
-            CHOOSY_TYPE=twitter
+        #expect(
+            sandbox.read("records/env") == """
+                CHOOSY_ACTION=show_profile
+                CHOOSY_APP=x_web
+                CHOOSY_PARAM_CALLBACK_URL=choosy:
+                CHOOSY_PARAM_PROFILE_SCREENNAME=choosy
+                CHOOSY_TYPE=twitter
 
-            """)
+                """)
         #expect(sandbox.choosy("url", "twitter", "show_profile", "profile_screenname=x").stdout == HookTests.profileURL + "x_team\n")
     }
 
@@ -53,8 +56,9 @@ import Testing
         script("hooks/prepareForBrowserBrowseToAURL", #"echo "url=${CHOOSY_PARAM_URL}?via=hook""#)
         #expect(sandbox.choosy("open", "browser", "browse", "url=https://example.org/").status == 0)
         #expect(sandbox.launched("firefox") == [["https://example.org/?via=hook"]])
-        #expect(sandbox.choosy("-v", "open", "browser", "browse", "url=https://example.org/").stderr
-            .contains("choosy: running prepare hook \(sandbox.configHome)/choosy/hooks/prepareForBrowserBrowseToAURL"))
+        #expect(
+            sandbox.choosy("-v", "open", "browser", "browse", "url=https://example.org/").stderr
+                .contains("choosy: running prepare hook \(sandbox.configHome)/choosy/hooks/prepareForBrowserBrowseToAURL"))
     }
 
     @Test func aFailingHookCancels() {
@@ -63,7 +67,10 @@ import Testing
         #expect(output.status == 5)
         #expect(output.stderrLines == ["choosy: cancelled: hook prepareForTwitterShowProfile exited with status 3: not this profile"])
 
-        let routed = sandbox.choosy("route", "choosy://x-callback-url/open?type=twitter&action=show_profile&profile_screenname=x&x-success=myapp%3A%2F%2Fdone&x-cancel=myapp%3A%2F%2Fcancelled")
+        let routed = sandbox.choosy(
+            "route",
+            "choosy://x-callback-url/open?type=twitter&action=show_profile&profile_screenname=x&x-success=myapp%3A%2F%2Fdone&x-cancel=myapp%3A%2F%2Fcancelled"
+        )
         #expect(routed.status == 5)
         #expect(routed.stderrLines == ["choosy: cancelled: hook prepareForTwitterShowProfile exited with status 3: not this profile"])
         #expect(sandbox.launched("myapp") == [["myapp://cancelled"]])
@@ -76,7 +83,9 @@ import Testing
     /// The time limit end to end: a hook that hangs, and has started a child that hangs too, is
     /// killed with its whole process group after 10 s; nothing is launched and open exits 5.
     @Test func aHookPastTheTimeLimitIsKilledWithItsChildAndTheOpenIsCancelled() async throws {
-        script("hooks/prepareForBrowserBrowseToAURL", """
+        script(
+            "hooks/prepareForBrowserBrowseToAURL",
+            """
             sleep 300 &
             echo $! > "\(sandbox.records)/child"
             sleep 300
@@ -102,10 +111,11 @@ import Testing
         let (output, mebibytes) = await sandbox.measuredRun(["open", "browser", "browse", "url=https://example.org/"])
         let elapsed = Date().timeIntervalSince(started)
         #expect(output.status == 5)
-        #expect(output.stderrLines == [
-            "choosy: warning: hook prepareForBrowserBrowseToAURL wrote more than 1 MiB on stdout; the rest was discarded",
-            "choosy: cancelled: hook prepareForBrowserBrowseToAURL timed out after 10 s",
-        ])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: hook prepareForBrowserBrowseToAURL wrote more than 1 MiB on stdout; the rest was discarded",
+                "choosy: cancelled: hook prepareForBrowserBrowseToAURL timed out after 10 s",
+            ])
         #expect(mebibytes < 64, "\(mebibytes) MiB")
         #expect(elapsed >= HookRunner.defaultTimeout && elapsed < 150, "took \(elapsed) s")
         #expect(sandbox.recordedRuns("firefox").isEmpty)
@@ -115,7 +125,9 @@ import Testing
     /// the limit still counts: its complete lines within the first MiB apply, the cut line
     /// and the rest do not.
     @Test func aHookThatWritesAHundredMegabytesAndExitsIsReadUpToTheLimit() async throws {
-        script("hooks/prepareForBrowserBrowseToAURL", """
+        script(
+            "hooks/prepareForBrowserBrowseToAURL",
+            """
             echo url=https://example.org/first
             head -c 100000000 /dev/zero | tr '\\0' x
             echo
@@ -124,14 +136,19 @@ import Testing
             """)
         let (output, mebibytes) = await sandbox.measuredRun(["open", "browser", "browse", "url=https://example.org/"])
         #expect(output.status == 0)
-        #expect(output.stderrLines == ["choosy: warning: hook prepareForBrowserBrowseToAURL wrote more than 1 MiB on stdout; the rest was discarded"])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: hook prepareForBrowserBrowseToAURL wrote more than 1 MiB on stdout; the rest was discarded"
+            ])
         #expect(mebibytes < 64, "\(mebibytes) MiB")
         #expect(sandbox.launched("firefox") == [["https://example.org/first"]])
     }
 
     /// The same for a custom action: its x-success comes at its exit, and its child is ended.
     @Test func aCustomActionThatExitsLeavingAChildIsDoneAtItsExit() async throws {
-        script("actions/Publish", """
+        script(
+            "actions/Publish",
+            """
             sleep 30 &
             echo $! > "\(sandbox.records)/child"
             echo posted=yes
@@ -145,21 +162,30 @@ import Testing
 
     @Test(arguments: [0o775, 0o757])
     func aHookWritableByOthersIsRefusedWithAWarning(mode: Int) {
-        let path = script("hooks/prepareForTwitterShowProfile", "touch '\(sandbox.records)/ran'; echo profile_screenname=hijacked", mode: mode)
+        let path = script(
+            "hooks/prepareForTwitterShowProfile", "touch '\(sandbox.records)/ran'; echo profile_screenname=hijacked", mode: mode)
         let output = profile()
         #expect(output.status == 0)
-        #expect(output.stderrLines == ["choosy: warning: refusing hook \(path): it is writable by group or others (mode \(String(mode, radix: 8))); run: chmod go-w \(path)"])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: refusing hook \(path): it is writable by group or others (mode \(String(mode, radix: 8))); run: chmod go-w \(path)"
+            ])
         #expect(sandbox.launched("firefox") == [[HookTests.profileURL + "choosy"]])
         #expect(!sandbox.exists("records/ran"))
     }
 
     @Test func configureRunsBeforeThePrepareHook() {
-        script("hooks/prepareForTwitterShowProfile", """
+        script(
+            "hooks/prepareForTwitterShowProfile",
+            """
             echo "hook saw $CHOOSY_PARAM_PROFILE_SCREENNAME" >> "\(sandbox.records)/order"
             echo "profile_screenname=${CHOOSY_PARAM_PROFILE_SCREENNAME}_hook"
             """)
-        let configure = #"echo "configure saw $CHOOSY_PARAM_PROFILE_SCREENNAME for $CHOOSY_APP" >> "$RECORDS/order"; echo "profile_screenname=${CHOOSY_PARAM_PROFILE_SCREENNAME}_configure""#
-        let output = sandbox.choosy(["open", "twitter", "show_profile", "profile_screenname=choosy", "--configure", configure], environment: ["RECORDS": sandbox.records])
+        let configure =
+            #"echo "configure saw $CHOOSY_PARAM_PROFILE_SCREENNAME for $CHOOSY_APP" >> "$RECORDS/order"; echo "profile_screenname=${CHOOSY_PARAM_PROFILE_SCREENNAME}_configure""#
+        let output = sandbox.choosy(
+            ["open", "twitter", "show_profile", "profile_screenname=choosy", "--configure", configure],
+            environment: ["RECORDS": sandbox.records])
         #expect(output.status == 0)
         #expect(order == ["configure saw choosy for x_web", "hook saw choosy_configure"])
         #expect(sandbox.launched("firefox") == [[HookTests.profileURL + "choosy_configure_hook"]])
@@ -171,13 +197,16 @@ import Testing
     }
 
     @Test func aCustomActionsOutputReachesXSuccess() {
-        script("actions/ShareToMastodon", """
+        script(
+            "actions/ShareToMastodon",
+            """
             echo "$CHOOSY_ACTION $CHOOSY_PARAM_TEXT" >> "\(sandbox.records)/order"
             echo "status_url=https://mastodon.example/@me/1?t=${CHOOSY_PARAM_TEXT}"
             echo "ignored line"
             echo "posted=yes"
             """)
-        let output = sandbox.choosy("route", "choosy://x-callback-url/share-to-mastodon?text=hi&x-success=myapp%3A%2F%2Fshared&x-error=myapp%3A%2F%2Ffailed")
+        let output = sandbox.choosy(
+            "route", "choosy://x-callback-url/share-to-mastodon?text=hi&x-success=myapp%3A%2F%2Fshared&x-error=myapp%3A%2F%2Ffailed")
         #expect(output.status == 0)
         #expect(output.stderr == "")
         #expect(order == ["share-to-mastodon hi"])
@@ -196,7 +225,9 @@ import Testing
         let path = script("actions/Publish", "touch '\(sandbox.records)/ran'", mode: 0o775)
         let output = sandbox.choosy("route", "choosy://x-callback-url/publish?x-error=myapp%3A%2F%2Ffailed")
         #expect(output.status == 2)
-        #expect(output.stderrLines.first == "choosy: warning: refusing custom action \(path): it is writable by group or others (mode 775); run: chmod go-w \(path)")
+        #expect(
+            output.stderrLines.first
+                == "choosy: warning: refusing custom action \(path): it is writable by group or others (mode 775); run: chmod go-w \(path)")
         #expect(output.stderrLines.last?.hasPrefix("choosy: unknown action 'publish'") == true)
         #expect(sandbox.launched("myapp").first?.first?.hasPrefix("myapp://failed?errorCode=402&") == true)
         #expect(!sandbox.exists("records/ran"))
@@ -237,7 +268,10 @@ import Testing
         hook("echo url=https://example.org/capped; head -c 100000000 /dev/zero | tr '\\\\0' 'x'")
         let output = open()
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stderrLines == ["choosy: warning: hook prepareForBrowserBrowseToAURL wrote more than 1 MiB on stdout; the rest was discarded"])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: hook prepareForBrowserBrowseToAURL wrote more than 1 MiB on stdout; the rest was discarded"
+            ])
         #expect(sandbox.launched("firefox") == [["https://example.org/capped"]])
     }
 }

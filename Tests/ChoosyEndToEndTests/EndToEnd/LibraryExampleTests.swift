@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -15,7 +15,10 @@ struct LibraryExampleTests {
     func run(_ arguments: String..., environment extra: [String: String] = [:]) -> (status: Int32, stdout: String) {
         var environment = sandbox.environment
         for (name, value) in extra { environment[name] = value }
-        let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(argv: ["/usr/bin/setsid", "-w", Self.program] + arguments, environment: environment, workingDirectory: sandbox.root, timeout: 60))
+        let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: ["/usr/bin/setsid", "-w", Self.program] + arguments, environment: environment, workingDirectory: sandbox.root,
+                timeout: 60))
         return (result.status, String(decoding: result.stdout, as: UTF8.self))
     }
 
@@ -24,7 +27,9 @@ struct LibraryExampleTests {
         // own catalog file adds.
         sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
         sandbox.installApp("birdie.desktop", name: "Birdie", program: "birdie")
-        sandbox.write(sandbox.configHome + "/choosy/catalog/twitter.json", """
+        sandbox.write(
+            sandbox.configHome + "/choosy/catalog/twitter.json",
+            """
             [{"key": "twitter", "apps": [{"name": "Birdie", "key": "birdie", "app_url_scheme": "birdie:",
               "desktop_ids": ["birdie.desktop"],
               "actions": [{"key": "show_profile", "url_format": "birdie://user/{{profile_screenname}}"}]}]}]

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -30,7 +30,9 @@ import Testing
     }
 
     /// `choosy ARGUMENTS` run by `app` (through `via` first), the app started by GIO when `gio`.
-    func choosy(from app: String, via: [String] = [], gio: Bool = false, _ arguments: String..., environment: [String: String] = [:]) -> Sandbox.Output {
+    func choosy(from app: String, via: [String] = [], gio: Bool = false, _ arguments: String..., environment: [String: String] = [:])
+        -> Sandbox.Output
+    {
         var wrapper = [sandbox.bin + "/" + app] + via
         if gio {
             // GIO sets both for the process it starts, with that process's own pid.
@@ -45,7 +47,10 @@ import Testing
         rule("add", "*", "--from", "org.example.Mailer", "--app", "chromium")
         let direct = choosy(from: "mailer", gio: true, "handle", link, "-v")
         #expect(direct.status == 0, "\(direct.stderr)")
-        #expect(direct.stderrLines.contains { $0.hasPrefix("choosy: the link came from org.example.Mailer.desktop (the GIO_LAUNCHED_DESKTOP_FILE of process ") })
+        #expect(
+            direct.stderrLines.contains {
+                $0.hasPrefix("choosy: the link came from org.example.Mailer.desktop (the GIO_LAUNCHED_DESKTOP_FILE of process ")
+            })
         #expect(direct.stderrLines.contains("choosy: the site rule '* --from org.example.Mailer.desktop' decides: chromium"))
         #expect(choosy(from: "mailer", via: ["/bin/sh", "-c", "\"$@\"", "sh"], gio: true, "handle", link).status == 0)
         #expect(sandbox.launched("chromium", count: 2) == [[link], [link]])
@@ -105,7 +110,11 @@ import Testing
         #expect(choosy(from: "mailer", "handle", link).status == 0)
         #expect(sandbox.launched("falkon") == [[link]])
         let listed = sandbox.choosy("rule", "list").stdout
-        #expect(listed == (starFirst ? "* --from chatter.desktop  chromium\ngithub.com                falkon\n" : "github.com                falkon\n* --from chatter.desktop  chromium\n"))
+        #expect(
+            listed
+                == (starFirst
+                    ? "* --from chatter.desktop  chromium\ngithub.com                falkon\n"
+                    : "github.com                falkon\n* --from chatter.desktop  chromium\n"))
         #expect(sandbox.choosy("rule", "test", link, "--from", "chatter").stdout.hasPrefix("rule: * --from chatter.desktop (chromium)\n"))
         #expect(sandbox.choosy("rule", "test", link).stdout.hasPrefix("rule: github.com (falkon)\n"))
     }

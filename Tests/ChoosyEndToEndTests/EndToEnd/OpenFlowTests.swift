@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -43,7 +43,10 @@ import Testing
         let first = browse("https://example.org/1", pick: "Chromium (always)")
         #expect(first.status == 0)
         #expect(first.stdout == "" && first.stderr == "")
-        #expect(sandbox.pickerInvocations == [.init(title: OpenFlowTests.browseTitle, lines: Sandbox.choiceLines("Firefox", "Chromium", site: "example.org"))])
+        #expect(
+            sandbox.pickerInvocations == [
+                .init(title: OpenFlowTests.browseTitle, lines: Sandbox.choiceLines("Firefox", "Chromium", site: "example.org"))
+            ])
         #expect(sandbox.launched("chromium") == [["https://example.org/1"]])
         #expect(defaultApp("browser") == "chromium\n")
 
@@ -94,7 +97,10 @@ import Testing
 
         // The long press: the picker even for one app.
         #expect(browse("https://example.org/2", "--choose", pick: "Firefox (always)").status == 0)
-        #expect(sandbox.pickerInvocations == [.init(title: OpenFlowTests.browseTitle, lines: Sandbox.choiceLines("Firefox", site: "example.org"))])
+        #expect(
+            sandbox.pickerInvocations == [
+                .init(title: OpenFlowTests.browseTitle, lines: Sandbox.choiceLines("Firefox", site: "example.org"))
+            ])
         #expect(sandbox.launched("firefox", count: 2).last == ["https://example.org/2"])
         #expect(defaultApp("browser") == "firefox\n")
     }
@@ -137,7 +143,9 @@ import Testing
         // Entries that merely list the scheme give no order: the catalog's stands.
         #expect(browse("https://example.org/1").status == 5)
         #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium", site: "example.org"))
-        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/http=chromium.desktop;\nx-scheme-handler/https=chromium.desktop;\n")
+        sandbox.write(
+            sandbox.configHome + "/mimeapps.list",
+            "[Default Applications]\nx-scheme-handler/http=chromium.desktop;\nx-scheme-handler/https=chromium.desktop;\n")
         #expect(browse("https://example.org/2").status == 5)
         #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium", "Firefox", site: "example.org"))
     }
@@ -207,9 +215,11 @@ import Testing
         let always = ["CHOOSY_ALWAYS_DISPLAY_PICKER": "1"]
         #expect(browse("https://example.org/1", pick: "Firefox", environment: always).status == 0)
         #expect(browse("https://example.org/2", pick: "Chromium", environment: always).status == 0)
-        #expect(sandbox.pickerInvocations.map(\.lines) == [
-            Sandbox.choiceLines("Chromium", "Firefox", site: "example.org"), Sandbox.choiceLines("Chromium", "Firefox", site: "example.org"),
-        ])
+        #expect(
+            sandbox.pickerInvocations.map(\.lines) == [
+                Sandbox.choiceLines("Chromium", "Firefox", site: "example.org"),
+                Sandbox.choiceLines("Chromium", "Firefox", site: "example.org"),
+            ])
         #expect(sandbox.launched("firefox") == [["https://example.org/1"]])
         #expect(sandbox.launched("chromium") == [["https://example.org/2"]])
         #expect(defaultApp("browser") == "chromium\n")
@@ -220,9 +230,10 @@ import Testing
         // No CHOOSY_PICKER: auto, and there is no terminal and no display.
         let auto = browse("https://example.org/1", environment: ["CHOOSY_PICKER": ""])
         #expect(auto.status == 5)
-        #expect(auto.stderrLines == [
-            "choosy: no picker available to choose a Browser app (candidates: firefox, chromium): no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset; pass --app KEY or --picker",
-        ])
+        #expect(
+            auto.stderrLines == [
+                "choosy: no picker available to choose a Browser app (candidates: firefox, chromium): no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset; pass --app KEY or --picker"
+            ])
         let tty = browse("https://example.org/1", "--picker", "tty")
         #expect(tty.status == 5)
         #expect(tty.stderrLines.count == 1 && tty.stderr.hasPrefix("choosy: the tty picker needs a terminal"))
@@ -306,7 +317,10 @@ import Testing
         installBrowsers("firefox")
         let output = sandbox.choosy("open", "twitter", "show_profile")
         #expect(output.status == 0)
-        #expect(output.stderrLines == ["choosy: warning: show_profile needs profile_screenname or user_id, and none was given: x_web opens https://x.com/intent/user as it is"], "\(output.stderr)")
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: show_profile needs profile_screenname or user_id, and none was given: x_web opens https://x.com/intent/user as it is"
+            ], "\(output.stderr)")
         #expect(sandbox.launched("firefox") == [["https://x.com/intent/user"]])
         let given = sandbox.choosy("url", "twitter", "show_profile", "profile_screenname=jack")
         #expect(given.stdout == "https://x.com/intent/user?screen_name=jack\n" && given.stderr.isEmpty, "\(given.stderr)")
@@ -314,7 +328,8 @@ import Testing
 
     @Test func errorsAreOneLineWithTheirExitStatus() {
         installBrowsers("firefox")
-        sandbox.desktopEntry("org.mozilla.Thunderbird.desktop", sandbox.application(name: "Thunderbird", exec: sandbox.root + "/missing/thunderbird %u"))
+        sandbox.desktopEntry(
+            "org.mozilla.Thunderbird.desktop", sandbox.application(name: "Thunderbird", exec: sandbox.root + "/missing/thunderbird %u"))
         let cases: [([String], Int32, String)] = [
             (["open"], 2, "choosy: open needs an app type, e.g. 'choosy open Browser browse url=https://example.org'"),
             (["open", "browser", "browse", "url"], 2, "choosy: 'url' is not a parameter: write KEY=VALUE"),
@@ -326,8 +341,14 @@ import Testing
             (["open", "twitter", "show_profile", "--app", "x_wb"], 3, "choosy: unknown app 'x_wb' for Twitter (did you mean 'x_web'?)"),
             (["open", "browser", "browse", "--app", "chromium"], 4, "choosy: Chromium (chromium) is not installed"),
             (["open", "torrent", "add_magnet", "magnet_uri=magnet:?xt=1"], 4, "choosy: nothing installed can open Torrent Clients"),
-            (["open", "twitter", "show_profile", "profile_screename=x"], 2, "choosy: no app of Twitter uses parameter 'profile_screename' (did you mean 'profile_screenname'?)"),
-            (["open", "email", "compose", "to=ada@example.org", "--app", "thunderbird"], 6, "choosy: cannot launch org.mozilla.Thunderbird.desktop: cannot start '\(sandbox.root)/missing/thunderbird'"),
+            (
+                ["open", "twitter", "show_profile", "profile_screename=x"], 2,
+                "choosy: no app of Twitter uses parameter 'profile_screename' (did you mean 'profile_screenname'?)"
+            ),
+            (
+                ["open", "email", "compose", "to=ada@example.org", "--app", "thunderbird"], 6,
+                "choosy: cannot launch org.mozilla.Thunderbird.desktop: cannot start '\(sandbox.root)/missing/thunderbird'"
+            ),
         ]
         for (arguments, status, message) in cases {
             let output = sandbox.choosy(arguments)
@@ -354,8 +375,9 @@ import Testing
         #expect(opened.status == 0)
         #expect(opened.stdout == "" && opened.stderr == "")
         #expect(sandbox.launched("firefox") == [["https://x.com/intent/user?screen_name=x"]])
-        #expect(sandbox.choosy("url", "twitter", "Show Profile", "profile_screenname=x", "unused=1").stdout
-            == "https://x.com/intent/user?screen_name=x\n")
+        #expect(
+            sandbox.choosy("url", "twitter", "Show Profile", "profile_screenname=x", "unused=1").stdout
+                == "https://x.com/intent/user?screen_name=x\n")
     }
 
     @Test func aNewUserWithOnlyHOMESet() {
@@ -385,7 +407,9 @@ import Testing
         sandbox.write(sandbox.configHome + "/choosy/config.json", "{not json")
         let opened = browse("https://example.org/1")
         #expect(opened.status == 0)
-        #expect(opened.stderrLines.count == 1 && opened.stderr.hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/config.json is not valid ("))
+        #expect(
+            opened.stderrLines.count == 1
+                && opened.stderr.hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/config.json is not valid ("))
         #expect(sandbox.read(sandbox.configHome + "/choosy/config.json") == "{not json")
         try FileManager.default.removeItem(atPath: sandbox.configHome + "/choosy/config.json")
 
@@ -393,11 +417,17 @@ import Testing
         sandbox.write(sandbox.configHome + "/choosy/preferences.json", "{\"types\": [")
         let picked = browse("https://example.org/2", pick: "Firefox (always)")
         #expect(picked.status == 0)
-        #expect(picked.stderrLines.count == 2 && picked.stderrLines[0].hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json is corrupt (")
-            && picked.stderrLines[1].hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json was corrupt: moved it to "), "\(picked.stderr)")
+        #expect(
+            picked.stderrLines.count == 2
+                && picked.stderrLines[0].hasPrefix("choosy: warning: \(sandbox.configHome)/choosy/preferences.json is corrupt (")
+                && picked.stderrLines[1].hasPrefix(
+                    "choosy: warning: \(sandbox.configHome)/choosy/preferences.json was corrupt: moved it to "),
+            "\(picked.stderr)")
         #expect(sandbox.launched("firefox", count: 2) == [["https://example.org/1"], ["https://example.org/2"]])
         #expect(defaultApp("browser") == "firefox\n")
-        let kept = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/choosy").filter { $0.hasPrefix("preferences.json.corrupt-") }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/choosy").filter {
+            $0.hasPrefix("preferences.json.corrupt-")
+        }
         #expect(kept.count == 1)
         #expect(sandbox.read(sandbox.configHome + "/choosy/" + kept[0]) == "{\"types\": [")
     }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -28,9 +28,11 @@ extension ProfileTests {
     @discardableResult
     func sqlite(_ database: String, _ script: String) throws -> Int32 {
         try FileManager.default.createDirectory(atPath: parentDirectory(of: database), withIntermediateDirectories: true)
-        return try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: ["/usr/bin/sqlite3", database], environment: ["PATH": "/usr/bin:/bin"], input: Array(script.utf8), timeout: 30
-        )).status
+        return try PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: ["/usr/bin/sqlite3", database], environment: ["PATH": "/usr/bin:/bin"], input: Array(script.utf8), timeout: 30
+            )
+        ).status
     }
 
     /// Firefox installed as Debian's package, a new user's profiles.ini naming the group by
@@ -38,7 +40,9 @@ extension ProfileTests {
     func installProfileGroup(version: Int = 3) throws {
         install(Self.variants[0])
         try FileManager.default.removeItem(atPath: sandbox.home + "/.mozilla")
-        sandbox.write(firefoxRoot + "/profiles.ini", """
+        sandbox.write(
+            firefoxRoot + "/profiles.ini",
+            """
             [Profile1]
             Name=Old standalone
             IsRelative=1
@@ -56,14 +60,16 @@ extension ProfileTests {
             Version=2
 
             """)
-        let status = try sqlite(storePath, Self.profileGroupSchema + """
-            PRAGMA journal_mode = WAL;
-            INSERT INTO Profiles VALUES (1, 'Profiles/x9.default-release', 'Original profile', 'book', 'default-theme@mozilla.org', '', '');
-            INSERT INTO Profiles VALUES (2, 'Profiles/k2.Work', 'Work', 'briefcase', 'default-theme@mozilla.org', '', '');
-            INSERT INTO Profiles VALUES (3, 'Profiles/m3.Shopping', 'Shopping; $(touch pwned)', 'shopping', 'default-theme@mozilla.org', '', '');
-            INSERT INTO SharedPrefs (name, value, isBoolean) VALUES ('toolkit.telemetry.cachedProfileGroupID', 'x', 0);
-            PRAGMA user_version = \(version);
-            """)
+        let status = try sqlite(
+            storePath,
+            Self.profileGroupSchema + """
+                PRAGMA journal_mode = WAL;
+                INSERT INTO Profiles VALUES (1, 'Profiles/x9.default-release', 'Original profile', 'book', 'default-theme@mozilla.org', '', '');
+                INSERT INTO Profiles VALUES (2, 'Profiles/k2.Work', 'Work', 'briefcase', 'default-theme@mozilla.org', '', '');
+                INSERT INTO Profiles VALUES (3, 'Profiles/m3.Shopping', 'Shopping; $(touch pwned)', 'shopping', 'default-theme@mozilla.org', '', '');
+                INSERT INTO SharedPrefs (name, value, isBoolean) VALUES ('toolkit.telemetry.cachedProfileGroupID', 'x', 0);
+                PRAGMA user_version = \(version);
+                """)
         try #require(status == 0)
     }
 
@@ -75,9 +81,12 @@ extension ProfileTests {
         let output = open(environment: ["PICK": "Firefox — Work (always)"])
         #expect(output.status == 0, "\(output.stderr)")
         // The entry naming the store is one of the group's, once; the others stay.
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines(
-            "Firefox — Old standalone", "Firefox — Original profile", "Firefox — Work", "Firefox — Shopping; $(touch pwned)", site: "example.org"
-        ))
+        #expect(
+            sandbox.pickerInvocations.last?.lines
+                == Sandbox.choiceLines(
+                    "Firefox — Old standalone", "Firefox — Original profile", "Firefox — Work", "Firefox — Shopping; $(touch pwned)",
+                    site: "example.org"
+                ))
         #expect(sandbox.launched(firefox.recorder) == [["--profile", groupDirectory("k2.Work"), Self.url]])
         // Remembered, and opened without asking.
         #expect(sandbox.choosy("default", "browser").stdout == "firefox@Work\n")
@@ -94,9 +103,13 @@ extension ProfileTests {
         #expect(sandbox.choosy("handle", Self.url).status == 0)
         #expect(sandbox.launched(firefox.recorder, count: 5).last == ["--profile", groupDirectory("x9.default-release"), Self.url])
         // Listed and completed.
-        let listed = try #require(try JSONSerialization.jsonObject(with: Data(sandbox.choosy("list", "browser", "--json").stdout.utf8)) as? [[String: Any]])
+        let listed = try #require(
+            try JSONSerialization.jsonObject(with: Data(sandbox.choosy("list", "browser", "--json").stdout.utf8)) as? [[String: Any]])
         let apps = try #require(listed.first?["apps"] as? [[String: Any]])
-        #expect(apps.first { $0["key"] as? String == "firefox" }?["profiles"] as? [String] == ["Old standalone", "Original profile", "Work", "Shopping; $(touch pwned)"])
+        #expect(
+            apps.first { $0["key"] as? String == "firefox" }?["profiles"] as? [String] == [
+                "Old standalone", "Original profile", "Work", "Shopping; $(touch pwned)",
+            ])
         #expect(sandbox.choosy("__complete", "open", "browser", "browse", "--app", "firefox@W").stdout.hasPrefix("firefox@Work\t"))
 
         // A profile removed from the group is forgotten like a removed profile.
@@ -128,9 +141,12 @@ extension ProfileTests {
             break
         }
         defer { if let holder { kill(holder, SIGKILL) } }
-        let output = sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)"], environment: ["PICK": "Firefox — default-release"])
+        let output = sandbox.choosy(
+            ["-v", "open", "browser", "browse", "url=\(Self.url)"], environment: ["PICK": "Firefox — default-release"])
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox — Old standalone", "Firefox — default-release", site: "example.org"))
+        #expect(
+            sandbox.pickerInvocations.last?.lines
+                == Sandbox.choiceLines("Firefox — Old standalone", "Firefox — default-release", site: "example.org"))
         #expect(sandbox.launched(Self.variants[0].recorder) == [["-P", "default-release", Self.url]])
         let skipped = output.stderrLines.filter { $0.contains("skipping the profile group store") }
         #expect(skipped.count == 1, "\(output.stderr)")
@@ -141,7 +157,9 @@ extension ProfileTests {
     /// `-init` script sleeps inside the transaction); returns once the lock is held.
     func lockHolder(_ database: String) throws -> pid_t {
         let ready = sandbox.root + "/locked"
-        let script = sandbox.write(sandbox.root + "/lock.sql", "BEGIN EXCLUSIVE;\nINSERT INTO SharedPrefs (name) VALUES ('lock');\n.shell touch \(ready)\n.shell sleep 60\n")
+        let script = sandbox.write(
+            sandbox.root + "/lock.sql",
+            "BEGIN EXCLUSIVE;\nINSERT INTO SharedPrefs (name) VALUES ('lock');\n.shell touch \(ready)\n.shell sleep 60\n")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         holder.arguments = ["-init", script, database]

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -144,7 +144,9 @@ import Testing
         #expect(sandbox.choosy("handle", Self.url).status == 0)
         #expect(sandbox.launched(variant.recorder) == [variant.before + variant.workArguments + variant.privateArguments + variant.after])
         let tested = sandbox.choosy("rule", "test", Self.url)
-        #expect(tested.stdout.hasPrefix("rule: example.org (firefox, profile Work, private window)\napp: firefox@Work\nargv: "), "\(tested.stdout)")
+        #expect(
+            tested.stdout.hasPrefix("rule: example.org (firefox, profile Work, private window)\napp: firefox@Work\nargv: "),
+            "\(tested.stdout)")
     }
 
     /// An app that the catalog gives no private arguments opens a private window through its
@@ -152,7 +154,9 @@ import Testing
     @Test func withoutCatalogArgumentsThePrivateWindowIsTheEntrysAction() throws {
         install(Self.variants[1])
         install(Self.variants[5])
-        sandbox.write(sandbox.configHome + "/choosy/catalog/browser.json", """
+        sandbox.write(
+            sandbox.configHome + "/choosy/catalog/browser.json",
+            """
             [{"key": "browser", "apps": [
               {"key": "flatfox", "name": "Flatfox", "app_url_scheme": "http:", "desktop_ids": ["org.mozilla.firefox.desktop"],
                "actions": [{"key": "browse", "url_format": "{{url}}"}],
@@ -165,12 +169,18 @@ import Testing
             ]}]
             """)
         #expect(open("--app", "flatfox@Work", "--private").status == 0)
-        #expect(sandbox.launched("flatpak") == [Variant.flatpakRun("firefox", "org.mozilla.firefox") + ["--private-window", "-P", "Work", "@@u", Self.url, "@@"]])
+        #expect(
+            sandbox.launched("flatpak") == [
+                Variant.flatpakRun("firefox", "org.mozilla.firefox") + ["--private-window", "-P", "Work", "@@u", Self.url, "@@"]
+            ])
         #expect(open("--app", "snapium@Work", "--private").status == 0)
         #expect(sandbox.launched("snap-chromium") == [["--incognito", "--profile-directory=Profile 1", Self.url]])
         let described = sandbox.choosy("describe", "browser")
         #expect(described.stdout.contains("firefox_firefox.desktop") == false)
-        #expect(described.stdout.contains("chromium_chromium.desktop actions: NewWindow (Open a New Window), Incognito (Open a New Window in incognito mode) [private window], TempProfile"), "\(described.stdout)")
+        #expect(
+            described.stdout.contains(
+                "chromium_chromium.desktop actions: NewWindow (Open a New Window), Incognito (Open a New Window in incognito mode) [private window], TempProfile"
+            ), "\(described.stdout)")
     }
 
     @Test func anAppWithoutAPrivateFormIsRefusedNamingThoseThatCan() throws {
@@ -197,7 +207,9 @@ import Testing
         sandbox.installApp("org.gnome.Epiphany.desktop", name: "Web", program: "epiphany", mimeTypes: ["x-scheme-handler/https"])
         #expect(sandbox.choosy("default", "browser", "gnome_web").status == 0)
         let refused = open("--private", "--dry-run")
-        #expect(refused.status == 3 && refused.stderr == "choosy: GNOME Web cannot open a private window (apps that can: Firefox)\n", "\(refused.stderr)")
+        #expect(
+            refused.status == 3 && refused.stderr == "choosy: GNOME Web cannot open a private window (apps that can: Firefox)\n",
+            "\(refused.stderr)")
         #expect(sandbox.choosy("reset", "browser").status == 0)
         let noPicker = sandbox.choosy(["handle", Self.url, "--private", "--dry-run"], environment: ["CHOOSY_PICKER": "auto"])
         #expect(noPicker.status == 5, "\(noPicker.stderr)")
@@ -205,7 +217,9 @@ import Testing
 
         try FileManager.default.removeItem(atPath: sandbox.root + "/" + Self.variants[0].directory + "/" + Self.variants[0].id)
         let none = sandbox.choosy("handle", Self.url, "--private", "--dry-run")
-        #expect(none.status == 3 && none.stderr == "choosy: GNOME Web cannot open a private window (no installed app of Browser can)\n", "\(none.stderr)")
+        #expect(
+            none.status == 3 && none.stderr == "choosy: GNOME Web cannot open a private window (no installed app of Browser can)\n",
+            "\(none.stderr)")
     }
 
     /// `rule add` checks what it can of an installed app (its profile, its private window), and
@@ -226,7 +240,9 @@ import Testing
         #expect(sandbox.choosy("default", "browser", "gnome_web").status == 0)
         let handled = sandbox.choosy("handle", Self.url, "--dry-run")
         #expect(handled.status == 0, "\(handled.stderr)")
-        #expect(handled.stderr == "choosy: warning: the site rule 'example.org' names the profile 'Work' of firefox, which is gone; deciding as usual\n")
+        #expect(
+            handled.stderr
+                == "choosy: warning: the site rule 'example.org' names the profile 'Work' of firefox, which is gone; deciding as usual\n")
         #expect(handled.stdout.contains("epiphany"), "\(handled.stdout)")
     }
 
@@ -238,10 +254,12 @@ import Testing
         let output = open(environment: ["PICK": "Chromium — Work (always)"])
         #expect(output.status == 0, "\(output.stderr)")
         let metacharacters = "Work; rm -rf ~ $(touch pwned) \"quoted\""
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines(
-            "Firefox — \(metacharacters)", "Firefox — Work", "Firefox — default-release",
-            "Chromium — Person 1", "Chromium — Work", "Chromium — Side line $HOME `id`", site: "example.org"
-        ))
+        #expect(
+            sandbox.pickerInvocations.last?.lines
+                == Sandbox.choiceLines(
+                    "Firefox — \(metacharacters)", "Firefox — Work", "Firefox — default-release",
+                    "Chromium — Person 1", "Chromium — Work", "Chromium — Side line $HOME `id`", site: "example.org"
+                ))
         #expect(sandbox.launched("chromium") == [["--profile-directory=Profile 1", Self.url]])
         #expect(sandbox.choosy("default", "browser").stdout == "chromium@Work\n")
         // The default opens without asking.
@@ -270,39 +288,54 @@ import Testing
         sandbox.write(work + "/containers.json", fixture("browser-profiles/containers.json"))
         sandbox.write(work + "/extensions.json", fixture("browser-profiles/extensions.json"))
         // The default profile has containers but not the extension.
-        sandbox.write(sandbox.home + "/.mozilla/firefox/Profiles/x9y8z7w6.default-release/containers.json", fixture("browser-profiles/containers.json"))
+        sandbox.write(
+            sandbox.home + "/.mozilla/firefox/Profiles/x9y8z7w6.default-release/containers.json",
+            fixture("browser-profiles/containers.json"))
 
         #expect(open(environment: ["PICK": "Firefox — Work — Banking"]).status == 0)
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines(
-            "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"", "Firefox — Work", "Firefox — Work — Personal",
-            "Firefox — Work — Work", "Firefox — Work — Banking", "Firefox — Work — Shopping",
-            "Firefox — Work — Side project & co", "Firefox — default-release", site: "example.org"
-        ))
+        #expect(
+            sandbox.pickerInvocations.last?.lines
+                == Sandbox.choiceLines(
+                    "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"", "Firefox — Work", "Firefox — Work — Personal",
+                    "Firefox — Work — Work", "Firefox — Work — Banking", "Firefox — Work — Shopping",
+                    "Firefox — Work — Side project & co", "Firefox — default-release", site: "example.org"
+                ))
         let link = "ext+container:name=Banking&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"
         #expect(sandbox.launched("firefox-esr") == [["-P", "Work", link]])
 
         // The key is the profile, `/` and the container: for --app, defaults, rules, list and completion.
         #expect(open("--app", "firefox@Work/Side project & co").status == 0)
-        #expect(sandbox.launched("firefox-esr", count: 2).last == ["-P", "Work", "ext+container:name=Side%20project%20%26%20co&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"])
+        #expect(
+            sandbox.launched("firefox-esr", count: 2).last == [
+                "-P", "Work", "ext+container:name=Side%20project%20%26%20co&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc",
+            ])
         #expect(sandbox.choosy("default", "browser", "firefox@Work/Shopping").status == 0)
         #expect(open().status == 0)
-        #expect(sandbox.launched("firefox-esr", count: 3).last?.last == "ext+container:name=Shopping&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc")
+        #expect(
+            sandbox.launched("firefox-esr", count: 3).last?.last == "ext+container:name=Shopping&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc")
         #expect(sandbox.choosy("rule", "add", "bank.example", "--app", "firefox", "--profile", "Work/Banking").status == 0)
         #expect(sandbox.choosy("handle", "https://bank.example/login").status == 0)
-        #expect(sandbox.launched("firefox-esr", count: 4).last == ["-P", "Work", "ext+container:name=Banking&url=https%3A%2F%2Fbank.example%2Flogin"])
+        #expect(
+            sandbox.launched("firefox-esr", count: 4).last == [
+                "-P", "Work", "ext+container:name=Banking&url=https%3A%2F%2Fbank.example%2Flogin",
+            ])
         let listed = sandbox.choosy("list", "browser", "--json").stdout
         #expect(listed.contains("\"Work/Personal\""), "\(listed)")
         let completed = sandbox.choosy("__complete", "open", "browser", "browse", "--app", "firefox@Work/B").stdout
         #expect(completed.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == ["firefox@Work/Banking"])
 
         // A container that is removed is forgotten like a removed profile.
-        sandbox.write(work + "/containers.json", #"{"version":5,"identities":[{"l10nId":"user-context-personal","public":true,"userContextId":1}]}"#)
+        sandbox.write(
+            work + "/containers.json", #"{"version":5,"identities":[{"l10nId":"user-context-personal","public":true,"userContextId":1}]}"#)
         #expect(open(environment: ["PICK": "Firefox — Work — Personal"]).status == 0)
-        #expect(sandbox.launched("firefox-esr", count: 5).last?.last == "ext+container:name=Personal&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc")
+        #expect(
+            sandbox.launched("firefox-esr", count: 5).last?.last == "ext+container:name=Personal&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc")
         #expect(sandbox.choosy("default", "browser").stdout == "", "the default's container is gone, so is the default")
 
         // Disabled, the extension offers nothing.
-        sandbox.write(work + "/extensions.json", fixture("browser-profiles/extensions.json").replacingOccurrences(of: "\"active\":true", with: "\"active\":false"))
+        sandbox.write(
+            work + "/extensions.json",
+            fixture("browser-profiles/extensions.json").replacingOccurrences(of: "\"active\":true", with: "\"active\":false"))
         #expect(open("--app", "firefox@Work/Personal").status == 3)
         #expect(open(environment: ["PICK": "Firefox — Work"]).status == 0)
         #expect(!(sandbox.pickerInvocations.last?.lines ?? []).contains { $0.contains("Personal") })
@@ -316,10 +349,14 @@ import Testing
         sandbox.write(work + "/containers.json", fixture("browser-profiles/containers.json"))
         sandbox.write(work + "/extensions.json", fixture("browser-profiles/extensions.json"))
 
-        for refused in [open("--app", "firefox@Work/Banking", "--private"),
-                        sandbox.choosy("rule", "add", "bank.example", "--app", "firefox@Work/Banking", "--private")] {
+        for refused in [
+            open("--app", "firefox@Work/Banking", "--private"),
+            sandbox.choosy("rule", "add", "bank.example", "--app", "firefox@Work/Banking", "--private"),
+        ] {
             #expect(refused.status == 2, "\(refused.stderr)")
-            #expect(refused.stderrLines.count == 1 && refused.stderr.contains("containers do not apply to private windows"), "\(refused.stderr)")
+            #expect(
+                refused.stderrLines.count == 1 && refused.stderr.contains("containers do not apply to private windows"), "\(refused.stderr)"
+            )
         }
         #expect(sandbox.choosy("rule", "list").stdout.isEmpty)
         #expect(open("--app", "firefox@Work", "--private").status == 0)
@@ -330,11 +367,15 @@ import Testing
     @Test func chromiumProfilesWithEqualNamesAreTwoChoices() throws {
         let chromium = Self.variants[3]
         install(chromium)
-        sandbox.write(sandbox.home + "/" + chromium.profileList, """
+        sandbox.write(
+            sandbox.home + "/" + chromium.profileList,
+            """
             {"profile": {"info_cache": {"Default": {"name": "Person 1"}, "Profile 2": {"name": "Person 1"}}}}
             """)
         #expect(open(environment: ["PICK": "Chromium — Person 1 (Profile 2)"]).status == 0)
-        #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Chromium — Person 1 (Default)", "Chromium — Person 1 (Profile 2)", site: "example.org"))
+        #expect(
+            sandbox.pickerInvocations.last?.lines
+                == Sandbox.choiceLines("Chromium — Person 1 (Default)", "Chromium — Person 1 (Profile 2)", site: "example.org"))
         #expect(sandbox.launched("chromium") == [["--profile-directory=Profile 2", Self.url]])
         #expect(open("--app", "chromium@Person 1 (Default)").status == 0)
         #expect(sandbox.launched("chromium", count: 2).last == ["--profile-directory=Default", Self.url])
@@ -351,9 +392,11 @@ import Testing
         sandbox.write(list, fixture("browser-profiles/profiles.ini") + "\n[Profile4]\nName=Travel\nIsRelative=1\nPath=Profiles/t.Travel\n")
         #expect(open(environment: ["PICK": "Firefox — Work"]).status == 0)
         // The default first.
-        #expect(sandbox.pickerInvocations.last?.lines.prefix(4) == [
-            "Firefox — Work", "Firefox — Work (always)", "Firefox — Work (always for example.org)", "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"",
-        ])
+        #expect(
+            sandbox.pickerInvocations.last?.lines.prefix(4) == [
+                "Firefox — Work", "Firefox — Work (always)", "Firefox — Work (always for example.org)",
+                "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"",
+            ])
         #expect(sandbox.choosy("default", "browser").stdout == "firefox@Work\n")
         #expect(open().status == 0)
         #expect(sandbox.pickerInvocations.count == 1, "the new profile was seen")
@@ -401,9 +444,10 @@ import Testing
         #expect(text.contains("Firefox — default-release"))
         // Completion offers the profiles after `app@`.
         let completed = sandbox.choosy("__complete", "open", "browser", "browse", "--app", "firefox@W").stdout
-        #expect(completed.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == [
-            "firefox@Work; rm -rf ~ $(touch pwned) \"quoted\"", "firefox@Work",
-        ])
+        #expect(
+            completed.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == [
+                "firefox@Work; rm -rf ~ $(touch pwned) \"quoted\"", "firefox@Work",
+            ])
     }
 
     // MARK: Bad profile lists, and what is read when
@@ -425,7 +469,9 @@ import Testing
         install(Self.variants[3])
         // Real files are mostly other state: here 5 MB of it around the profiles.
         let filler = "[" + Array(repeating: "{\"k\":\"\(String(repeating: "x", count: 90))\"}", count: 50_000).joined(separator: ",") + "]"
-        sandbox.write(sandbox.home + "/" + Self.variants[3].profileList, """
+        sandbox.write(
+            sandbox.home + "/" + Self.variants[3].profileList,
+            """
             {"extensions": \(filler), "profile": {"info_cache": {"Profile 3": {"name": "Big"}, "Default": {"name": "Person 1"}}}}
             """)
         #expect(open("--app", "chromium@Big").status == 0)
@@ -436,7 +482,8 @@ import Testing
         install(Self.variants[0])
         let read = "profile(s) in"
         #expect(!sandbox.choosy(["-v", "url", "email", "compose", "to=ada@example.org"]).stderr.contains(read))
-        #expect(!sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)", "--app", "firefox", "--dry-run"]).stderr.contains(read))
+        #expect(
+            !sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)", "--app", "firefox", "--dry-run"]).stderr.contains(read))
         #expect(!sandbox.choosy(["-v", "list"]).stderr.contains(read))
         #expect(sandbox.choosy(["-v", "url", "browser", "browse", "url=\(Self.url)", "--picker", "false"]).stderr.contains(read))
     }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -28,7 +28,10 @@ import Testing
         installVSCode()
         let refused = sandbox.choosy("open", "editor", "open_file", "path=https://example.org/a.txt")
         #expect(refused.status == 6)
-        #expect(refused.stderrLines == ["choosy: cannot launch code.desktop: it opens only local files, and 'https://example.org/a.txt' is not one"])
+        #expect(
+            refused.stderrLines == [
+                "choosy: cannot launch code.desktop: it opens only local files, and 'https://example.org/a.txt' is not one"
+            ])
         #expect(sandbox.recordedRuns("code").isEmpty)
     }
 
@@ -36,11 +39,15 @@ import Testing
         sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
         let opened = sandbox.choosy("open", "browser", "browse", "url=https://example.org/")
         #expect(opened.status == 0)
-        #expect(opened.rawStderr == "choosy: warning: started firefox.desktop, a graphical app, but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself\n")
+        #expect(
+            opened.rawStderr
+                == "choosy: warning: started firefox.desktop, a graphical app, but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself\n"
+        )
         #expect(sandbox.launched("firefox") == [["https://example.org/"]])
 
         // With a display there is nothing to say.
-        let shown = sandbox.choosy(["open", "browser", "browse", "url=https://example.org/2"], environment: ["WAYLAND_DISPLAY": "wayland-1"])
+        let shown = sandbox.choosy(
+            ["open", "browser", "browse", "url=https://example.org/2"], environment: ["WAYLAND_DISPLAY": "wayland-1"])
         #expect(shown.status == 0 && shown.rawStderr.isEmpty, "\(shown.rawStderr)")
     }
 }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +16,9 @@ import Testing
     }
 
     static let callbacks = "x-success=myapp%3A%2F%2Fdone&x-error=myapp%3A%2F%2Ffailed&x-cancel=myapp%3A%2F%2Fcancelled%3Fwhy%3Dcancel"
-    static let openBrowser = "choosy://x-callback-url/open?x-source=My%20App&type=Browser&action=browse&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3D1%26c%3D%C3%A9&" + callbacks
+    static let openBrowser =
+        "choosy://x-callback-url/open?x-source=My%20App&type=Browser&action=browse&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3D1%26c%3D%C3%A9&"
+        + callbacks
 
     @discardableResult
     private func route(_ url: String, _ options: String..., pick: String? = nil) -> Sandbox.Output {
@@ -72,12 +74,18 @@ import Testing
         let output = route("choosy://x-callback-url/open?type=Browsr&action=browse&" + RouteTests.callbacks)
         #expect(output.status == 3)
         #expect(output.stderrLines == ["choosy: unknown app type 'Browsr' (did you mean 'Browser'?)"])
-        #expect(callbacks() == ["myapp://failed?errorCode=3&errorMessage=unknown%20app%20type%20%27Browsr%27%20%28did%20you%20mean%20%27Browser%27%3F%29"])
+        #expect(
+            callbacks() == [
+                "myapp://failed?errorCode=3&errorMessage=unknown%20app%20type%20%27Browsr%27%20%28did%20you%20mean%20%27Browser%27%3F%29"
+            ])
     }
 
     @Test(arguments: [
         ("choosy://x-callback/open?type=browser&", 400, "the host of an x-callback-url must be 'x-callback-url' (got 'x-callback')"),
-        ("choosy://X-Callback-URL/open?type=browser&", 400, "the host of an x-callback-url must be 'x-callback-url' (got 'X-Callback-URL')"),
+        (
+            "choosy://X-Callback-URL/open?type=browser&", 400,
+            "the host of an x-callback-url must be 'x-callback-url' (got 'X-Callback-URL')"
+        ),
         ("other://x-callback-url/open?type=browser&", 401, "scheme 'other' is not registered"),
         ("choosy://x-callback-url/frobnicate?", 402, "unknown action 'frobnicate' (known actions: default, list, open, reset, url)"),
     ])
@@ -103,9 +111,13 @@ import Testing
         #expect(sandbox.recordedRuns("firefox").isEmpty)
     }
 
-    @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<b>hi</b>", "vbscript:msgbox", " javascript:alert(1)"])
+    @Test(arguments: [
+        "file:///etc/passwd", "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<b>hi</b>", "vbscript:msgbox",
+        " javascript:alert(1)",
+    ])
     func unsafeCallbacksAreRefusedAndNothingRuns(callback: String) {
-        let request = "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org&x-success=\(SpecURL.encode(callback))&x-error=myapp%3A%2F%2Ffailed"
+        let request =
+            "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org&x-success=\(SpecURL.encode(callback))&x-error=myapp%3A%2F%2Ffailed"
         let output = route(request, "--app", "firefox")
         #expect(output.status == 2)
         #expect(output.stderrLines.count == 1 && output.stderr.hasPrefix("choosy: refusing callback URL"))
@@ -137,8 +149,13 @@ import Testing
     @Test func urlAndListKeepTheCallbacksQueryAndFragment() {
         #expect(sandbox.choosy("default", "browser", "chromium").status == 0)
         let success = SpecURL.encode("myapp://done?keep=a%2Bb&empty=#top")
-        #expect(route("choosy://x-callback-url/url?type=twitter&action=show_profile&profile_screenname=choosy%20app&x-success=\(success)").status == 0)
-        #expect(callbacks() == ["myapp://done?keep=a%2Bb&empty=&app=x_web&url=https%3A%2F%2Fx.com%2Fintent%2Fuser%3Fscreen_name%3Dchoosy%2520app#top"])
+        #expect(
+            route("choosy://x-callback-url/url?type=twitter&action=show_profile&profile_screenname=choosy%20app&x-success=\(success)")
+                .status == 0)
+        #expect(
+            callbacks() == [
+                "myapp://done?keep=a%2Bb&empty=&app=x_web&url=https%3A%2F%2Fx.com%2Fintent%2Fuser%3Fscreen_name%3Dchoosy%2520app#top"
+            ])
         #expect(sandbox.recordedRuns("chromium").isEmpty)
 
         #expect(route("choosy://x-callback-url/list?type=browser&x-success=myapp%3A%2F%2Flisted").status == 0)
@@ -152,6 +169,9 @@ import Testing
         #expect(sandbox.choosy("install").status == 0)
         let output = route("choosy://x-callback-url/default?type=browser&x-success=choosy%3A%2F%2Fx-callback-url%2Flist")
         #expect(output.status == 0)
-        #expect(output.stderrLines == ["choosy: warning: no app handles choosy: links, so the callback choosy://x-callback-url/list?app= was not opened"])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: no app handles choosy: links, so the callback choosy://x-callback-url/list?app= was not opened"
+            ])
     }
 }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -89,7 +89,10 @@ import Testing
         for _ in 0..<2 {
             let handled = sandbox.choosy("handle", "https://example.org/")
             #expect(handled.status == 0)
-            #expect(handled.stderrLines == ["choosy: warning: the site rule 'example.org' names chromium, which is not installed; deciding as usual"])
+            #expect(
+                handled.stderrLines == [
+                    "choosy: warning: the site rule 'example.org' names chromium, which is not installed; deciding as usual"
+                ])
         }
         #expect(sandbox.launched("firefox", count: 2).count == 2)
         #expect(sandbox.choosy("rule", "list").stdout == "example.org  chromium\n")
@@ -98,7 +101,8 @@ import Testing
     /// The third choice writes a rule for the registrable domain, and the type's default stays.
     @Test func alwaysForTheSiteWritesARule() {
         #expect(sandbox.choosy("reset", "browser").status == 0)
-        let picked = sandbox.choosy(["handle", "https://a.b.example.co.uk/x"], environment: ["PICK": "Chromium (always for example.co.uk)"])
+        let picked = sandbox.choosy(
+            ["handle", "https://a.b.example.co.uk/x"], environment: ["PICK": "Chromium (always for example.co.uk)"])
         #expect(picked.status == 0 && picked.stderr == "")
         #expect(sandbox.choosy("rule", "list").stdout == "example.co.uk  chromium\n")
         #expect(sandbox.choosy("default", "browser").stdout == "")
@@ -108,9 +112,11 @@ import Testing
         // A user's own site under a hosting platform's suffix is a site of its own.
         _ = sandbox.choosy(["handle", "https://alice.github.io/blog", "--no-remember"], environment: ["PICK": "Firefox"])
         _ = sandbox.choosy(["handle", "https://alice.github.io/blog"], environment: ["PICK": "Firefox"])
-        #expect(sandbox.pickerInvocations.map(\.lines).suffix(2) == [
-            Sandbox.choiceLines("Firefox", "Chromium", always: false), Sandbox.choiceLines("Firefox", "Chromium", site: "alice.github.io"),
-        ])
+        #expect(
+            sandbox.pickerInvocations.map(\.lines).suffix(2) == [
+                Sandbox.choiceLines("Firefox", "Chromium", always: false),
+                Sandbox.choiceLines("Firefox", "Chromium", site: "alice.github.io"),
+            ])
     }
 
     @Test func aCorruptRulesFileDoesNotStopLinksButStopsRuleCommandsThatChangeIt() throws {
@@ -118,7 +124,8 @@ import Testing
         sandbox.write(rulesPath, corrupt)
         let handled = sandbox.choosy("handle", "https://example.org/")
         #expect(handled.status == 0)
-        #expect(handled.stderrLines.count == 1 && handled.stderr.hasPrefix("choosy: warning: \(rulesPath) is corrupt ("), "\(handled.stderr)")
+        #expect(
+            handled.stderrLines.count == 1 && handled.stderr.hasPrefix("choosy: warning: \(rulesPath) is corrupt ("), "\(handled.stderr)")
         #expect(sandbox.launched("firefox") == [["https://example.org/"]])
         // Only a command that changes the file moves it: `rule list` after a click still sees it.
         #expect(sandbox.read(rulesPath) == corrupt)
@@ -134,7 +141,9 @@ import Testing
         sandbox.write(rulesPath, "[]")
         #expect(sandbox.choosy("rule", "remove", "example.org").status == 7)
         // Each corrupt file is kept, even two in the same second.
-        let aside = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/choosy").filter { $0.hasPrefix("rules.json.corrupt-") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: sandbox.configHome + "/choosy").filter {
+            $0.hasPrefix("rules.json.corrupt-")
+        }
         #expect(aside.count == 2, "\(aside)")
         #expect(sandbox.choosy("rule", "add", "example.org", "--app", "chromium").status == 0)
     }
@@ -166,21 +175,36 @@ import Testing
 
     @Test func badSitesAppsAndUnknownRulesAreRefusedWithTheirStatus() {
         let jitsi = sandbox.choosy("rule", "add", "zoom.us", "--app", "jitsi_meet_desktop")
-        #expect(jitsi.status == 3 && jitsi.stderr.hasPrefix("choosy: Jitsi Meet (jitsi_meet_desktop) cannot take the links of zoom.us (apps that can: firefox, "), "\(jitsi.stderr)")
+        #expect(
+            jitsi.status == 3
+                && jitsi.stderr.hasPrefix(
+                    "choosy: Jitsi Meet (jitsi_meet_desktop) cannot take the links of zoom.us (apps that can: firefox, "),
+            "\(jitsi.stderr)")
         let suffix = sandbox.choosy("rule", "add", "co.uk", "--app", "firefox")
         #expect(suffix.status == 2)
-        #expect(suffix.stderrLines == ["choosy: 'co.uk' is a public suffix: a rule for it would cover every site under it; write the site itself, like 'example.co.uk'"])
+        #expect(
+            suffix.stderrLines == [
+                "choosy: 'co.uk' is a public suffix: a rule for it would cover every site under it; write the site itself, like 'example.co.uk'"
+            ])
         #expect(sandbox.choosy("rule", "add", "github.io", "--app", "firefox").status == 2)
         for site in ["https://github.com", "", "git hub.com", "github.com:443"] {
             let output = sandbox.choosy("rule", "add", site, "--app", "firefox")
-            #expect(output.status == 2 && output.stderrLines.count == 1 && output.stderr.hasPrefix("choosy: '\(site)' is not a site: "), "\(site)")
+            #expect(
+                output.status == 2 && output.stderrLines.count == 1 && output.stderr.hasPrefix("choosy: '\(site)' is not a site: "),
+                "\(site)")
         }
         let unknown = sandbox.choosy("rule", "add", "example.org", "--app", "frefox")
         #expect(unknown.status == 3)
-        #expect(unknown.stderrLines == ["choosy: unknown app 'frefox' for a rule of example.org: it must be an app of Browser (did you mean 'firefox'?)"])
+        #expect(
+            unknown.stderrLines == [
+                "choosy: unknown app 'frefox' for a rule of example.org: it must be an app of Browser (did you mean 'firefox'?)"
+            ])
         let notInstalled = sandbox.choosy("rule", "add", "example.org", "--app", "vivaldi")
         #expect(notInstalled.status == 0)
-        #expect(notInstalled.stderrLines == ["choosy: warning: Vivaldi (vivaldi) is not installed: the rule is kept, and links of example.org are decided as usual until it is"])
+        #expect(
+            notInstalled.stderrLines == [
+                "choosy: warning: Vivaldi (vivaldi) is not installed: the rule is kept, and links of example.org are decided as usual until it is"
+            ])
         #expect(sandbox.choosy("rule", "add", "example.org", "--app", "firefox", "--profile", "-P").status == 2)
         #expect(sandbox.choosy("rule", "add", "example.org").status == 2)
         #expect(sandbox.choosy("rule", "add", "example.org", "--ask", "--app", "firefox").status == 2)
@@ -197,12 +221,16 @@ import Testing
     @Test func sitesThatCanNeverMatchAreRefused() {
         let label63 = String(repeating: "a", count: 63)
         let tooLongHost = Array(repeating: label63, count: 4).joined(separator: ".") + ".org"
-        let refused = ["*.example.com", "%2A.com", "*.com", "a*b.example.org", "xn--zz--.com",
-                       String(repeating: "a", count: 100_000) + ".com", label63 + "a.com", tooLongHost]
+        let refused = [
+            "*.example.com", "%2A.com", "*.com", "a*b.example.org", "xn--zz--.com",
+            String(repeating: "a", count: 100_000) + ".com", label63 + "a.com", tooLongHost,
+        ]
         for site in refused {
             let output = sandbox.choosy("rule", "add", site, "--app", "firefox")
             let quoted = site.count > 100 ? "'\(site.prefix(80))…' (\(site.count) characters)" : "'\(site)'"
-            #expect(output.status == 2 && output.stderrLines.count == 1 && output.stderr.hasPrefix("choosy: \(quoted) is not a site: "), "\(site.prefix(80)): \(output.stderr.prefix(300))")
+            #expect(
+                output.status == 2 && output.stderrLines.count == 1 && output.stderr.hasPrefix("choosy: \(quoted) is not a site: "),
+                "\(site.prefix(80)): \(output.stderr.prefix(300))")
             #expect(output.stderr.utf8.count < 400)
         }
         #expect(!FileManager.default.fileExists(atPath: rulesPath))
@@ -218,7 +246,9 @@ import Testing
         rule("add", "github.com", "--app", "chromium")
         rule("add", "example.org", "--ask")
         let before = sandbox.writtenFiles
-        #expect(sandbox.choosy("rule", "test", "https://docs.github.com/x").stdout == "rule: github.com (chromium)\napp: chromium\nargv: chromium https://docs.github.com/x\n")
+        #expect(
+            sandbox.choosy("rule", "test", "https://docs.github.com/x").stdout
+                == "rule: github.com (chromium)\napp: chromium\nargv: chromium https://docs.github.com/x\n")
         #expect(sandbox.choosy("rule", "test", "https://example.org/").stdout == "rule: example.org (ask)\nthe picker is shown\n")
         #expect(sandbox.choosy("rule", "test", "https://example.net/").stdout == "rule: none\nno rule: the usual decision applies\n")
         #expect(sandbox.choosy("rule", "test", "mailto:ada@example.org").status == 2)

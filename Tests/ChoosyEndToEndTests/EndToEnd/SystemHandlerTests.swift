@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -53,7 +53,9 @@ import Testing
     @Test func anAddedAssociationMakesADefaultForHandle() {
         sandbox.installApp("alpha.desktop", name: "Alpha", program: "alpha", mimeTypes: ["x-scheme-handler/zqq"])
         sandbox.installApp("gamma.desktop", name: "Gamma", program: "gamma")
-        sandbox.write(sandbox.configHome + "/mimeapps.list", """
+        sandbox.write(
+            sandbox.configHome + "/mimeapps.list",
+            """
             [Added Associations]
             x-scheme-handler/zqq=gamma.desktop;
             [Default Applications]
@@ -85,9 +87,10 @@ import Testing
         let link = "https://example.org/a?b=c"
         let output = sandbox.choosy(["handle", link], environment: withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stderrLines.contains(
-            "choosy: warning: no picker available, so the link opened with Chromium, the system's handler for https: links, just once (no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset)"
-        ), "\(output.stderr)")
+        #expect(
+            output.stderrLines.contains(
+                "choosy: warning: no picker available, so the link opened with Chromium, the system's handler for https: links, just once (no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset)"
+            ), "\(output.stderr)")
         #expect(sandbox.launched("chromium") == [[link]])
         // Nothing was remembered: next time, with a picker, the user is asked.
         #expect(sandbox.choosy("default", "browser").stdout == "")
@@ -111,8 +114,10 @@ import Testing
 
     @Test func withNoPickerTheHandlerInstallReplacedOpensMailtoLinks() {
         let terminal = sandbox.recorder("term")
-        sandbox.installApp("neomutt.desktop", name: "NeoMutt", program: "neomutt", mimeTypes: ["x-scheme-handler/mailto"], extra: "Terminal=true\n")
-        sandbox.installApp("org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
+        sandbox.installApp(
+            "neomutt.desktop", name: "NeoMutt", program: "neomutt", mimeTypes: ["x-scheme-handler/mailto"], extra: "Terminal=true\n")
+        sandbox.installApp(
+            "org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/mailto=neomutt.desktop;\n")
         #expect(sandbox.choosy("install", "--default-handler").status == 0)
         var environment = withoutPickers()

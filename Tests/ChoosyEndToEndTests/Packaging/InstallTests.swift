@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -11,8 +11,10 @@ import Testing
     var stage: String { sandbox.root + "/stage" }
 
     private func make(_ target: String, prefix: String = "/usr") -> Sandbox.Output {
-        sandbox.run(["/usr/bin/make", "-s", "-C", Sandbox.packageRoot, target,
-                     "DESTDIR=" + stage, "PREFIX=" + prefix, "BINARY=" + Sandbox.choosyBinary])
+        sandbox.run([
+            "/usr/bin/make", "-s", "-C", Sandbox.packageRoot, target,
+            "DESTDIR=" + stage, "PREFIX=" + prefix, "BINARY=" + Sandbox.choosyBinary,
+        ])
     }
 
     private static let installedFiles = [
@@ -58,7 +60,9 @@ import Testing
         #expect(filesUnderStage() == expected.sorted())
         #expect(catalogFiles.count >= 10)
         for file in catalogFiles {
-            #expect(sandbox.read(stage + "/usr/share/choosy/catalog/app-data/" + file) == sandbox.read(Sandbox.packageRoot + "/catalog/app-data/" + file))
+            #expect(
+                sandbox.read(stage + "/usr/share/choosy/catalog/app-data/" + file)
+                    == sandbox.read(Sandbox.packageRoot + "/catalog/app-data/" + file))
         }
         #expect(FileManager.default.isExecutableFile(atPath: stage + "/usr/bin/choosy"))
         #expect(sandbox.read(stage + "/usr/share/man/man1/choosy.1") == sandbox.read(Sandbox.packageRoot + "/doc/choosy.1"))
@@ -155,14 +159,18 @@ import Testing
     @Test func bashCompletionLoadsTheInstalledScript() {
         #expect(make("install").status == 0)
         sandbox.putChoosyOnPath()
-        let output = sandbox.run(["/bin/bash", "-c", """
-            source /usr/share/bash-completion/bash_completion
-            __load_completion choosy
-            complete -p choosy
-            COMP_WORDS=(choosy open Twitter show_profile pro); COMP_CWORD=4
-            _choosy
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """], environment: ["XDG_DATA_DIRS": stage + "/usr/share"])
+        let output = sandbox.run(
+            [
+                "/bin/bash", "-c",
+                """
+                source /usr/share/bash-completion/bash_completion
+                __load_completion choosy
+                complete -p choosy
+                COMP_WORDS=(choosy open Twitter show_profile pro); COMP_CWORD=4
+                _choosy
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """,
+            ], environment: ["XDG_DATA_DIRS": stage + "/usr/share"])
         #expect(output.stdout == "complete -F _choosy choosy\nprofile_screenname=\n", "\(output.stderr)")
     }
 }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 
@@ -35,25 +35,35 @@ final class HeadlessSway: @unchecked Sendable {
         if !Sandbox.asNobody.isEmpty { chown(runtimeDirectory, 65534, 65534) }
         try Data("output HEADLESS-1 resolution 1280x800\n".utf8).write(to: URL(fileURLWithPath: config))
         chmod(config, 0o644)
-        var variables = ["PATH": "/usr/bin:/bin", "HOME": directory, "XDG_RUNTIME_DIR": runtimeDirectory,
-                         "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
-                         "WAYLAND_DEBUG": "server"]
-        guard let pid = HeadlessSway.startInBackground(Sandbox.asNobody + ["/usr/bin/sway", "-c", config], log: log, environment: variables)
+        var variables = [
+            "PATH": "/usr/bin:/bin", "HOME": directory, "XDG_RUNTIME_DIR": runtimeDirectory,
+            "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
+            "WAYLAND_DEBUG": "server",
+        ]
+        guard
+            let pid = HeadlessSway.startInBackground(Sandbox.asNobody + ["/usr/bin/sway", "-c", config], log: log, environment: variables)
         else { throw StartFailure(description: "cannot run sway") }
         self.pid = pid
         let deadline = Date().addingTimeInterval(30)
         while access(runtimeDirectory + "/" + display, F_OK) != 0 {
             guard isRunning(pid), Date() < deadline else {
                 endServer(pid)
-                let reason = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last(where: { $0.contains("[ERROR]") })
+                let reason = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last(where: {
+                    $0.contains("[ERROR]")
+                })
                 throw StartFailure(description: "sway did not start: \(reason.map(String.init) ?? "it printed nothing")")
             }
             usleep(20_000)
         }
         variables["WAYLAND_DISPLAY"] = display
         variables["WAYLAND_DEBUG"] = nil
-        guard let keyboard = HeadlessSway.startInBackground(Sandbox.asNobody + ["/usr/bin/wtype", "-s", "3600000"], log: "/dev/null", environment: variables)
-        else { endServer(pid); throw StartFailure(description: "cannot run wtype") }
+        guard
+            let keyboard = HeadlessSway.startInBackground(
+                Sandbox.asNobody + ["/usr/bin/wtype", "-s", "3600000"], log: "/dev/null", environment: variables)
+        else {
+            endServer(pid)
+            throw StartFailure(description: "cannot run wtype")
+        }
         self.keyboard = keyboard
     }
 
@@ -70,10 +80,11 @@ final class HeadlessSway: @unchecked Sendable {
     /// Started by choosy's runner, which gives children an empty signal mask (see
     /// XvfbDisplay), in the background; its pid (setpriv execs the program).
     private static func startInBackground(_ argv: [String], log: String, environment: [String: String]) -> pid_t? {
-        let started = try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: ["/bin/sh", "-c", #"log=$1; shift; "$@" >"$log" 2>&1 </dev/null & echo $!"#, "sh", log] + argv,
-            environment: environment, timeout: 10
-        ))
+        let started = try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: ["/bin/sh", "-c", #"log=$1; shift; "$@" >"$log" 2>&1 </dev/null & echo $!"#, "sh", log] + argv,
+                environment: environment, timeout: 10
+            ))
         guard let started, started.status == 0 else { return nil }
         return pid_t(String(decoding: started.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -63,8 +63,9 @@ struct RealGraphicalPickerTests {
         let x = try XvfbDisplay(directory: sandbox.root)
         // Home: the first row, whatever the toolkit highlights first; four rows down (past
         // Firefox's just once, always and always for the site) is "Chromium (always)".
-        let output = await open(sandbox, on: x, picker: picker, options: ["--picker", picker.rawValue],
-                                keys: ["Home", "Down", "Down", "Down", "Down", "Return"])
+        let output = await open(
+            sandbox, on: x, picker: picker, options: ["--picker", picker.rawValue],
+            keys: ["Home", "Down", "Down", "Down", "Down", "Return"])
         #expect(output.status == 0, "\(output.rawStderr)")
         #expect(Sandbox.jsonObject(output.stdout)?["app"] as? String == "chromium")
         #expect(sandbox.launched("chromium") == [[Self.url]])

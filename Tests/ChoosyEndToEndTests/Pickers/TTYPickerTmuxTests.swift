@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -22,8 +22,12 @@ struct TTYPickerTmuxTests {
     }
 
     /// Starts `choosy open browser browse url=… --picker P --title … --json` and waits for its list.
-    private func picker(_ options: [String] = [], picker: String = "tty", waitFor text: String = "Choice:", environment: [String: String] = [:]) throws -> (TmuxTerminal, String) {
-        let arguments = ["open", "browser", "browse", "url=\(TTYPickerTmuxTests.url)", "--picker", picker, "--title", "Pick a browser", "--json"] + options
+    private func picker(
+        _ options: [String] = [], picker: String = "tty", waitFor text: String = "Choice:", environment: [String: String] = [:]
+    ) throws -> (TmuxTerminal, String) {
+        let arguments =
+            ["open", "browser", "browse", "url=\(TTYPickerTmuxTests.url)", "--picker", picker, "--title", "Pick a browser", "--json"]
+            + options
         let terminal = try TmuxTerminal(choosy: arguments, environment: environment, sandbox: browsers())
         return (terminal, terminal.waitForScreen(containing: text))
     }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 
@@ -22,13 +22,17 @@ final class TmuxTerminal {
         let assignments = variables.sorted { $0.key < $1.key }.map { shellQuoted("\($0.key)=\($0.value)") }
         let program = ([Sandbox.choosyBinary] + arguments).map(shellQuoted)
         // `exec` keeps the pid written first, so a test can signal choosy itself.
-        sandbox.write("run-choosy", """
+        sandbox.write(
+            "run-choosy",
+            """
             #!/bin/sh
             echo $$ > "\(sandbox.root)/pid"
             exec env -i \(terminal) \(assignments.joined(separator: " ")) \(program.joined(separator: " ")) > "\(sandbox.root)/stdout" 2> "\(sandbox.root)/stderr"
 
             """)
-        sandbox.write("pane", """
+        sandbox.write(
+            "pane",
+            """
             #!/bin/sh
             /bin/sh "\(sandbox.root)/run-choosy"
             echo $? > "\(sandbox.root)/status.tmp"
@@ -46,7 +50,9 @@ final class TmuxTerminal {
         _ = try? tmux(["kill-server"])
     }
 
-    static var isInstalled: Bool { resolveExecutable("tmux", searchPath: ["/usr/bin", "/bin", "/usr/local/bin"], fileSystem: LocalFileSystem()) != nil }
+    static var isInstalled: Bool {
+        resolveExecutable("tmux", searchPath: ["/usr/bin", "/bin", "/usr/local/bin"], fileSystem: LocalFileSystem()) != nil
+    }
 
     /// The visible text of the pane (`escapes` keeps colours and attributes as SGR codes).
     func screen(escapes: Bool = false) -> String {

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 
@@ -18,17 +18,23 @@ final class XvfbDisplay: @unchecked Sendable {
     /// Starts Xvfb, its log and display number in files under `directory`; waits (at most
     /// 30 s: a loaded machine is slow) until it accepts clients.
     init(directory: String) throws {
-        let number = directory + "/xvfb-display", log = directory + "/xvfb.log"
+        let number = directory + "/xvfb-display"
+        let log = directory + "/xvfb.log"
         // Started by choosy's runner, which gives children an empty signal mask: test threads
         // block most signals, and a server started from one (as Foundation's Process does)
         // would never see the SIGTERM that stops it. Xvfb writes the number of the display it
         // chose to fd 3 once it is ready; -noreset: no reset between one client and the next.
-        let started = try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: ["/bin/sh", "-c", #"Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$0" 2>"$1" </dev/null >/dev/null & echo $!"#, number, log],
-            environment: ["PATH": "/usr/bin:/bin"], timeout: 10
-        ))
+        let started = try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: [
+                    "/bin/sh", "-c",
+                    #"Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$0" 2>"$1" </dev/null >/dev/null & echo $!"#,
+                    number, log,
+                ],
+                environment: ["PATH": "/usr/bin:/bin"], timeout: 10
+            ))
         guard let started, started.status == 0,
-              let pid = pid_t(String(decoding: started.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            let pid = pid_t(String(decoding: started.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else { throw StartFailure(description: "cannot run Xvfb") }
         self.pid = pid
         let deadline = Date().addingTimeInterval(30)
@@ -73,7 +79,8 @@ final class XvfbDisplay: @unchecked Sendable {
     /// returns its id, or nil after `timeout` seconds (long: a loaded test run can be slow to start choosy).
     func waitForWindow(_ match: [String], timeout: Double = 60) -> String? {
         guard let result = xdotool(["search", "--sync", "--onlyvisible"] + match, timeout: timeout),
-              result.status == 0, !result.timedOut else { return nil }
+            result.status == 0, !result.timedOut
+        else { return nil }
         return String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").first.map(String.init)
     }
 

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -12,11 +12,17 @@ import Testing
 /// (15 s each, the total timeout) all run at once.
 @Suite struct CatalogFaultMatrixTests {
     enum Fault: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case refused, notFound = "404", serverError = "500", redirectLoop = "redirect-loop"
+        case refused
+        case notFound = "404"
+        case serverError = "500"
+        case redirectLoop = "redirect-loop"
         case redirectOffLoopback = "redirect:http://example.com/app-data/x.json"
         case redirectToFile = "redirect:file:///etc/passwd"
-        case stall, truncate, invalid, huge, hugeChunked = "huge-chunked", gzipBomb = "gzip-bomb"
-        case wrongKey = "wrong-key", badKeys = "bad-keys"
+        case stall, truncate, invalid, huge
+        case hugeChunked = "huge-chunked"
+        case gzipBomb = "gzip-bomb"
+        case wrongKey = "wrong-key"
+        case badKeys = "bad-keys"
 
         var testDescription: String { rawValue }
     }
@@ -83,7 +89,9 @@ import Testing
         if start.isWarm || start.isBundled {
             #expect(describe.status == 0, "\(fault) \(start): \(describe.stderr)")
             #expect(describe.stdout.contains(start.knownApp), "\(fault) \(start): \(describe.stdout)")
-            #expect(describe.stderrLines.count == (answered ? 0 : 1) && warnings.count == describe.stderrLines.count, "\(fault) \(start): \(describe.stderr)")
+            #expect(
+                describe.stderrLines.count == (answered ? 0 : 1) && warnings.count == describe.stderrLines.count,
+                "\(fault) \(start): \(describe.stderr)")
         } else if answered {
             #expect(describe.status == 3, "\(fault) \(start): \(describe.stderr)")
             #expect(describe.stderrLines == ["choosy: unknown app type '\(key)'"], "\(describe.stderr)")
@@ -91,7 +99,9 @@ import Testing
             // Not reaching the catalog is not the same as the type not existing.
             #expect(describe.status == 4, "\(fault) \(start): \(describe.stderr)")
             #expect(describe.stderrLines.count == 1, "\(fault) \(start): \(describe.stderr)")
-            #expect(describe.stderr.hasPrefix("choosy: cannot tell what app type '\(key)' is: the catalog could not be reached ("), "\(describe.stderr)")
+            #expect(
+                describe.stderr.hasPrefix("choosy: cannot tell what app type '\(key)' is: the catalog could not be reached ("),
+                "\(describe.stderr)")
         }
         #expect(sandbox.read(cacheFile) == good, "\(fault) \(start): the cache changed")
 
@@ -99,7 +109,9 @@ import Testing
         let cached = ((try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory + "/catalog")) ?? []).sorted()
         // `.failed` marks the failure, so background refreshes back off for a while; `.notfound`
         // remembers a 404 for the TTL.
-        #expect(Set(cached).isSubset(of: ["\(key).cache", "\(key).lock", answered ? "\(key).notfound" : "\(key).failed"]), "\(fault) \(start): \(cached)")
+        #expect(
+            Set(cached).isSubset(of: ["\(key).cache", "\(key).lock", answered ? "\(key).notfound" : "\(key).failed"]),
+            "\(fault) \(start): \(cached)")
         withExtendedLifetime(server) {}
     }
 

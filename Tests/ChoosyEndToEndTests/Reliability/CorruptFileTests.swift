@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -37,11 +37,14 @@ import Testing
         #expect(handled.status == 0, "\(handled.stderr)")
         #expect(sandbox.launched("firefox") == [["https://example.org/"]])
         let warned = handled.stderrLines
-        #expect(warned.count == 3 && warned.allSatisfy { $0.hasPrefix("choosy: warning: \(choosyDirectory)/") }, "one line per file: \(warned)")
+        #expect(
+            warned.count == 3 && warned.allSatisfy { $0.hasPrefix("choosy: warning: \(choosyDirectory)/") }, "one line per file: \(warned)")
         #expect(configFiles() == before)
 
-        for command in [["rule", "list"], ["list"], ["list", "browser"], ["default", "browser"], ["describe", "browser"],
-                        ["rule", "test", "https://example.org/"], ["url", "browser", "browse", "url=https://example.org/"]] {
+        for command in [
+            ["rule", "list"], ["list"], ["list", "browser"], ["default", "browser"], ["describe", "browser"],
+            ["rule", "test", "https://example.org/"], ["url", "browser", "browse", "url=https://example.org/"],
+        ] {
             let output = sandbox.choosy(command)
             #expect(output.status == 0, "\(command): \(output.stderr)")
             #expect(configFiles() == before, "\(command) moved or changed a file")
@@ -75,8 +78,10 @@ import Testing
         #expect(handled.status == 0, "\(handled.stderr)")
         #expect(sandbox.launched("firefox") == [["https://example.org/"]])
 
-        for (command, file) in [(["rule", "add", "example.org", "--app", "firefox"], "rules.json"), (["rule", "remove", "example.org"], "rules.json"),
-                                (["default", "browser", "firefox"], "preferences.json"), (["reset", "--all"], "preferences.json")] {
+        for (command, file) in [
+            (["rule", "add", "example.org", "--app", "firefox"], "rules.json"), (["rule", "remove", "example.org"], "rules.json"),
+            (["default", "browser", "firefox"], "preferences.json"), (["reset", "--all"], "preferences.json"),
+        ] {
             let output = unwritable.choosy(command)
             #expect(output.status == 7, "\(command): \(output.stderr)")
             #expect(output.stderrLines.count == 1 && output.stderr.contains("cannot be moved aside"), "\(command): \(output.stderr)")
@@ -91,7 +96,8 @@ import Testing
         sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium")
         sandbox.write(choosyDirectory + "/preferences.json", Self.corruptPreferences)
         let unwritable = UnwritableDirectory(sandbox: sandbox, directory: choosyDirectory)
-        let picked = unwritable.choosy(["handle", "https://example.org/"], environment: ["CHOOSY_PICKER": sandbox.pickerScript(), "PICK": "Chromium (always)"])
+        let picked = unwritable.choosy(
+            ["handle", "https://example.org/"], environment: ["CHOOSY_PICKER": sandbox.pickerScript(), "PICK": "Chromium (always)"])
         #expect(picked.status == 0, "\(picked.stderr)")
         #expect(sandbox.launched("chromium") == [["https://example.org/"]])
         #expect(picked.stderr.contains("was not remembered") && picked.stderr.contains("cannot be moved aside"), "\(picked.stderr)")
@@ -129,7 +135,9 @@ struct UnwritableDirectory {
             workingDirectory: sandbox.root, timeout: 60
         )
         let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(request)
-        return Sandbox.Output(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), rawStderr: String(decoding: result.stderr, as: UTF8.self))
+        return Sandbox.Output(
+            status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
+            rawStderr: String(decoding: result.stderr, as: UTF8.self))
     }
 }
 
@@ -170,8 +178,10 @@ struct UnwritableDirectory {
 
     static let sixteenMiB = 16 << 20
 
-    @Test(arguments: [("config.json", #"{"picker": "fzf"}"#), ("preferences.json", #"{"version": 1, "types": {}}"#),
-                      ("rules.json", #"{"version": 1, "rules": []}"#)])
+    @Test(arguments: [
+        ("config.json", #"{"picker": "fzf"}"#), ("preferences.json", #"{"version": 1, "types": {}}"#),
+        ("rules.json", #"{"version": 1, "rules": []}"#),
+    ])
     func aFileOfSixteenMiBIsReadAndALargerOneIsCorrupt(file: String, json: String) {
         let path = choosyDirectory + "/" + file
         writePadded(path, json, size: Self.sixteenMiB)
@@ -181,14 +191,19 @@ struct UnwritableDirectory {
         writePadded(path, json, size: Self.sixteenMiB + 1)
         let handled = sandbox.choosy("handle", "https://example.org/")
         #expect(handled.status == 0, "\(handled.stderr)")
-        #expect(handled.stderrLines == handled.stderrLines.filter { $0.contains(path) && $0.contains("larger than 16 MiB") }, "\(handled.stderr)")
+        #expect(
+            handled.stderrLines == handled.stderrLines.filter { $0.contains(path) && $0.contains("larger than 16 MiB") },
+            "\(handled.stderr)")
         #expect(handled.stderrLines.count == 1, "\(handled.stderr)")
         #expect(sandbox.launched("firefox", count: 2).count == 2)
         #expect(sandbox.exists(path), "a link moves nothing aside")
     }
 
     /// A sparse file of a gigabyte: refused at once, and a change moves it aside.
-    @Test(arguments: [(["default", "browser", "firefox"], "preferences.json", Int32(0)), (["rule", "add", "example.org", "--app", "firefox"], "rules.json", Int32(7))])
+    @Test(arguments: [
+        (["default", "browser", "firefox"], "preferences.json", Int32(0)),
+        (["rule", "add", "example.org", "--app", "firefox"], "rules.json", Int32(7)),
+    ])
     func aChangeMovesAGigabyteFileAside(command: [String], file: String, status: Int32) throws {
         let path = choosyDirectory + "/" + file
         sandbox.write(path, "{}")

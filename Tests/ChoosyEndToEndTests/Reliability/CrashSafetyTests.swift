@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 /// choosy killed with SIGKILL at random points, a hundred times each: the files it writes are
 /// replaced atomically, so they are never torn, a completed write is never lost, and the next
@@ -93,7 +94,10 @@ import Testing
     @Test func onlyTheAbandonedTemporaryFilesOfThatFileAreRemoved() throws {
         let sandbox = Sandbox()
         let directory = sandbox.configHome + "/choosy"
-        let kept = ["preferences.json", "preferences.json.lock", "preferences.json.tmp-toolong", "other.json.tmp-Ab12Cd", "preferences.jsonXtmp-Ab12Cd"]
+        let kept = [
+            "preferences.json", "preferences.json.lock", "preferences.json.tmp-toolong", "other.json.tmp-Ab12Cd",
+            "preferences.jsonXtmp-Ab12Cd",
+        ]
         for name in kept + ["preferences.json.tmp-Ab12Cd", "preferences.json.tmp-zzzzzz"] {
             sandbox.write(directory + "/" + name, "x")
         }
@@ -106,7 +110,8 @@ import Testing
     static func defaults(at path: String) -> [String: String]? {
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let types = object["types"] as? [String: [String: Any]] else { return nil }
+            let types = object["types"] as? [String: [String: Any]]
+        else { return nil }
         return types.compactMapValues { $0["default"] as? String }
     }
 }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -26,7 +26,9 @@ import Testing
         ["open", "browser", "browse", "url=https://example.org/", "--app", "chromium", "--dry-run"],
     ])
     func aDryRunWritesMovesAndDownloadsNothing(command: [String]) async throws {
-        let excluded = [sandbox.records] + ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.root)) ?? [])
+        let excluded =
+            [sandbox.records]
+            + ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.root)) ?? [])
             .filter { $0.hasPrefix("server-") }.map { sandbox.root + "/" + $0 }
         let before = TreeSnapshot(sandbox.root, excluding: excluded)
         let output = sandbox.choosy(command)

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -13,8 +13,9 @@ import Testing
     @Test func aRelativeHomeIsIgnored() throws {
         let relativeHome = sandbox.root + "/relative/home"
         // A rule in the config a relative HOME would point at: it must not be read.
-        let planted = sandbox.choosy(["rule", "add", "planted-under-the-working-directory.example", "--ask"],
-                                     environment: ["HOME": relativeHome, "XDG_CONFIG_HOME": ""])
+        let planted = sandbox.choosy(
+            ["rule", "add", "planted-under-the-working-directory.example", "--ask"],
+            environment: ["HOME": relativeHome, "XDG_CONFIG_HOME": ""])
         #expect(planted.status == 0, "\(planted.stderr)")
         #expect(sandbox.exists(relativeHome + "/.config/choosy/rules.json"))
         let before = try FileManager.default.subpathsOfDirectory(atPath: sandbox.root + "/relative").sorted()
@@ -31,10 +32,14 @@ import Testing
         // A copy of the binary another user may run: the build directory may be closed to it.
         let binary = sandbox.choosyBinaryForNobody()
         let before = sandbox.writtenFiles
-        let output = sandbox.choosy(["rule", "add", "example.org", "--ask"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""],
-                                    wrapper: ["/usr/bin/setpriv", "--reuid=54321", "--regid=54321", "--clear-groups"], binary: binary)
+        let output = sandbox.choosy(
+            ["rule", "add", "example.org", "--ask"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""],
+            wrapper: ["/usr/bin/setpriv", "--reuid=54321", "--regid=54321", "--clear-groups"], binary: binary)
         #expect(output.status == 2)
-        #expect(output.stderrLines == ["choosy: HOME is not an absolute path and the password database gives no home for this user: set HOME to your home directory"])
+        #expect(
+            output.stderrLines == [
+                "choosy: HOME is not an absolute path and the password database gives no home for this user: set HOME to your home directory"
+            ])
         #expect(sandbox.writtenFiles == before)
         #expect(!sandbox.exists(sandbox.root + "/relative"))
     }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -18,7 +18,8 @@ import Testing
         sandbox.desktopEntry("firefox.desktop", sandbox.application(name: "Firefox", exec: "\(sandbox.bin)/firefox %u"))
         // Handles every scheme a forged callback could name, so that opening one would show.
         let schemes = ["notes", "file", "javascript", "data", "vbscript"].map { "x-scheme-handler/\($0);" }.joined()
-        sandbox.desktopEntry("callbacks.desktop", sandbox.application(name: "Callbacks", exec: "\(sandbox.bin)/callbacks %u", "MimeType=\(schemes)\n"))
+        sandbox.desktopEntry(
+            "callbacks.desktop", sandbox.application(name: "Callbacks", exec: "\(sandbox.bin)/callbacks %u", "MimeType=\(schemes)\n"))
     }
 
     /// Runs of recorder `name`, once whatever choosy started has had time to run.
@@ -41,7 +42,8 @@ import Testing
 
     @Test(arguments: values)
     func aValueReachesTheAppEncodedInOneArgument(value: String) async throws {
-        let output = await sandbox.run("open", "email", "compose", "--app", "thunderbird", "to=ada@example.org", "subject=\(value)", "body=\(value)")
+        let output = await sandbox.run(
+            "open", "email", "compose", "--app", "thunderbird", "to=ada@example.org", "subject=\(value)", "body=\(value)")
         #expect(output.status == 0, "\(output.stderr)")
         let runs = sandbox.waitForRuns("thunderbird")
         let argv = try #require(runs.first)
@@ -73,7 +75,9 @@ import Testing
     @Test func aValueOfAHundredKilobytesGetsThrough() async throws {
         let value = String(repeating: "a", count: 100_000)
         #expect(await sandbox.run("open", "email", "compose", "--app", "thunderbird", "subject=\(value)").status == 0)
-        #expect(await sandbox.run("route", "choosy://x-callback-url/open?type=browser&action=browse&url=https://example.org/\(value)").status == 0)
+        #expect(
+            await sandbox.run("route", "choosy://x-callback-url/open?type=browser&action=browse&url=https://example.org/\(value)").status
+                == 0)
         #expect(sandbox.waitForRuns("thunderbird").map { queryValue("subject", in: $0[1]) } == [value])
         #expect(sandbox.waitForRuns("firefox").map { $0[1] } == ["https://example.org/" + value])
     }
@@ -83,7 +87,9 @@ import Testing
     /// an `open` parameter. The last argument is made by a shell, as no Swift string holds it.
     @Test(arguments: [(["handle"], ""), (["open", "browser", "browse"], "url=")])
     func aLinkThatIsNotUTF8ReachesTheBrowserByteForByte(command: [String], prefix: String) async throws {
-        let giving = sandbox.write(sandbox.bin + "/giving-invalid-utf8", """
+        let giving = sandbox.write(
+            sandbox.bin + "/giving-invalid-utf8",
+            """
             #!/bin/sh
             exec "$@" "$(printf '\(prefix)https://example.org/\\377\\376?q=\\303')"
 
@@ -97,7 +103,9 @@ import Testing
 
     /// Half a megabyte: within what choosy reads of a hook (1 MiB), far past one argument.
     @Test func halfAMegabyteFromAPrepareHookIsRefusedWithStatus2() async throws {
-        sandbox.write(sandbox.configHome + "/choosy/hooks/prepareForEmailCompose", """
+        sandbox.write(
+            sandbox.configHome + "/choosy/hooks/prepareForEmailCompose",
+            """
             #!/bin/sh
             printf 'body='; head -c 524288 /dev/zero | tr '\\0' b; echo
 
@@ -110,11 +118,14 @@ import Testing
     }
 
     @Test func aNULFromAnXCallbackURLIsEncodedOrRefused() async throws {
-        let encoded = await sandbox.run("route", "choosy://x-callback-url/open?type=email&action=compose&app=thunderbird&to=ada%40example.org&subject=a%00b")
+        let encoded = await sandbox.run(
+            "route", "choosy://x-callback-url/open?type=email&action=compose&app=thunderbird&to=ada%40example.org&subject=a%00b")
         #expect(encoded.status == 0, "\(encoded.stderr)")
         #expect(sandbox.waitForRuns("thunderbird").map { queryValue("subject", in: $0[1]) } == ["a\u{0}b"])
 
-        let verbatim = await sandbox.run("route", "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org%2F%00--x&x-error=notes://failed")
+        let verbatim = await sandbox.run(
+            "route", "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org%2F%00--x&x-error=notes://failed"
+        )
         #expect(verbatim.status == 2, "\(verbatim.stderr)")
         #expect(verbatim.stderr.contains("NUL"), "\(verbatim.stderr)")
         #expect(await settledRuns("firefox").isEmpty)
@@ -127,7 +138,9 @@ import Testing
         #expect(await sandbox.run("open", "email", "compose", "--app", "thunderbird", "to=ada@example.org").status == 0)
         #expect(sandbox.waitForRuns("thunderbird").map { queryValue("subject", in: $0[1]) } == ["a\u{0}b"])
 
-        sandbox.write(sandbox.configHome + "/choosy/hooks/prepareForBrowserBrowseToAURL", "#!/bin/sh\nprintf 'url=https://example.org/\\000--x\\n'\n", mode: 0o755)
+        sandbox.write(
+            sandbox.configHome + "/choosy/hooks/prepareForBrowserBrowseToAURL", "#!/bin/sh\nprintf 'url=https://example.org/\\000--x\\n'\n",
+            mode: 0o755)
         let output = await sandbox.run("open", "browser", "browse", "url=https://example.org/")
         #expect(output.status == 2, "\(output.stderr)")
         #expect(output.stderrLines.count == 1, "\(output.stderr)")
@@ -136,7 +149,8 @@ import Testing
 
     @Test(arguments: ["subject=%FF", "subject=%C3", "subject=%zz", "%FF=x"])
     func invalidEncodingInAnXCallbackURLIsRefused(parameter: String) async throws {
-        let output = await sandbox.run("route", "choosy://x-callback-url/open?type=email&action=compose&app=thunderbird&\(parameter)&x-error=notes://failed")
+        let output = await sandbox.run(
+            "route", "choosy://x-callback-url/open?type=email&action=compose&app=thunderbird&\(parameter)&x-error=notes://failed")
         #expect(output.status == 2, "\(output.stderr)")
         #expect(output.stderrLines.count == 1)
         #expect(await settledRuns("thunderbird").isEmpty)
@@ -145,13 +159,16 @@ import Testing
 
     /// A value standing for a whole URL must be one: an option, a script, a relative path is
     /// not, whichever way it comes in.
-    @Test(arguments: ["--gpu-launcher=/bin/sh", "-x", "relative/path", "javascript:alert(1)", "JavaScript:alert(1)",
-                      "data:text/html,<script>alert(1)</script>", "vbscript:msgbox", "{{url}}", " https://example.org"])
+    @Test(arguments: [
+        "--gpu-launcher=/bin/sh", "-x", "relative/path", "javascript:alert(1)", "JavaScript:alert(1)",
+        "data:text/html,<script>alert(1)</script>", "vbscript:msgbox", "{{url}}", " https://example.org",
+    ])
     func aWholeURLThatIsNotOneIsRefusedWithStatus2(value: String) async throws {
         let open = await sandbox.run("open", "browser", "browse", "url=\(value)")
         #expect(open.status == 2, "\(value): \(open.stderr)")
         #expect(open.stderrLines.count == 1, "\(open.stderr)")
-        let route = await sandbox.run("route", "choosy://x-callback-url/open?type=browser&action=browse&url=\(PercentEncoding.encode(value))")
+        let route = await sandbox.run(
+            "route", "choosy://x-callback-url/open?type=browser&action=browse&url=\(PercentEncoding.encode(value))")
         #expect(route.status == 2, "\(value): \(route.stderr)")
         #expect(await settledRuns("firefox").isEmpty)
     }
@@ -176,9 +193,14 @@ import Testing
 
     /// The user's catalog (and a server's: both are decoded alike) may describe web apps, but
     /// only http(s) URLs are ever handed to the browser, and no app gets a script URL or an option.
-    @Test(arguments: ["file:///etc/passwd", "FILE:/etc/passwd", "javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "{{target}}"])
+    @Test(arguments: [
+        "file:///etc/passwd", "FILE:/etc/passwd", "javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>",
+        "{{target}}",
+    ])
     func aCatalogTemplateWithAScriptOrLocalSchemeIsRefused(template: String) async throws {
-        sandbox.write(sandbox.configHome + "/choosy/catalog/evil.json", """
+        sandbox.write(
+            sandbox.configHome + "/choosy/catalog/evil.json",
+            """
             [{"key":"evil","name":"Evil","parameters":[{"key":"target","name":"Target"}],"actions":[{"key":"show","name":"Show"}],
               "apps":[{"key":"evil_web","name":"Evil Web","app_url_scheme":"https://evil.example","actions":[{"key":"show","url_format":"\(template)"}]}]}]
             """)
@@ -190,7 +212,9 @@ import Testing
 
     @Test(arguments: ["javascript:alert(1)", "--gpu-launcher=/bin/sh"])
     func aCatalogCannotHandAnInstalledAppAScriptOrAnOption(scheme: String) async throws {
-        sandbox.write(sandbox.configHome + "/choosy/catalog/evil.json", """
+        sandbox.write(
+            sandbox.configHome + "/choosy/catalog/evil.json",
+            """
             [{"key":"evil","name":"Evil","actions":[{"key":"show","name":"Show"}],
               "apps":[{"key":"evil_native","name":"Evil","app_url_scheme":"\(scheme)","desktop_ids":["firefox.desktop"],
                        "actions":[{"key":"show","url_format":"\(scheme)"}]}]}]
@@ -204,11 +228,14 @@ import Testing
         #expect(sandbox.waitForRuns("firefox").map { Array($0.dropFirst()) } == [[]])
     }
 
-    @Test(arguments: ["file:///etc/passwd", "javascript:alert(1)", "JAVASCRIPT%3Aalert(1)", "%20javascript:alert(1)",
-                      "java%09script:alert(1)", "data:text/html,x", "vbscript:x", "notes://ok%0A--x"])
+    @Test(arguments: [
+        "file:///etc/passwd", "javascript:alert(1)", "JAVASCRIPT%3Aalert(1)", "%20javascript:alert(1)",
+        "java%09script:alert(1)", "data:text/html,x", "vbscript:x", "notes://ok%0A--x",
+    ])
     func aCallbackToAnUnsafeURLIsRefusedAndTheActionDoesNotRun(callback: String) async throws {
         for name in ["x-success", "x-error", "x-cancel"] {
-            let output = await sandbox.run("route", "choosy://x-callback-url/open?type=email&action=compose&app=thunderbird&subject=x&\(name)=\(callback)")
+            let output = await sandbox.run(
+                "route", "choosy://x-callback-url/open?type=email&action=compose&app=thunderbird&subject=x&\(name)=\(callback)")
             #expect(output.status == 2, "\(name)=\(callback): \(output.stderr)")
             #expect(output.stderrLines.count == 1, "\(output.stderr)")
         }
@@ -217,7 +244,9 @@ import Testing
     }
 
     @Test func aSafeCallbackIsOpenedWithTheResult() async throws {
-        let output = await sandbox.run("route", "choosy://x-callback-url/open?type=email&action=compose&app=thunderbird&subject=x&x-success=notes://done%3Fkeep%3Da%252Bb")
+        let output = await sandbox.run(
+            "route",
+            "choosy://x-callback-url/open?type=email&action=compose&app=thunderbird&subject=x&x-success=notes://done%3Fkeep%3Da%252Bb")
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.waitForRuns("callbacks").map { $0[1] } == ["notes://done?keep=a%2Bb&app=thunderbird"])
         #expect(sandbox.waitForRuns("thunderbird").count == 1)
@@ -225,7 +254,9 @@ import Testing
 
     /// A catalog's names and a desktop entry's are printed, never interpreted by the terminal.
     @Test func escapeSequencesFromACatalogAreShownNotSentToTheTerminal() async throws {
-        sandbox.write(sandbox.configHome + "/choosy/catalog/evil.json", #"""
+        sandbox.write(
+            sandbox.configHome + "/choosy/catalog/evil.json",
+            #"""
             [{"key":"evil","name":"Evil\u001b]0;pwned\u0007","parameters":[{"key":"p","name":"P\u001b[2J","description":"\u009b31m"}],
               "actions":[{"key":"show","name":"Show\nchoosy: forged"}],
               "apps":[{"key":"evil\u001b[8m","name":"E\u0085vil","app_url_scheme":"evil\u001b:","desktop_ids":["firefox.desktop"],
@@ -234,8 +265,9 @@ import Testing
         for command in [["describe", "evil"], ["list", "evil"], ["list"], ["describe", "evil", "--json"], ["list", "evil", "--json"]] {
             let output = await sandbox.run(command)
             #expect(output.status == 0, "\(command): \(output.stderr)")
-            #expect(!output.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || (0x80...0x9F).contains($0.value) },
-                    "\(command): \(output.stdout.debugDescription)")
+            #expect(
+                !output.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || (0x80...0x9F).contains($0.value) },
+                "\(command): \(output.stdout.debugDescription)")
             #expect(!output.stdout.contains("\nchoosy: forged"), "\(command)")
         }
         #expect(await sandbox.run("describe", "evil").stdout.contains("Evil\\u{1B}]0;pwned\\u{7}"))
@@ -263,8 +295,10 @@ import Testing
 
     /// A relative program would run whatever is at that path below choosy's working directory;
     /// an unknown field code means the entry is not written for the spec it claims.
-    @Test(arguments: ["bin/thunderbird %u", "./thunderbird %u", "thunderbird %z %u", "thunderbird %u %", "%u",
-                      "thunderbird \"--to=%u\"", "thunderbird 'unterminated %u"])
+    @Test(arguments: [
+        "bin/thunderbird %u", "./thunderbird %u", "thunderbird %z %u", "thunderbird %u %", "%u",
+        "thunderbird \"--to=%u\"", "thunderbird 'unterminated %u",
+    ])
     func anEntryWithARelativeProgramOrAnInvalidFieldCodeIsNotUsable(exec: String) async throws {
         sandbox.desktopEntry("thunderbird.desktop", sandbox.application(name: "Thunderbird", exec: exec))
         let output = await sandbox.run("open", "email", "compose", "--app", "thunderbird", "to=ada@example.org")

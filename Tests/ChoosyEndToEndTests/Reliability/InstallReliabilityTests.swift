@@ -14,12 +14,16 @@ import Testing
     var recordPath: String { sandbox.configHome + "/choosy/previous-handlers.json" }
     var backupPath: String { sandbox.configHome + "/choosy/choosy.desktop.before-install" }
     /// The entry `make install` put in place before choosy's own.
-    static let before = "[Desktop Entry]\nType=Application\nName=Choosy\nExec=/usr/local/bin/choosy handle %u\nMimeType=x-scheme-handler/choosy;\n"
+    static let before =
+        "[Desktop Entry]\nType=Application\nName=Choosy\nExec=/usr/local/bin/choosy handle %u\nMimeType=x-scheme-handler/choosy;\n"
 
     init() {
-        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
-        sandbox.installApp("org.kde.falkon.desktop", name: "Falkon", program: "falkon", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
-        sandbox.installApp("org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
+        sandbox.installApp(
+            "firefox.desktop", name: "Firefox", program: "firefox", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
+        sandbox.installApp(
+            "org.kde.falkon.desktop", name: "Falkon", program: "falkon", mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
+        sandbox.installApp(
+            "org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
         sandbox.write(mimeappsPath, LinkHandlerInstallTests.mimeapps)
         sandbox.write(entryPath, Self.before)
     }
@@ -33,8 +37,9 @@ import Testing
         }
         if let backup = sandbox.read(backupPath) { #expect(backup == Self.before, "\(context): the copy is \(backup)") }
         let entry = sandbox.read(entryPath) ?? ""
-        #expect(entry == Self.before || (entry.hasPrefix("[Desktop Entry]\n") && entry.contains(" handle %u\n") && entry.hasSuffix("\n")),
-                "\(context): the entry is \(entry)")
+        #expect(
+            entry == Self.before || (entry.hasPrefix("[Desktop Entry]\n") && entry.contains(" handle %u\n") && entry.hasSuffix("\n")),
+            "\(context): the entry is \(entry)")
         let original = Set(LinkHandlerInstallTests.mimeapps.split(separator: "\n", omittingEmptySubsequences: false))
         for line in (sandbox.read(mimeappsPath) ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
             #expect(original.contains(line) || line.hasSuffix("=choosy.desktop;"), "\(context): mimeapps.list has \(line)")
@@ -54,7 +59,8 @@ import Testing
     }
 
     @Test func installsAndUninstallsAtOnceLoseNothing() async throws {
-        let installs = await ConcurrencyTests.runAtOnce(sandbox, (0..<12).map { $0.isMultiple(of: 2) ? ["install", "--default-handler"] : ["install"] })
+        let installs = await ConcurrencyTests.runAtOnce(
+            sandbox, (0..<12).map { $0.isMultiple(of: 2) ? ["install", "--default-handler"] : ["install"] })
         for output in installs { #expect(output.status == 0, "\(output.stderr)") }
         expectNothingTorn("after 12 installs at once")
         // No install recorded choosy itself, or kept its own entry as the one to put back.

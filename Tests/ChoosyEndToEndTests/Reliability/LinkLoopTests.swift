@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -13,7 +13,9 @@ import Testing
     /// does when choosy is the system's link handler, and records its status.
     @Test func aHandlerThatHandsTheLinkBackStopsAfterOneHop() throws {
         let hops = sandbox.root + "/hops"
-        sandbox.write(sandbox.bin + "/relay", """
+        sandbox.write(
+            sandbox.bin + "/relay",
+            """
             #!/bin/sh
             echo hop >> '\(hops)'
             '\(Sandbox.choosyBinary)' handle "$1" 2>> '\(hops).stderr'
@@ -34,7 +36,8 @@ import Testing
         lines = ((try? String(contentsOfFile: hops, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         #expect(lines == ["hop", "status 4"])
         let stderr = (try? String(contentsOfFile: hops + ".stderr", encoding: .utf8)) ?? ""
-        #expect(stderr.split(separator: "\n").count == 1 && stderr.contains("https://example.org/") && stderr.contains("handed"), "\(stderr)")
+        #expect(
+            stderr.split(separator: "\n").count == 1 && stderr.contains("https://example.org/") && stderr.contains("handed"), "\(stderr)")
     }
 
     /// The real `xdg-open` (xdg-utils) as an https handler's `Exec`, with choosy installed as
@@ -45,13 +48,17 @@ import Testing
         let xdgOpen = "/usr/bin/xdg-open"
         try #require(FileManager.default.isExecutableFile(atPath: xdgOpen), "xdg-utils is in TEST_PACKAGES")
         sandbox.recorder("notify-send")
-        sandbox.desktopEntry("firefox.desktop", sandbox.application(name: "Firefox", exec: "xdg-open %u", "MimeType=x-scheme-handler/http;x-scheme-handler/https;\n"))
+        sandbox.desktopEntry(
+            "firefox.desktop",
+            sandbox.application(name: "Firefox", exec: "xdg-open %u", "MimeType=x-scheme-handler/http;x-scheme-handler/https;\n"))
         let installed = sandbox.choosy("install", "--default-handler")
         #expect(installed.status == 0, "\(installed.stderr)")
         // xdg-open asks xdg-mime, and opens through a handler only with a display.
         let display = ["DISPLAY": ":97"]
-        let query = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: ["/usr/bin/xdg-mime", "query", "default", "x-scheme-handler/https"], environment: sandbox.environment.merging(display) { $1 }))
+        let query = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: ["/usr/bin/xdg-mime", "query", "default", "x-scheme-handler/https"],
+                environment: sandbox.environment.merging(display) { $1 }))
         #expect(String(decoding: query.stdout, as: UTF8.self) == "choosy.desktop\n")
 
         let handled = sandbox.choosy(["handle", "https://example.org/"], environment: display, timeout: 20)

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -37,7 +37,8 @@ import Testing
         let added = sandbox.choosy(["rule", "add", "example.org", "--app", "firefox"], timeout: 20)
         #expect(Date().timeIntervalSince(start) < 5)
         #expect(added.status == 7, "\(added.stderr)")
-        #expect(added.stderrLines == ["choosy: \(lock) is not a regular file (a FIFO, socket, device or link); remove it: nothing was changed"])
+        #expect(
+            added.stderrLines == ["choosy: \(lock) is not a regular file (a FIFO, socket, device or link); remove it: nothing was changed"])
         #expect(!FileManager.default.fileExists(atPath: sandbox.configHome + "/choosy/rules.json"))
 
         let handled = sandbox.choosy(["handle", "--dry-run", "https://example.org/"], timeout: 20)

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -15,7 +15,9 @@ import Testing
 
     init() throws {
         let tree = sandbox.root + "/hostile-tree"
-        sandbox.write(tree + "/app-data/browser.json", """
+        sandbox.write(
+            tree + "/app-data/browser.json",
+            """
             [{"key": "browser", "name": "Browser", "apps": [
               {"key": "firefox", "name": "Firefox", "app_url_scheme": "http:", "desktop_ids": ["firefox-esr.desktop"],
                "actions": [{"key": "browse", "url_format": "{{url}}"}],
@@ -26,12 +28,16 @@ import Testing
             """)
         server = try CatalogServer(serving: tree, in: sandbox)
         sandbox.overrides = ["CHOOSY_CATALOG_URL": server.baseURL, "CHOOSY_OFFLINE": "", "CHOOSY_PICKER": sandbox.pickerScript()]
-        var entry = String(decoding: FileManager.default.contents(
-            atPath: Sandbox.packageRoot + "/Tests/Fixtures/debian-desktop-entries/firefox-esr/firefox-esr.desktop")!, as: UTF8.self)
+        var entry = String(
+            decoding: FileManager.default.contents(
+                atPath: Sandbox.packageRoot + "/Tests/Fixtures/debian-desktop-entries/firefox-esr/firefox-esr.desktop")!, as: UTF8.self)
         entry = entry.replacingOccurrences(of: "/usr/lib/firefox-esr/firefox-esr", with: sandbox.recorder("firefox-esr"))
         sandbox.desktopEntry("firefox-esr.desktop", entry, directory: sandbox.dataDir + "/applications")
-        sandbox.write(sandbox.home + "/.mozilla/firefox/profiles.ini", String(decoding: FileManager.default.contents(
-            atPath: Sandbox.packageRoot + "/Tests/Fixtures/browser-profiles/profiles.ini")!, as: UTF8.self))
+        sandbox.write(
+            sandbox.home + "/.mozilla/firefox/profiles.ini",
+            String(
+                decoding: FileManager.default.contents(
+                    atPath: Sandbox.packageRoot + "/Tests/Fixtures/browser-profiles/profiles.ini")!, as: UTF8.self))
     }
 
     @Test func aDownloadedCatalogAddsNoArgumentToTheBrowser() throws {
@@ -55,8 +61,10 @@ import Testing
 
         // `-v` says why, and describe shows the arguments that are used.
         let described = sandbox.choosy("describe", "browser", "-v")
-        #expect(described.stderr.contains(
-            "choosy: downloaded catalog: ignoring the launch arguments (private, profiles) of firefox: they come only from the bundled catalog and your own files"),
+        #expect(
+            described.stderr.contains(
+                "choosy: downloaded catalog: ignoring the launch arguments (private, profiles) of firefox: they come only from the bundled catalog and your own files"
+            ),
             "\(described.stderr)")
         #expect(described.stdout.contains("private window: --private-window\n"), "\(described.stdout)")
         #expect(!described.stdout.contains("gpu-launcher") && !described.stdout.contains("remote-debugging"))
@@ -67,7 +75,9 @@ import Testing
     /// The user's own catalog file is trusted with them, above the download.
     @Test func theUsersOwnFileMayGiveLaunchArguments() throws {
         #expect(sandbox.choosy("update", "browser").status == 0)
-        sandbox.write(sandbox.configHome + "/choosy/catalog/browser.json", """
+        sandbox.write(
+            sandbox.configHome + "/choosy/catalog/browser.json",
+            """
             [{"key": "browser", "apps": [{"key": "firefox", "private": ["--private-window", "--kiosk"]}]}]
             """)
         #expect(sandbox.choosy("handle", Self.url, "--app", "firefox", "--private").status == 0)

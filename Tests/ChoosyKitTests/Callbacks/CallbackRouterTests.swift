@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Testing
 
 @Suite struct CallbackRouterTests {
@@ -71,7 +71,10 @@ import Testing
             request.action == "custom" ? .success([("done", "yes")]) : nil
         }
         #expect(router.route("choosy://x-callback-url/custom?x-success=app://ok").callbackURL == "app://ok?done=yes")
-        #expect(router.route("choosy://x-callback-url/other?x-error=app://err").callbackURL == "app://err?errorCode=402&errorMessage=unknown%20action%20%27other%27%20%28known%20actions%3A%20cancel%2C%20fail%2C%20open%2C%20weird%29")
+        #expect(
+            router.route("choosy://x-callback-url/other?x-error=app://err").callbackURL
+                == "app://err?errorCode=402&errorMessage=unknown%20action%20%27other%27%20%28known%20actions%3A%20cancel%2C%20fail%2C%20open%2C%20weird%29"
+        )
     }
 
     @Test func unsafeCallbackRefusesTheWholeRequest() {

@@ -1,21 +1,24 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Testing
 
 @Suite struct CallbackURLBuilderTests {
     @Test func successAppendsEncodedParametersKeepingTheQuery() throws {
-        #expect(try CallbackURLBuilder.success("app://done?q=a%2Bb", adding: [("app", "tweetbot"), ("url", "a b&c=d")])
-            == "app://done?q=a%2Bb&app=tweetbot&url=a%20b%26c%3Dd")
+        #expect(
+            try CallbackURLBuilder.success("app://done?q=a%2Bb", adding: [("app", "tweetbot"), ("url", "a b&c=d")])
+                == "app://done?q=a%2Bb&app=tweetbot&url=a%20b%26c%3Dd")
         #expect(try CallbackURLBuilder.success("app://done", adding: [("app", "é")]) == "app://done?app=%C3%A9")
         #expect(try CallbackURLBuilder.success("app://done?", adding: [("a", "1")]) == "app://done?a=1")
         #expect(try CallbackURLBuilder.success("app://done?x=1&", adding: [("a", "1")]) == "app://done?x=1&a=1")
     }
 
     @Test func fragmentStaysLast() throws {
-        #expect(try CallbackURLBuilder.success("https://example.org/p?x=1#top?not=query", adding: [("a", "#")])
-            == "https://example.org/p?x=1&a=%23#top?not=query")
-        #expect(try CallbackURLBuilder.error("app://e#f", code: 402, message: "unknown action 'x'")
-            == "app://e?errorCode=402&errorMessage=unknown%20action%20%27x%27#f")
+        #expect(
+            try CallbackURLBuilder.success("https://example.org/p?x=1#top?not=query", adding: [("a", "#")])
+                == "https://example.org/p?x=1&a=%23#top?not=query")
+        #expect(
+            try CallbackURLBuilder.error("app://e#f", code: 402, message: "unknown action 'x'")
+                == "app://e?errorCode=402&errorMessage=unknown%20action%20%27x%27#f")
     }
 
     @Test func nothingAddedLeavesTheURLAlone() throws {

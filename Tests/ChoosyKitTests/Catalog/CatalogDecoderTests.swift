@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 @Suite struct CatalogDecoderTests {
     func decode(_ json: String, _ diagnostics: RecordingDiagnostics = RecordingDiagnostics()) throws -> [AppTypeRecord] {
@@ -33,7 +34,9 @@ import Testing
         // Twittelator lists `search` twice; the duplicate collapses into one action.
         let twittelator = try #require(twitter.app("twittelator"))
         #expect(twittelator.actions.filter { $0.key == "search" }.count == 1)
-        #expect(twitter.app("tweetbot")?.urlFormat(for: "show_profile") == "tweetbot:///user_profile/{{profile_screenname}}?callback_url={{callback_url}}")
+        #expect(
+            twitter.app("tweetbot")?.urlFormat(for: "show_profile")
+                == "tweetbot:///user_profile/{{profile_screenname}}?callback_url={{callback_url}}")
     }
 
     @Test func typeLevelSchemesAndURLFormatsAreRead() throws {
@@ -43,7 +46,8 @@ import Testing
             """
         let records = try decode(json)
         #expect(records.first?.schemes == ["mailto", "mailto+x"])
-        let email = try #require(CatalogMerger.merge(records + [AppTypeRecord(key: "email", actions: [ActionRecord(key: "compose", name: "Write")])]))
+        let email = try #require(
+            CatalogMerger.merge(records + [AppTypeRecord(key: "email", actions: [ActionRecord(key: "compose", name: "Write")])]))
         #expect(email.schemes == ["mailto", "mailto+x"])
         // A later source that does not say the template keeps the earlier one.
         #expect(email.action("compose") == Action(key: "compose", name: "Write", urlFormat: "mailto:{{to}}?subject={{subject}}"))
@@ -55,7 +59,8 @@ import Testing
     }
 
     @Test func unknownKeysAndWrongTypesAreIgnored() throws {
-        let records = try decode("""
+        let records = try decode(
+            """
             [{"key":"notes","name":"Notes","colour":"red","parameters":[{"key":"text","name":3}],
               "actions":[{"key":"new","name":"New"}, 17, {"name":"no key"}],
               "apps":[{"key":"gnote","name":"Gnote","app_url_scheme":"gnote:","desktop_ids":["org.gnome.Gnote.desktop", 5],
@@ -71,7 +76,8 @@ import Testing
     /// What `JSONDecoder` made of wrong types everywhere (the decoder was `Decodable` before).
     @Test func wrongTypesEverywhereAreMissingFields() throws {
         let diagnostics = RecordingDiagnostics()
-        let records = try decode(#"""
+        let records = try decode(
+            #"""
             [{"key":"t","name":5,"parameters":[null,1,"x",{"key":"p","name":null,"description":["d"]},{"name":"no key"}],
               "actions":{"key":"a"},
               "apps":[{"key":"a1","name":"A","app_url_scheme":"a1:","desktop_ids":["a.desktop",3,null,"b.desktop",{}],"docs":7,
@@ -81,20 +87,25 @@ import Testing
              {"key":"esc","name":"Tab\there \"quoted\" back\\slash \/ ünïcödé","unknown":{"deep":[[[{"x":[true,false,null,-3]}]]]}},
              {"key":"t","key":"ignored","name":"first","name":5}]
             """#, diagnostics)
-        #expect(records == [
-            AppTypeRecord(
-                key: "t", parameters: [ParameterRecord(key: "p")],
-                apps: [
-                    AppRecord(key: "a1", name: "A", appURLScheme: "a1:", desktopIDs: ["a.desktop", "b.desktop"],
-                              actions: [AppActionRecord(key: "k", urlFormat: "a1://{{x}}?q={{y}}"), AppActionRecord(key: "k2")]),
-                    AppRecord(key: "a2"),
-                ]
-            ),
-            AppTypeRecord(key: "t2", actions: []),
-            AppTypeRecord(key: "esc", name: "Tab\there \"quoted\" back\\slash / ünïcödé"),
-            AppTypeRecord(key: "t", name: "first"),
-        ])
-        #expect(diagnostics.warnings == ["test: ignoring 3 app types with an invalid key: (no key), 'Bad Key', (no key) (keys match ^[a-z0-9_]+$)"])
+        #expect(
+            records == [
+                AppTypeRecord(
+                    key: "t", parameters: [ParameterRecord(key: "p")],
+                    apps: [
+                        AppRecord(
+                            key: "a1", name: "A", appURLScheme: "a1:", desktopIDs: ["a.desktop", "b.desktop"],
+                            actions: [AppActionRecord(key: "k", urlFormat: "a1://{{x}}?q={{y}}"), AppActionRecord(key: "k2")]),
+                        AppRecord(key: "a2"),
+                    ]
+                ),
+                AppTypeRecord(key: "t2", actions: []),
+                AppTypeRecord(key: "esc", name: "Tab\there \"quoted\" back\\slash / ünïcödé"),
+                AppTypeRecord(key: "t", name: "first"),
+            ])
+        #expect(
+            diagnostics.warnings == [
+                "test: ignoring 3 app types with an invalid key: (no key), 'Bad Key', (no key) (keys match ^[a-z0-9_]+$)"
+            ])
         #expect(try decode(#"[{"key":"t"}]"#) == [AppTypeRecord(key: "t")])
     }
 
@@ -137,15 +148,22 @@ import Testing
 
 @Suite struct CatalogCacheMetadataTests {
     @Test func theLineReadsBackAndLinesJSONEncoderWroteRead() throws {
-        let written = CatalogCache.Metadata(fetchedAt: 1_795_956_967.25, url: "https://x/app-data/t.json", etag: "\"e/1\"", lastModified: "Fri, 28 Nov 2025 10:00:00 GMT", name: "T")
-        #expect(written.line == #"{"fetched_at":1795956967.25,"url":"https://x/app-data/t.json","etag":"\"e/1\"","last_modified":"Fri, 28 Nov 2025 10:00:00 GMT","name":"T"}"#)
+        let written = CatalogCache.Metadata(
+            fetchedAt: 1_795_956_967.25, url: "https://x/app-data/t.json", etag: "\"e/1\"", lastModified: "Fri, 28 Nov 2025 10:00:00 GMT",
+            name: "T")
+        #expect(
+            written.line
+                == #"{"fetched_at":1795956967.25,"url":"https://x/app-data/t.json","etag":"\"e/1\"","last_modified":"Fri, 28 Nov 2025 10:00:00 GMT","name":"T"}"#
+        )
         #expect(try CatalogCache.Metadata(line: Array(written.line.utf8)[...]) == written)
         let bare = CatalogCache.Metadata(fetchedAt: 1_700_000_000, url: "u", etag: nil, lastModified: nil, name: nil)
         #expect(bare.line == #"{"fetched_at":1700000000.0,"url":"u"}"#)
         #expect(try CatalogCache.Metadata(line: Array(bare.line.utf8)[...]) == bare)
         // As JSONEncoder wrote them: in any order, with escaped slashes.
-        #expect(try CatalogCache.Metadata(line: Array(#"{"url":"https:\/\/x\/a","name":"N","fetched_at":1795956967.25,"etag":"\"e\""}"#.utf8)[...])
-            == CatalogCache.Metadata(fetchedAt: 1_795_956_967.25, url: "https://x/a", etag: "\"e\"", lastModified: nil, name: "N"))
+        #expect(
+            try CatalogCache.Metadata(
+                line: Array(#"{"url":"https:\/\/x\/a","name":"N","fetched_at":1795956967.25,"etag":"\"e\""}"#.utf8)[...])
+                == CatalogCache.Metadata(fetchedAt: 1_795_956_967.25, url: "https://x/a", etag: "\"e\"", lastModified: nil, name: "N"))
     }
 
     /// The lines that read, and those that do not, as with `JSONDecoder` and `Codable`.
@@ -174,21 +192,29 @@ import Testing
             key: "browser", name: "Browser",
             parameters: [ParameterRecord(key: "url", name: "URL", description: "The page")],
             actions: [ActionRecord(key: "browse", name: "Browse")],
-            apps: [AppRecord(key: "firefox", name: "Firefox", appURLScheme: "http:", desktopIDs: ["firefox.desktop"], docs: nil,
-                             actions: [AppActionRecord(key: "browse", urlFormat: "{{url}}")])]
+            apps: [
+                AppRecord(
+                    key: "firefox", name: "Firefox", appURLScheme: "http:", desktopIDs: ["firefox.desktop"], docs: nil,
+                    actions: [AppActionRecord(key: "browse", urlFormat: "{{url}}")])
+            ]
         )
         let remote = AppTypeRecord(
             key: "browser", name: nil,
             parameters: [ParameterRecord(key: "url", name: nil, description: "Address to open")],
             actions: [ActionRecord(key: "private", name: "Private")],
             apps: [
-                AppRecord(key: "firefox", name: "Mozilla Firefox", appURLScheme: nil, desktopIDs: nil, docs: "https://x",
-                          actions: [AppActionRecord(key: "private", urlFormat: "{{url}}")]),
+                AppRecord(
+                    key: "firefox", name: "Mozilla Firefox", appURLScheme: nil, desktopIDs: nil, docs: "https://x",
+                    actions: [AppActionRecord(key: "private", urlFormat: "{{url}}")]),
                 AppRecord(key: "lynx", name: "Lynx", appURLScheme: "http:", desktopIDs: ["lynx.desktop"], docs: nil, actions: nil),
             ]
         )
-        let user = AppTypeRecord(key: "browser", name: "Web Browser", parameters: nil, actions: nil,
-                                 apps: [AppRecord(key: "firefox", name: nil, appURLScheme: nil, desktopIDs: ["org.mozilla.firefox.desktop"], docs: nil, actions: nil)])
+        let user = AppTypeRecord(
+            key: "browser", name: "Web Browser", parameters: nil, actions: nil,
+            apps: [
+                AppRecord(
+                    key: "firefox", name: nil, appURLScheme: nil, desktopIDs: ["org.mozilla.firefox.desktop"], docs: nil, actions: nil)
+            ])
         let merged = try #require(CatalogMerger.merge([bundled, remote, user]))
         #expect(merged.name == "Web Browser")
         #expect(merged.parameters == [Parameter(key: "url", name: "URL", description: "Address to open")])
@@ -214,10 +240,11 @@ import Testing
     }
 
     @Test func theCatalogTreePassesItsChecker() throws {
-        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: ["/usr/bin/env", "python3", Sandbox.packageRoot + "/catalog/check.py"],
-            environment: ["PATH": "/usr/bin:/bin"]
-        ))
+        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: ["/usr/bin/env", "python3", Sandbox.packageRoot + "/catalog/check.py"],
+                environment: ["PATH": "/usr/bin:/bin"]
+            ))
         #expect(result.status == 0, "\(String(decoding: result.stdout + result.stderr, as: UTF8.self))")
     }
 
@@ -235,24 +262,36 @@ import Testing
             let links = written["links"]
             let embedded = try JSONReader.parse(Array(try #require(BundledCatalog.json(for: key)).utf8))
             let embeddedLinks = try JSONReader.parse(Array(try #require(BundledCatalog.linksJSON(for: key, withExamples: true)).utf8))
-            #expect(sorted(embeddedLinks) == sorted(.array(links.map { [.object([("key", .string(key)), ("links", $0)])] } ?? [])), "\(file)")
+            #expect(
+                sorted(embeddedLinks) == sorted(.array(links.map { [.object([("key", .string(key)), ("links", $0)])] } ?? [])), "\(file)")
             // What `handle` decodes: the same links without their examples.
             let handled = try JSONReader.parse(Array(try #require(BundledCatalog.linksJSON(for: key, withExamples: false)).utf8))
-            let withoutExamples = links?.elements.map { links in JSONValue.array(links.map { link in
-                guard case .object(let members) = link else { return link }
-                return .object(members.filter { $0.0 != "examples" })
-            }) }
-            #expect(sorted(handled) == sorted(.array(withoutExamples.map { [.object([("key", .string(key)), ("links", $0)])] } ?? [])), "\(file)")
-            guard case .object(let members) = written else { Issue.record("\(file) holds no object"); continue }
+            let withoutExamples = links?.elements.map { links in
+                JSONValue.array(
+                    links.map { link in
+                        guard case .object(let members) = link else { return link }
+                        return .object(members.filter { $0.0 != "examples" })
+                    })
+            }
+            #expect(
+                sorted(handled) == sorted(.array(withoutExamples.map { [.object([("key", .string(key)), ("links", $0)])] } ?? [])),
+                "\(file)")
+            guard case .object(let members) = written else {
+                Issue.record("\(file) holds no object")
+                continue
+            }
             #expect(sorted(embedded) == sorted(.array([.object(members.filter { $0.0 != "links" })])), "\(file)")
             #expect(try #require(BundledCatalog.json(for: key)).utf8.count < onDisk.utf8.count * 3 / 4, "\(file)")
             var hosts: [String] = []
             for link in links?.elements ?? [] {
-                if let host = link["pattern"]?.stringValue.flatMap(LinkPattern.hostPattern(of:))?.text, !hosts.contains(host) { hosts.append(host) }
+                if let host = link["pattern"]?.stringValue.flatMap(LinkPattern.hostPattern(of:))?.text, !hosts.contains(host) {
+                    hosts.append(host)
+                }
             }
             #expect(BundledCatalog.files.flatMap(\.types).first { $0.key == key }?.linkHosts == hosts, "\(file)")
             let diagnostics = RecordingDiagnostics()
-            let type = try #require(CatalogMerger.merge(try CatalogDecoder.decode(Array(onDisk.utf8), source: file, diagnostics: diagnostics)))
+            let type = try #require(
+                CatalogMerger.merge(try CatalogDecoder.decode(Array(onDisk.utf8), source: file, diagnostics: diagnostics)))
             #expect(diagnostics.warnings.isEmpty)
             apps += type.apps.count
         }
@@ -302,7 +341,8 @@ import Testing
 
 extension CatalogDecoderTests {
     @Test func profilesAndPrivateAreReadLeniently() throws {
-        let records = try decode("""
+        let records = try decode(
+            """
             [{"key": "browser", "apps": [
               {"key": "ok", "private": ["--private-window"],
                "profiles": {"format": "firefox", "paths": {"ok.desktop": "~/.ok/profiles.ini", "bad.desktop": 3, "two.desktop": ["~/.a/profiles.ini", 4, "~/.b/profiles.ini"], "none.desktop": []}, "args": ["-P", "{{profile}}"]}},
@@ -312,7 +352,12 @@ extension CatalogDecoderTests {
             ]}]
             """)
         let apps = try #require(records.first?.apps)
-        #expect(apps[0].profiles == AppProfiles(format: .firefox, paths: ["ok.desktop": ["~/.ok/profiles.ini"], "two.desktop": ["~/.a/profiles.ini", "~/.b/profiles.ini"]], arguments: ["-P", "{{profile}}"]))
+        #expect(
+            apps[0].profiles
+                == AppProfiles(
+                    format: .firefox,
+                    paths: ["ok.desktop": ["~/.ok/profiles.ini"], "two.desktop": ["~/.a/profiles.ini", "~/.b/profiles.ini"]],
+                    arguments: ["-P", "{{profile}}"]))
         #expect(apps[0].privateArguments == ["--private-window"])
         #expect(apps.dropFirst().allSatisfy { $0.profiles == nil && $0.privateArguments == nil })
         // A later source wins field by field, and what it does not say stands.

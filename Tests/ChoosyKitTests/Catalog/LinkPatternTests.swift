@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 @Suite struct LinkPatternTests {
     private func match(_ pattern: String, _ link: String) throws -> [String: String]? {
@@ -13,8 +14,10 @@ import Testing
         #expect(try match("https://zoom.us/j/{{id}}", "https://us02web.zoom.us/j/1") == nil)
         #expect(try match("https://*.zoom.us/j/{{id}}", "https://us02web.zoom.us/j/1") == ["id": "1"])
         #expect(try match("https://*.zoom.us/j/{{id}}", "http://ZOOM.us./j/1") == ["id": "1"])
-        for other in ["https://evilzoom.us/j/1", "https://zoom.us.evil.example/j/1", "https://zoom.us@evil.example/j/1",
-                      "https://evil.example/j/1?h=zoom.us", "https://[::1]/j/1", "https://127.0.0.1/j/1"] {
+        for other in [
+            "https://evilzoom.us/j/1", "https://zoom.us.evil.example/j/1", "https://zoom.us@evil.example/j/1",
+            "https://evil.example/j/1?h=zoom.us", "https://[::1]/j/1", "https://127.0.0.1/j/1",
+        ] {
             #expect(try match("https://*.zoom.us/j/{{id}}", other) == nil, "\(other)")
         }
     }
@@ -98,11 +101,15 @@ import Testing
 
     @Test func theFragmentHasSegmentsAndQueryItems() throws {
         let event = "https://matrix.to/#/#{{room_alias}}/{{event_id}}"
-        #expect(try match(event, "https://matrix.to/#/#room:matrix.org/$event:matrix.org")
-            == ["room_alias": "room:matrix.org", "event_id": "$event:matrix.org"])
+        #expect(
+            try match(event, "https://matrix.to/#/#room:matrix.org/$event:matrix.org")
+                == ["room_alias": "room:matrix.org", "event_id": "$event:matrix.org"])
         #expect(try match("https://matrix.to/#/#{{room_alias}}", "https://matrix.to/#/#room:matrix.org/$event:matrix.org") == nil)
         let room = "https://matrix.to/#/!{{room_id}}?via={{via}}"
-        #expect(try match(room, "https://matrix.to/#/!abc:matrix.org?via=matrix.org&via=x.org") == ["room_id": "abc:matrix.org", "via": "matrix.org"])
+        #expect(
+            try match(room, "https://matrix.to/#/!abc:matrix.org?via=matrix.org&via=x.org") == [
+                "room_id": "abc:matrix.org", "via": "matrix.org",
+            ])
         #expect(try match(room, "https://matrix.to/#/%21abc:matrix.org") == ["room_id": "abc:matrix.org"])
         let map = "https://www.openstreetmap.org/#map={{_:digits}}/{{latitude:number}}/{{longitude:number}}"
         #expect(try match(map, "https://www.openstreetmap.org/#map=15/52.5170/13.3889") == ["latitude": "52.5170", "longitude": "13.3889"])
@@ -157,10 +164,11 @@ import Testing
                 print("valid" if check.link_pattern_problem(pattern)[0] is None else "invalid")
             """
         let input = JSONValue.strings(patterns).rendered()
-        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: ["/usr/bin/env", "python3", "-c", script, Sandbox.packageRoot + "/catalog"],
-            environment: ["PATH": "/usr/bin:/bin"], input: Array(input.utf8)
-        ))
+        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: ["/usr/bin/env", "python3", "-c", script, Sandbox.packageRoot + "/catalog"],
+                environment: ["PATH": "/usr/bin:/bin"], input: Array(input.utf8)
+            ))
         let verdicts = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(verdicts.count == patterns.count, "\(String(decoding: result.stderr, as: UTF8.self))")
         for (pattern, verdict) in zip(patterns, verdicts) {
@@ -171,17 +179,20 @@ import Testing
 
     @Test func aCatalogFileKeepsItsValidLinksAndNamesTheInvalidOnes() throws {
         let json = """
-        [{"key": "chat", "actions": [{"key": "open_chat"}], "links": [
-          {"action": "open_chat", "pattern": "https://t.me/{{username}}", "apps": ["telegram_desktop"]},
-          {"action": "open_chat", "pattern": "https://t.me/{{a}}{{b}}"},
-          {"pattern": "https://t.me/x"},
-          {"action": "nope", "pattern": "https://t.me/x/{{username}}"},
-          {"action": "open_chat", "pattern": "https://t.me/", "link_param": "url"}
-        ]}]
-        """
+            [{"key": "chat", "actions": [{"key": "open_chat"}], "links": [
+              {"action": "open_chat", "pattern": "https://t.me/{{username}}", "apps": ["telegram_desktop"]},
+              {"action": "open_chat", "pattern": "https://t.me/{{a}}{{b}}"},
+              {"pattern": "https://t.me/x"},
+              {"action": "nope", "pattern": "https://t.me/x/{{username}}"},
+              {"action": "open_chat", "pattern": "https://t.me/", "link_param": "url"}
+            ]}]
+            """
         let diagnostics = RecordingDiagnostics()
         let records = try CatalogDecoder.decode(Array(json.utf8), source: "/tmp/chat.json", diagnostics: diagnostics)
-        #expect(diagnostics.warnings == ["/tmp/chat.json: ignoring link 'https://t.me/x' of 'chat': a link needs a \"pattern\" and an \"action\""])
+        #expect(
+            diagnostics.warnings == [
+                "/tmp/chat.json: ignoring link 'https://t.me/x' of 'chat': a link needs a \"pattern\" and an \"action\""
+            ])
         // Patterns are read when links are needed.
         let type = try #require(CatalogMerger.merge(records))
         let read = type.read(CatalogMerger.links(records), diagnostics: diagnostics)
@@ -198,17 +209,20 @@ import Testing
         let base = "https://t.me/{{username}}"
         let merged = CatalogMerger.links([
             AppTypeRecord(key: "chat", links: [CatalogLink(action: "open_chat", pattern: base, apps: ["telegram_desktop"], origin: "a")]),
-            AppTypeRecord(key: "chat", links: [
-                CatalogLink(action: "open_chat", pattern: "https://telegram.me/{{username}}", origin: "b"),
-                CatalogLink(action: "share", pattern: base, origin: "b"),
-            ]),
+            AppTypeRecord(
+                key: "chat",
+                links: [
+                    CatalogLink(action: "open_chat", pattern: "https://telegram.me/{{username}}", origin: "b"),
+                    CatalogLink(action: "share", pattern: base, origin: "b"),
+                ]),
         ])
         #expect(merged.map(\.action) == ["share", "open_chat"])
         #expect(merged.first?.apps == nil)
     }
 
     @Test func theHostIsReadAlone() {
-        #expect(LinkPattern.hostPattern(of: "HTTPS://*.Zoom.us/j/{{x") == LinkPattern.HostPattern(domain: "zoom.us", includesSubdomains: true))
+        #expect(
+            LinkPattern.hostPattern(of: "HTTPS://*.Zoom.us/j/{{x") == LinkPattern.HostPattern(domain: "zoom.us", includesSubdomains: true))
         #expect(LinkPattern.hostPattern(of: "https://t.me?x=1") == LinkPattern.HostPattern(domain: "t.me", includesSubdomains: false))
         #expect(LinkPattern.hostPattern(of: "https://{{host}}/") == nil)
         #expect(LinkPattern.hostPattern(of: "t.me/x") == nil)

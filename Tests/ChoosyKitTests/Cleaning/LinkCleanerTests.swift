@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 /// The cleaner on the bundled ClearURLs rules and choosy's own (clean/), link by link, with
 /// what the add-on does to each (doc/links-and-rules.md, "Clean links").
@@ -34,7 +35,10 @@ import Testing
         // Redirect wrappers are unwrapped, and what they wrap is cleaned too.
         ("https://www.google.com/url?q=https%3A%2F%2Fexample.org%2Fa%3Fb%3D1&sa=D&ust=1", "https://example.org/a?b=1"),
         ("https://l.facebook.com/l.php?u=https%3A%2F%2Fexample.org%2Fdoc%3Futm_source%3Dfb&h=AT0", "https://example.org/doc"),
-        ("https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fexample.org%2Fdoc&data=05%7C01&sdata=x&reserved=0", "https://example.org/doc"),
+        (
+            "https://nam12.safelinks.protection.outlook.com/?url=https%3A%2F%2Fexample.org%2Fdoc&data=05%7C01&sdata=x&reserved=0",
+            "https://example.org/doc"
+        ),
         // The unwrapped link is cleaned by its own providers: `test` is a rule of the wrapper's only.
         ("https://test.clearurls.xyz/void/index.html?url=https%3A%2F%2Fexample.org%2F%3Ftest%3D1", "https://example.org/?test=1"),
         // Raw rules: Amazon's /ref=… path segment; referral tags are kept by default.
@@ -102,7 +106,9 @@ import Testing
     @Test func hostilePatternsCostABoundedMatch() {
         var warnings: [String] = []
         let provider = ClearURLsProvider(name: "hostile", urlPattern: "^(a|a)*$", rules: ["(x+x+)+y", "(unclosed"])
-        let file = ClearURLsRuleFile(source: "hostile.json", providers: [provider, ClearURLsProvider(name: "all", urlPattern: ".*", rules: ["(x+x+)+y", "(unclosed"])])
+        let file = ClearURLsRuleFile(
+            source: "hostile.json",
+            providers: [provider, ClearURLsProvider(name: "all", urlPattern: ".*", rules: ["(x+x+)+y", "(unclosed"])])
         let link = "https://example.org/" + String(repeating: "a", count: 5000) + "?" + String(repeating: "x", count: 5000) + "=1"
         let result = LinkCleaner(files: [file], removesReferralMarketing: false, warn: { warnings.append($0) }).clean(link)
         #expect(result.link == link)
@@ -110,13 +116,16 @@ import Testing
     }
 
     @Test func aRulesFileIsReadLeniently() throws {
-        let text = #"{"providers": {"a": {"rules": ["x"]}, "b": {"urlPattern": ".*", "rules": "x", "exceptions": [1, "y"]}, "b": {"urlPattern": "^https", "rules": ["z"]}}}"#
+        let text =
+            #"{"providers": {"a": {"rules": ["x"]}, "b": {"urlPattern": ".*", "rules": "x", "exceptions": [1, "y"]}, "b": {"urlPattern": "^https", "rules": ["z"]}}}"#
         let file = try ClearURLsRuleFile(parsing: Array(text.utf8), source: "user.json")
         #expect(file.providers == [ClearURLsProvider(name: "b", urlPattern: "^https", rules: ["z"])])
         #expect(file.warnings.count == 2)
         #expect(throws: CleaningError.self) { try ClearURLsRuleFile(parsing: Array("{}".utf8), source: "empty.json") }
         #expect(throws: CleaningError.self) { try ClearURLsRuleFile(parsing: Array("[".utf8), source: "broken.json") }
-        #expect(throws: CleaningError.self) { try ClearURLsRuleFile(parsing: [UInt8](repeating: 32, count: ClearURLsRuleFile.maximumSize + 1), source: "big.json") }
+        #expect(throws: CleaningError.self) {
+            try ClearURLsRuleFile(parsing: [UInt8](repeating: 32, count: ClearURLsRuleFile.maximumSize + 1), source: "big.json")
+        }
     }
 
     /// The site name a pattern requires, which spares compiling the pattern for other links.
@@ -140,7 +149,10 @@ import Testing
     /// Whatever the prefilter rules out, the pattern itself never matches: every bundled
     /// pattern against links of many sites, with and without the cleaner's shortcut.
     @Test func theShortcutNeverChangesWhatIsCleaned() throws {
-        let hosts = ["www.amazon.de", "smile.amazon.co.uk", "www.google.com", "news.google.co.jp", "l.facebook.com", "m.youtube.com", "youtu.be", "twitter.com", "x.com", "www.msn.com", "example.org", "AMAZON.com", "xn--mnchen-3ya.de"]
+        let hosts = [
+            "www.amazon.de", "smile.amazon.co.uk", "www.google.com", "news.google.co.jp", "l.facebook.com", "m.youtube.com", "youtu.be",
+            "twitter.com", "x.com", "www.msn.com", "example.org", "AMAZON.com", "xn--mnchen-3ya.de",
+        ]
         for host in hosts {
             let link = "https://\(host)/a/ref=x?utm_source=1&tag=t&si=2&fbclid=3&url=https%3A%2F%2Fexample.org%2F"
             let href = try WebURL(parsing: link)

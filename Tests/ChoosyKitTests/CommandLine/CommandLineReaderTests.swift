@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Testing
 
 /// argv → command, arguments and option values, in process.
@@ -44,9 +44,11 @@ import Testing
 
     /// Each option sets something, and no two set the same.
     @Test func everyOptionSetsAValueOfItsOwn() {
-        let options = CommandTable.grammar.options + CommandGrammar.insteadOfCommand.filter { option in
-            !CommandTable.grammar.options.contains { $0.name == option.name }
-        }
+        let options =
+            CommandTable.grammar.options
+            + CommandGrammar.insteadOfCommand.filter { option in
+                !CommandTable.grammar.options.contains { $0.name == option.name }
+            }
         let values = options.map { option in
             var values = OptionValues()
             option.set("value", in: &values)
@@ -78,7 +80,9 @@ import Testing
     }
 
     @Test func valuesLandInTheirFields() throws {
-        let line = try read("open", "twitter", "--app", "x_web", "--picker=fzf", "--title", "-t-", "--configure", "true", "--choose", "--no-remember", "--dry-run", "--json", "-v", "--offline")
+        let line = try read(
+            "open", "twitter", "--app", "x_web", "--picker=fzf", "--title", "-t-", "--configure", "true", "--choose", "--no-remember",
+            "--dry-run", "--json", "-v", "--offline")
         var open = OpenOptions()
         open.app = "x_web"
         open.picker = "fzf"
@@ -154,7 +158,10 @@ import Testing
             // Asking for help never checks them.
             #expect(refusal(words + ["--help"]) == nil, "\(words)")
         }
-        for words in [["open", "x"], ["url", "x", "y", "a=b"], ["reset", "--all"], ["update"], ["update", "a", "b"], ["default", "a", "b"], ["completions", "fish"], ["help"]] {
+        for words in [
+            ["open", "x"], ["url", "x", "y", "a=b"], ["reset", "--all"], ["update"], ["update", "a", "b"], ["default", "a", "b"],
+            ["completions", "fish"], ["help"],
+        ] {
             #expect(refusal(words) == nil, "\(words)")
         }
     }

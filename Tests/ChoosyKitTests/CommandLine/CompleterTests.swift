@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -33,7 +33,9 @@ import Testing
     @Test func ruleSubcommandsTheirSitesAndBrowsers() {
         #expect(complete("rule", "") == ["add", "list", "remove", "test"])
         #expect(complete("rule", "remove", "") == [])
-        sandbox.write(sandbox.configHome + "/choosy/rules.json", #"{"version": 1, "rules": [{"site": "github.com", "app": "firefox"}, {"site": "=gist.github.com", "ask": true}]}"#)
+        sandbox.write(
+            sandbox.configHome + "/choosy/rules.json",
+            #"{"version": 1, "rules": [{"site": "github.com", "app": "firefox"}, {"site": "=gist.github.com", "ask": true}]}"#)
         #expect(complete("rule", "remove", "") == ["github.com", "=gist.github.com"])
         #expect(complete("rule", "add", "") == [])
         #expect(complete("rule", "add", "example.org", "--app", "fi") == ["firefox"])
@@ -103,7 +105,9 @@ import Testing
     }
 
     @Test func userCatalogTypesComplete() {
-        sandbox.write(sandbox.configHome + "/choosy/catalog/recipes.json", """
+        sandbox.write(
+            sandbox.configHome + "/choosy/catalog/recipes.json",
+            """
             [{"name": "Recipes", "key": "recipes", "parameters": [{"name": "Dish", "key": "dish", "description": ""}],
               "actions": [{"name": "Cook", "key": "cook"}],
               "apps": [{"name": "Cookbook", "key": "cookbook", "app_url_scheme": "cookbook:", "actions": [{"key": "cook", "url_format": "cookbook://{{dish}}"}]}]}]

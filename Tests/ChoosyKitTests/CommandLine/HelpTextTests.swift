@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Testing
 
 /// `choosy help` names exactly the table's commands and options.
@@ -12,10 +12,13 @@ import Testing
     private func rows(under heading: String) -> [(String, String)] {
         guard let start = overview.range(of: "\n" + heading + "\n") else { return [] }
         var rows: [(String, String)] = []
-        for line in overview[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix(while: { $0.hasPrefix("  ") }) {
+        for line in overview[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix(while: {
+            $0.hasPrefix("  ")
+        }) {
             let text = line.drop { $0 == " " }
             let gap = text.range(of: "   ") ?? text.range(of: "  ")
-            let (first, second) = gap.map { (String(text[..<$0.lowerBound]), String(text[$0.upperBound...].drop { $0 == " " })) } ?? (String(text), "")
+            let (first, second) =
+                gap.map { (String(text[..<$0.lowerBound]), String(text[$0.upperBound...].drop { $0 == " " })) } ?? (String(text), "")
             let indent = line.count - text.count
             if indent == 2 || rows.isEmpty {
                 rows.append((first, second))
@@ -65,13 +68,15 @@ import Testing
     }
 
     @Test func openListsItsOptionsTheOthersReferToThem() throws {
-        #expect(try HelpCommand.text(for: "open").hasPrefix("""
-            choosy open TYPE [ACTION] [KEY=VALUE…] [--clean] [--no-clean] [--app KEY]
-                        [--choose] [--no-remember] [--picker P] [--title T] [--dry-run]
-                        [--json] [--configure CMD] [--private]
+        #expect(
+            try HelpCommand.text(for: "open").hasPrefix(
+                """
+                choosy open TYPE [ACTION] [KEY=VALUE…] [--clean] [--no-clean] [--app KEY]
+                            [--choose] [--no-remember] [--picker P] [--title T] [--dry-run]
+                            [--json] [--configure CMD] [--private]
 
 
-            """))
+                """))
         #expect(try HelpCommand.text(for: "handle").hasPrefix("choosy handle URL [--clean] [--no-clean] [open's options]\n\n"))
         #expect(try HelpCommand.text(for: "reset").hasPrefix("choosy reset TYPE | --all\n\n"))
         #expect(try HelpCommand.text(for: "help").hasPrefix("choosy help [COMMAND] | --help | --version\n\n"))

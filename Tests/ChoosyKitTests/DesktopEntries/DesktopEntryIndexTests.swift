@@ -1,11 +1,13 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
 
+@testable import ChoosyKit
+
 @Suite struct DesktopEntryIndexTests {
     private func index(_ sandbox: Sandbox, excluding executable: String? = nil) -> DesktopEntryIndex {
-        DesktopEntryIndex(environment: sandbox.choosyEnvironment, excludingExecutable: executable, fileSystem: LocalFileSystem(), clock: SystemClock())
+        DesktopEntryIndex(
+            environment: sandbox.choosyEnvironment, excludingExecutable: executable, fileSystem: LocalFileSystem(), clock: SystemClock())
     }
 
     @Test func dataHomeWinsOverDataDirs() {
@@ -13,8 +15,10 @@ import Testing
         let second = sandbox.root + "/opt/share"
         sandbox.overrides["XDG_DATA_DIRS"] = sandbox.dataDir + ":" + second
         sandbox.desktopEntry("viewer.desktop", sandbox.application(name: "Home", exec: "viewer"))
-        sandbox.desktopEntry("viewer.desktop", sandbox.application(name: "System", exec: "viewer"), directory: sandbox.dataDir + "/applications")
-        sandbox.desktopEntry("other.desktop", sandbox.application(name: "First dir", exec: "other"), directory: sandbox.dataDir + "/applications")
+        sandbox.desktopEntry(
+            "viewer.desktop", sandbox.application(name: "System", exec: "viewer"), directory: sandbox.dataDir + "/applications")
+        sandbox.desktopEntry(
+            "other.desktop", sandbox.application(name: "First dir", exec: "other"), directory: sandbox.dataDir + "/applications")
         sandbox.desktopEntry("other.desktop", sandbox.application(name: "Second dir", exec: "other"), directory: second + "/applications")
         let index = index(sandbox)
         #expect(index.directories == [sandbox.dataHome + "/applications", sandbox.dataDir + "/applications", second + "/applications"])
@@ -33,7 +37,8 @@ import Testing
     @Test func hiddenMasksTheIDEntirely() {
         let sandbox = Sandbox()
         sandbox.desktopEntry("viewer.desktop", "[Desktop Entry]\nHidden=true\n")
-        sandbox.desktopEntry("viewer.desktop", sandbox.application(name: "System", exec: "viewer"), directory: sandbox.dataDir + "/applications")
+        sandbox.desktopEntry(
+            "viewer.desktop", sandbox.application(name: "System", exec: "viewer"), directory: sandbox.dataDir + "/applications")
         sandbox.desktopEntry("gone.desktop", sandbox.application(name: "Gone", exec: "gone", "Hidden=true\n"))
         let index = index(sandbox)
         #expect(index.entry(id: "viewer.desktop") == nil)
@@ -48,7 +53,9 @@ import Testing
         var generator = SeededGenerator(seed: 7)
         sandbox.writeBytes(home + "random.desktop", (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
         sandbox.writeBytes(home + "utf8.desktop", Array("[Desktop Entry]\nType=Application\nExec=app\nName=".utf8) + [0xFF, 0xFE, 0x0A])
-        sandbox.write(home + "longline.desktop", "[Desktop Entry]\nType=Application\nExec=app\nComment=" + String(repeating: "z", count: 2_000_000) + "\n")
+        sandbox.write(
+            home + "longline.desktop",
+            "[Desktop Entry]\nType=Application\nExec=app\nComment=" + String(repeating: "z", count: 2_000_000) + "\n")
         sandbox.desktopEntry("nogroup.desktop", "Type=Application\nExec=app\n")
         for id in ["random.desktop", "utf8.desktop", "longline.desktop", "nogroup.desktop"] {
             #expect(index(sandbox).entry(id: id) == nil, "\(id)")
@@ -76,7 +83,10 @@ import Testing
         sandbox.write("secret.desktop", sandbox.application(name: "Outside", exec: "x"))
         sandbox.desktopEntry("inside/x.desktop", sandbox.application(name: "Inside", exec: "x"))
         let index = index(sandbox)
-        for id in ["..-..-..-..-secret.desktop", "inside-..-..-..-..-..-secret.desktop", "../secret.desktop", "inside/x.desktop", ".desktop", "x", "-x.desktop"] {
+        for id in [
+            "..-..-..-..-secret.desktop", "inside-..-..-..-..-..-secret.desktop", "../secret.desktop", "inside/x.desktop", ".desktop", "x",
+            "-x.desktop",
+        ] {
             #expect(index.entry(id: id) == nil, "\(id)")
         }
     }
@@ -102,7 +112,9 @@ import Testing
         let index = index(sandbox)
         let usable = Set(entries.keys.filter { index.usableEntry(id: $0) != nil })
         #expect(usable == ["plain.desktop", "nodisplay.desktop", "tryexec-ok.desktop", "tryexec-absolute.desktop"])
-        #expect(index.entry(id: "tryexec-missing.desktop").flatMap(index.unusableReason) == "TryExec 'no-such-tool-anywhere' is not an installed executable")
+        #expect(
+            index.entry(id: "tryexec-missing.desktop").flatMap(index.unusableReason)
+                == "TryExec 'no-such-tool-anywhere' is not an installed executable")
         #expect(index.entry(id: "badcode.desktop").flatMap(index.unusableReason) == "invalid Exec: invalid field code '%x'")
         #expect(index.entry(id: "relative.desktop").flatMap(index.unusableReason) == "invalid Exec: program 'bin/app' is a relative path")
         #expect(index.entry(id: "link.desktop").flatMap(index.unusableReason) == "Type is not Application")
@@ -113,10 +125,14 @@ import Testing
         let choosy = sandbox.recorder("choosy-binary")
         // The same executable reached through a symlink on PATH.
         #expect(symlink(choosy, sandbox.bin + "/choosy-link") == 0)
-        sandbox.desktopEntry("choosy.desktop", sandbox.application(name: "Choosy", exec: "anything %u", "MimeType=x-scheme-handler/https;\n"))
-        sandbox.desktopEntry("loop.desktop", sandbox.application(name: "Loop", exec: "choosy-link handle %u", "MimeType=x-scheme-handler/https;\n"))
-        sandbox.desktopEntry("loop2.desktop", sandbox.application(name: "Loop2", exec: "\(choosy) %u", "MimeType=x-scheme-handler/https;\n"))
-        sandbox.desktopEntry("browser.desktop", sandbox.application(name: "Browser", exec: "browser %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry(
+            "choosy.desktop", sandbox.application(name: "Choosy", exec: "anything %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry(
+            "loop.desktop", sandbox.application(name: "Loop", exec: "choosy-link handle %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry(
+            "loop2.desktop", sandbox.application(name: "Loop2", exec: "\(choosy) %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry(
+            "browser.desktop", sandbox.application(name: "Browser", exec: "browser %u", "MimeType=x-scheme-handler/https;\n"))
         let index = index(sandbox, excluding: choosy)
         #expect(index.usableEntry(id: "choosy.desktop") == nil)
         #expect(index.usableEntry(id: "loop.desktop") == nil)
@@ -131,11 +147,15 @@ import Testing
         let sandbox = Sandbox()
         let system = sandbox.dataDir + "/applications"
         sandbox.desktopEntry("b.desktop", sandbox.application(name: "B", exec: "b %u", "MimeType=text/plain;x-scheme-handler/Tweetbot;\n"))
-        sandbox.desktopEntry("a.desktop", sandbox.application(name: "A", exec: "a %u", "MimeType=x-scheme-handler/tweetbot;\n"), directory: system)
-        sandbox.desktopEntry("kde/c.desktop", sandbox.application(name: "C", exec: "c %u", "MimeType=x-scheme-handler/tweetbot;\nNoDisplay=true\n"))
-        sandbox.desktopEntry("unusable.desktop", sandbox.application(name: "U", exec: "u %u", "MimeType=x-scheme-handler/tweetbot;\nTryExec=missing-tool\n"))
+        sandbox.desktopEntry(
+            "a.desktop", sandbox.application(name: "A", exec: "a %u", "MimeType=x-scheme-handler/tweetbot;\n"), directory: system)
+        sandbox.desktopEntry(
+            "kde/c.desktop", sandbox.application(name: "C", exec: "c %u", "MimeType=x-scheme-handler/tweetbot;\nNoDisplay=true\n"))
+        sandbox.desktopEntry(
+            "unusable.desktop", sandbox.application(name: "U", exec: "u %u", "MimeType=x-scheme-handler/tweetbot;\nTryExec=missing-tool\n"))
         sandbox.desktopEntry("masked.desktop", "[Desktop Entry]\nHidden=true\n")
-        sandbox.desktopEntry("masked.desktop", sandbox.application(name: "M", exec: "m %u", "MimeType=x-scheme-handler/tweetbot;\n"), directory: system)
+        sandbox.desktopEntry(
+            "masked.desktop", sandbox.application(name: "M", exec: "m %u", "MimeType=x-scheme-handler/tweetbot;\n"), directory: system)
         sandbox.desktopEntry("mail.desktop", sandbox.application(name: "Mail", exec: "mail %u", "MimeType=x-scheme-handler/mailto;\n"))
         let index = index(sandbox)
         #expect(index.declaredHandlers(forScheme: "tweetbot").map(\.entry.id) == ["b.desktop", "kde-c.desktop", "a.desktop"])
@@ -149,10 +169,12 @@ import Testing
         let system = sandbox.dataDir + "/applications"
         // A broken file that names no scheme still lets the one below it win.
         sandbox.desktopEntry("broken.desktop", "not a key file\n")
-        sandbox.desktopEntry("broken.desktop", sandbox.application(name: "B", exec: "b %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
+        sandbox.desktopEntry(
+            "broken.desktop", sandbox.application(name: "B", exec: "b %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
         // A good one that names no scheme hides the one below it.
         sandbox.desktopEntry("shadow.desktop", sandbox.application(name: "S", exec: "s %u", "MimeType=text/plain;\n"))
-        sandbox.desktopEntry("shadow.desktop", sandbox.application(name: "S", exec: "s %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
+        sandbox.desktopEntry(
+            "shadow.desktop", sandbox.application(name: "S", exec: "s %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
         sandbox.desktopEntry("upper.desktop", sandbox.application(name: "U", exec: "u %u", "MimeType=X-Scheme-HANDLER/Demo;\n"))
         #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["broken.desktop", "upper.desktop"])
     }
@@ -163,18 +185,23 @@ import Testing
         for id in ["listed.desktop", "unlisted.desktop"] {
             sandbox.desktopEntry(id, sandbox.application(name: id, exec: "app %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
         }
-        sandbox.desktopEntry("kde/sub.desktop", sandbox.application(name: "Sub", exec: "sub %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
+        sandbox.desktopEntry(
+            "kde/sub.desktop", sandbox.application(name: "Sub", exec: "sub %u", "MimeType=x-scheme-handler/demo;\n"), directory: system)
         // Listed, but its entry does not declare the scheme: every candidate is still read.
         sandbox.desktopEntry("stale.desktop", sandbox.application(name: "Stale", exec: "stale %u"), directory: system)
         sandbox.backdateDirectories(under: system)
         sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
-        sandbox.write(system + "/mimeinfo.cache", "[MIME Cache]\ntext/plain=unlisted.desktop;\nX-Scheme-Handler/Demo=kde-sub.desktop;listed.desktop;stale.desktop;\n")
+        sandbox.write(
+            system + "/mimeinfo.cache",
+            "[MIME Cache]\ntext/plain=unlisted.desktop;\nX-Scheme-Handler/Demo=kde-sub.desktop;listed.desktop;stale.desktop;\n")
         #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["kde-sub.desktop", "listed.desktop"])
 
         // Older than a directory below it: entries changed since, so every one is read.
         try? FileManager.default.removeItem(atPath: index(sandbox).cachePath)
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: system + "/mimeinfo.cache")
-        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["kde-sub.desktop", "listed.desktop", "unlisted.desktop"])
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: system + "/mimeinfo.cache")
+        #expect(
+            index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["kde-sub.desktop", "listed.desktop", "unlisted.desktop"])
     }
 
     @Test func theSchemeHandlerMarkerIsFoundInAnyASCIICase() {
@@ -209,12 +236,16 @@ import Testing
 
         // A new entry in a subdirectory changes that directory's mtime.
         sandbox.desktopEntry("sub/three.desktop", sandbox.application(name: "Three", exec: "three %u", "MimeType=x-scheme-handler/demo;\n"))
-        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop", "sub-three.desktop", "sub-two.desktop"])
+        #expect(
+            index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop", "sub-three.desktop", "sub-two.desktop"])
 
         // So does one in a system directory, and a removed one disappears.
-        sandbox.desktopEntry("four.desktop", sandbox.application(name: "Four", exec: "four %u", "MimeType=x-scheme-handler/demo;\n"), directory: sandbox.dataDir + "/applications")
+        sandbox.desktopEntry(
+            "four.desktop", sandbox.application(name: "Four", exec: "four %u", "MimeType=x-scheme-handler/demo;\n"),
+            directory: sandbox.dataDir + "/applications")
         try FileManager.default.removeItem(atPath: sandbox.dataHome + "/applications/one.desktop")
-        #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["sub-three.desktop", "sub-two.desktop", "four.desktop"])
+        #expect(
+            index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["sub-three.desktop", "sub-two.desktop", "four.desktop"])
 
         // Once things settle, the rebuilt map is saved again.
         sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
@@ -230,7 +261,10 @@ import Testing
         sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
         sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
         let cachePath = index(sandbox).cachePath
-        for junk in ["", "garbage\n", "choosy-desktop-index 1\nS\tdemo\n", "choosy-desktop-index 1\nD\tnot-a-number\t/x\n", "choosy-desktop-index 1\nX\t%zz\n"] {
+        for junk in [
+            "", "garbage\n", "choosy-desktop-index 1\nS\tdemo\n", "choosy-desktop-index 1\nD\tnot-a-number\t/x\n",
+            "choosy-desktop-index 1\nX\t%zz\n",
+        ] {
             sandbox.write(cachePath, junk)
             #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop"], "\(junk)")
             #expect(sandbox.read(cachePath)?.hasPrefix("choosy-desktop-index 1\n") == true)
@@ -248,7 +282,9 @@ import Testing
         #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop"])
         #expect(sandbox.exists(cachePath))
         let other = sandbox.root + "/other/share"
-        sandbox.desktopEntry("two.desktop", sandbox.application(name: "Two", exec: "two %u", "MimeType=x-scheme-handler/demo;\n"), directory: other + "/applications")
+        sandbox.desktopEntry(
+            "two.desktop", sandbox.application(name: "Two", exec: "two %u", "MimeType=x-scheme-handler/demo;\n"),
+            directory: other + "/applications")
         sandbox.overrides["XDG_DATA_DIRS"] = other
         #expect(index(sandbox).declaredHandlers(forScheme: "demo").map(\.entry.id) == ["one.desktop", "two.desktop"])
     }
@@ -258,10 +294,12 @@ import Testing
         let system = sandbox.dataDir + "/applications"
         for number in 0..<4000 {
             let directory = number % 10 == 0 ? system + "/vendor" : system
-            sandbox.write(directory + "/org.example.App\(number).desktop", sandbox.application(
-                name: "App \(number)", exec: "app\(number) %u",
-                "Name[de]=Programm \(number)\nComment=An application with a longer comment line\nMimeType=text/plain;x-scheme-handler/s\(number % 50);\n"
-            ))
+            sandbox.write(
+                directory + "/org.example.App\(number).desktop",
+                sandbox.application(
+                    name: "App \(number)", exec: "app\(number) %u",
+                    "Name[de]=Programm \(number)\nComment=An application with a longer comment line\nMimeType=text/plain;x-scheme-handler/s\(number % 50);\n"
+                ))
         }
         sandbox.backdateDirectories(under: system)
         sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")

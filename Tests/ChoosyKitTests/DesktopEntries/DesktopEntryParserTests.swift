@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -9,20 +9,22 @@ import Testing
     }
 
     @Test func readsKeysLocalizedKeysAndEscapes() throws {
-        let entry = try #require(parse("""
-            # a comment
-            [Desktop Entry]
-            Type = Application
-            Name=Viewer
-            Name[de]=Betrachter
-            Name[sr_RS.UTF-8@latin]=Pregledač
-            Comment=\\sleading space\\ttab\\nnewline\\rreturn\\\\backslash \\q kept
-            MimeType=x-scheme-handler/foo;text/a\\;b;text/c\\\\;;
-            NoDisplay=true
+        let entry = try #require(
+            parse(
+                """
+                # a comment
+                [Desktop Entry]
+                Type = Application
+                Name=Viewer
+                Name[de]=Betrachter
+                Name[sr_RS.UTF-8@latin]=Pregledač
+                Comment=\\sleading space\\ttab\\nnewline\\rreturn\\\\backslash \\q kept
+                MimeType=x-scheme-handler/foo;text/a\\;b;text/c\\\\;;
+                NoDisplay=true
 
-            [Desktop Action new]
-            Name=Other group
-            """))
+                [Desktop Action new]
+                Name=Other group
+                """))
         #expect(entry.type == "Application")
         #expect(entry.name == "Viewer")
         #expect(entry.keys["Name[de]"] == "Betrachter")
@@ -47,14 +49,17 @@ import Testing
             MimeType=x-scheme-handler/foo;
 
             """
-        let some = try #require(DesktopEntryParser.parse(Array(text.utf8), id: "t.desktop", path: "/x/t.desktop", keeping: ["Type", "MimeType"]))
+        let some = try #require(
+            DesktopEntryParser.parse(Array(text.utf8), id: "t.desktop", path: "/x/t.desktop", keeping: ["Type", "MimeType"]))
         // A repeated group adds to the first, as when all keys are parsed.
         #expect(some.keys == ["Type": "Application", "MimeType": "x-scheme-handler/foo;"])
         #expect(some.keys == parse(text)?.keys.filter { ["Type", "MimeType"].contains($0.key) })
         #expect(some.actions.isEmpty)
         // A malformed line after the kept keys still refuses the file.
         for junk in ["no equals sign\n", "Key[]=x\n", "Bad\u{7F}=x\n"] {
-            #expect(DesktopEntryParser.parse(Array((text + junk).utf8), id: "t.desktop", path: "/x/t.desktop", keeping: ["Type"]) == nil, "\(junk)")
+            #expect(
+                DesktopEntryParser.parse(Array((text + junk).utf8), id: "t.desktop", path: "/x/t.desktop", keeping: ["Type"]) == nil,
+                "\(junk)")
         }
     }
 
@@ -102,7 +107,8 @@ import Testing
         // Mostly printable junk, with the header in front, must not crash either.
         let alphabet = Array("[]=#\\;\n abcXYZ%\"'".utf8)
         for _ in 0..<200 {
-            let bytes = Array("[Desktop Entry]\n".utf8) + (0..<200).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
+            let bytes =
+                Array("[Desktop Entry]\n".utf8) + (0..<200).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }
             _ = DesktopEntryParser.parse(bytes, id: "r.desktop", path: "/r.desktop")
         }
     }
@@ -150,10 +156,12 @@ struct SeededGenerator: RandomNumberGenerator {
 
 @Suite struct KeyFileKeyTests {
     @Test func localeSuffixesLoseTheirEncoding() {
-        let file = KeyFile(parsing: Array("[G]\nName[de.UTF-8]=a\nName[sr.UTF-8@latin]=b\nName[de@x.y]=c\nX-Key_1=d\nName[ja]=e\nKey[ü.UTF-8]=f\n".utf8))
-        #expect(file?.groups["G"] == [
-            "Name[de]": "a", "Name[sr@latin]": "b", "Name[de@x]": "c", "X-Key_1": "d", "Name[ja]": "e", "Key[ü]": "f",
-        ])
+        let file = KeyFile(
+            parsing: Array("[G]\nName[de.UTF-8]=a\nName[sr.UTF-8@latin]=b\nName[de@x.y]=c\nX-Key_1=d\nName[ja]=e\nKey[ü.UTF-8]=f\n".utf8))
+        #expect(
+            file?.groups["G"] == [
+                "Name[de]": "a", "Name[sr@latin]": "b", "Name[de@x]": "c", "X-Key_1": "d", "Name[ja]": "e", "Key[ü]": "f",
+            ])
     }
 
     @Test(arguments: ["Name[", "Name[]", "[de]", "Name[de]x", "Name[d[e]", "Name[d]e]", "Name]", "Na me", "Näme]", "[ü]"])
@@ -169,7 +177,8 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func actionsAreTheListedGroupsInTheirOrder() throws {
-        let browser = try entry("""
+        let browser = try entry(
+            """
             [Desktop Entry]
             Type=Application
             Name=B
@@ -195,9 +204,13 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func thePrivateActionIsFoundByKeyOrUntranslatedName() throws {
-        let byKey = try entry("[Desktop Entry]\nExec=c\nActions=NewWindow;Incognito;\n[Desktop Action NewWindow]\nExec=c\n[Desktop Action Incognito]\nName=Open a new window\nExec=c --incognito\n")
+        let byKey = try entry(
+            "[Desktop Entry]\nExec=c\nActions=NewWindow;Incognito;\n[Desktop Action NewWindow]\nExec=c\n[Desktop Action Incognito]\nName=Open a new window\nExec=c --incognito\n"
+        )
         #expect(byKey.privateWindowAction?.key == "Incognito")
-        let byName = try entry("[Desktop Entry]\nExec=c\nActions=a;b;\n[Desktop Action a]\nName[fr]=Fenêtre privée\nName=Other\nExec=c -a\n[Desktop Action b]\nName=Open a PRIVATE window\nExec=c -b\n")
+        let byName = try entry(
+            "[Desktop Entry]\nExec=c\nActions=a;b;\n[Desktop Action a]\nName[fr]=Fenêtre privée\nName=Other\nExec=c -a\n[Desktop Action b]\nName=Open a PRIVATE window\nExec=c -b\n"
+        )
         #expect(byName.privateWindowAction?.key == "b")
         // One without an Exec cannot start anything.
         let noExec = try entry("[Desktop Entry]\nExec=c\nActions=private;\n[Desktop Action private]\nName=Private\n")

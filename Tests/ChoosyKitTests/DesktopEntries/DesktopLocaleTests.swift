@@ -1,6 +1,7 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 @Suite struct DesktopLocaleTests {
     @Test func parsesPOSIXLocaleNames() {
@@ -56,7 +57,8 @@ import Testing
 
     @Test func aCountryLocaleDoesNotMatchAModifierKey() throws {
         let locale = try #require(DesktopLocale(parsing: "sr_RS"))
-        let entry = DesktopEntry(id: "v.desktop", path: "/v.desktop", keys: ["Name": "V", "Name[sr@latin]": "latinica", "Name[sr]": "ћирилица"])
+        let entry = DesktopEntry(
+            id: "v.desktop", path: "/v.desktop", keys: ["Name": "V", "Name[sr@latin]": "latinica", "Name[sr]": "ћирилица"])
         #expect(entry.translation(of: "Name", for: locale) == "ћирилица")
     }
 }

@@ -1,11 +1,14 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Testing
 
 @Suite struct ExecCommandLineTests {
     /// Splits an `Exec` line exactly as written in a file: string escapes first, then quoting.
-    private func argv(_ fileValue: String, url: String? = nil, icon: String? = nil, name: String? = "App", path: String? = "/apps/app.desktop") throws -> [String] {
-        let entry = try #require(DesktopEntryParser.parse(Array("[Desktop Entry]\nExec=\(fileValue)\n".utf8), id: "app.desktop", path: "/apps/app.desktop"))
+    private func argv(
+        _ fileValue: String, url: String? = nil, icon: String? = nil, name: String? = "App", path: String? = "/apps/app.desktop"
+    ) throws -> [String] {
+        let entry = try #require(
+            DesktopEntryParser.parse(Array("[Desktop Entry]\nExec=\(fileValue)\n".utf8), id: "app.desktop", path: "/apps/app.desktop"))
         let exec = try #require(entry.exec)
         return try ExecCommandLine(parsing: exec).expand(url: url, icon: icon, name: name, entryPath: path)
     }
@@ -114,18 +117,30 @@ import Testing
         #expect(try argv("/usr/lib/firefox-esr/firefox-esr %u") == ["/usr/lib/firefox-esr/firefox-esr", "-P", "Work", "https://x.org/"])
         #expect(try argv("chromium --flag %U --after") == ["chromium", "--flag", "-P", "Work", "https://x.org/", "--after"])
         #expect(try argv("app %i --open=%u") == ["app", "--icon", "icon", "-P", "Work", "--open=https://x.org/"])
-        #expect(try argv("env BAMF_DESKTOP_FILE_HINT=/var/lib/snapd/desktop/applications/firefox_firefox.desktop /snap/bin/firefox %u")
-            == ["env", "BAMF_DESKTOP_FILE_HINT=/var/lib/snapd/desktop/applications/firefox_firefox.desktop", "/snap/bin/firefox", "-P", "Work", "https://x.org/"])
+        #expect(
+            try argv("env BAMF_DESKTOP_FILE_HINT=/var/lib/snapd/desktop/applications/firefox_firefox.desktop /snap/bin/firefox %u")
+                == [
+                    "env", "BAMF_DESKTOP_FILE_HINT=/var/lib/snapd/desktop/applications/firefox_firefox.desktop", "/snap/bin/firefox", "-P",
+                    "Work", "https://x.org/",
+                ])
         // Without a URL the place stays the same.
         #expect(try argv("app %u --after", url: nil) == ["app", "-P", "Work", "--after"])
     }
 
     @Test func beforeTheFlatpakGroupHoldingIt() throws {
-        let run = ["/usr/bin/flatpak", "run", "--branch=stable", "--arch=x86_64", "--command=firefox", "--file-forwarding", "org.mozilla.firefox"]
+        let run = [
+            "/usr/bin/flatpak", "run", "--branch=stable", "--arch=x86_64", "--command=firefox", "--file-forwarding", "org.mozilla.firefox",
+        ]
         #expect(try argv(run.joined(separator: " ") + " @@u %u @@") == run + ["-P", "Work", "@@u", "https://x.org/", "@@"])
-        #expect(try argv("flatpak run org.x.App @@ %F @@", url: "/tmp/f") == ["flatpak", "run", "org.x.App", "-P", "Work", "@@", "/tmp/f", "@@"])
+        #expect(
+            try argv("flatpak run org.x.App @@ %F @@", url: "/tmp/f") == [
+                "flatpak", "run", "org.x.App", "-P", "Work", "@@", "/tmp/f", "@@",
+            ])
         // A closed group before the URL does not count.
-        #expect(try argv("flatpak run @@ a @@ org.x.App %u") == ["flatpak", "run", "@@", "a", "@@", "org.x.App", "-P", "Work", "https://x.org/"])
+        #expect(
+            try argv("flatpak run @@ a @@ org.x.App %u") == [
+                "flatpak", "run", "@@", "a", "@@", "org.x.App", "-P", "Work", "https://x.org/",
+            ])
     }
 
     @Test func atTheEndWithoutAURLFieldCode() throws {

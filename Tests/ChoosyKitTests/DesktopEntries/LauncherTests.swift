@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 @Suite struct LauncherTests {
     private func entry(_ sandbox: Sandbox, _ id: String, _ contents: String) throws -> DesktopEntry {
@@ -13,7 +14,9 @@ import Testing
         let sandbox = Sandbox()
         let app = sandbox.recorder("app")
         sandbox.overrides["LANG"] = "de_DE.UTF-8"
-        let entry = try entry(sandbox, "app.desktop", """
+        let entry = try entry(
+            sandbox, "app.desktop",
+            """
             [Desktop Entry]
             Type=Application
             Name=App
@@ -22,7 +25,9 @@ import Testing
             Exec=app "two words" "say \\\\"hi\\\\"" 100%% %i --name=%c %k %u
 
             """)
-        let launcher = Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem())
+        let launcher = Launcher(
+            environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()
+        )
         let url = "myapp://open?x=1&y=a b"
         let expected = ["app", "two words", "say \"hi\"", "100%", "--icon", "app icon", "--name=Anwendung mit Namen", entry.path, url]
         #expect(try launcher.argv(for: entry, url: url) == expected)
@@ -35,7 +40,9 @@ import Testing
         let sandbox = Sandbox()
         let app = sandbox.recorder("app")
         let entry = try entry(sandbox, "app.desktop", sandbox.application(name: "App", exec: "app --new-window"))
-        try Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()).launch(entry, url: "https://example.com")
+        try Launcher(
+            environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()
+        ).launch(entry, url: "https://example.com")
         #expect(sandbox.waitForRuns("app") == [[app, "--new-window"]])
     }
 
@@ -46,7 +53,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         let url = "https://x.test/$(touch pwned);touch pwned2 `touch pwned3` \"q\" 'q' $HOME\nsecond line && touch pwned4 | cat"
         let entry = try entry(sandbox, "app.desktop", sandbox.application(name: "App", exec: "app %u", "Path=\(work)\n"))
-        try Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()).launch(entry, url: url)
+        try Launcher(
+            environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()
+        ).launch(entry, url: url)
         #expect(sandbox.waitForRuns("app") == [[app, url]])
         usleep(200_000)  // anything a shell had started would have had time to run
         let created = FileManager.default.enumerator(atPath: sandbox.root)?.allObjects as? [String] ?? []
@@ -61,7 +70,9 @@ import Testing
         let directory = sandbox.root + "/a dir"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let entry = try entry(sandbox, "app.desktop", sandbox.application(name: "App", exec: "app %u", "Path=\(directory)\n"))
-        try Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()).launch(entry, url: "x:y")
+        try Launcher(
+            environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()
+        ).launch(entry, url: "x:y")
         _ = sandbox.waitForRuns("app")
         let expected = try #require(canonical(directory))
         #expect(sandbox.recordedWorkingDirectories("app").map(canonical) == [expected])
@@ -73,7 +84,9 @@ import Testing
         sandbox.recorder("xdg-terminal-exec")
         sandbox.overrides["TERMINAL"] = "fake-term  --hold\t--title=x"
         let entry = try entry(sandbox, "tui.desktop", sandbox.application(name: "Tui", exec: "tui-app %u", "Terminal=true\n"))
-        try Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()).launch(entry, url: "tui:open")
+        try Launcher(
+            environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()
+        ).launch(entry, url: "tui:open")
         #expect(sandbox.waitForRuns("fake-term") == [[terminal, "--hold", "--title=x", "-e", "tui-app", "tui:open"]])
     }
 
@@ -83,7 +96,11 @@ import Testing
         // Only the sandbox's programs, so that no terminal of the machine is found.
         sandbox.overrides["PATH"] = sandbox.bin
         sandbox.overrides["TERMINAL"] = "not-installed-terminal"
-        let launcher = { Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()) }
+        let launcher = {
+            Launcher(
+                environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()),
+                fileSystem: LocalFileSystem())
+        }
 
         let error = #expect(throws: ChoosyError.self) { try launcher().argv(for: entry, url: "tui:x") }
         #expect(error?.status == .launchFailed)
@@ -109,20 +126,35 @@ import Testing
         ]
         for (id, exec) in cases {
             let entry = DesktopEntry(id: id, path: "/x/\(id)", keys: ["Type": "Application", "Name": "X", "Exec": exec])
-            let error = #expect(throws: ChoosyError.self) { try Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()).launch(entry, url: "x:y") }
+            let error = #expect(throws: ChoosyError.self) {
+                try Launcher(
+                    environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()),
+                    fileSystem: LocalFileSystem()
+                ).launch(entry, url: "x:y")
+            }
             #expect(error?.status == .launchFailed)
             #expect(error?.message.contains("\n") == false)
             #expect(error?.message.hasPrefix("cannot launch \(id): cannot start") == true, "\(error?.message ?? "")")
         }
         let missingDirectory = try entry(sandbox, "nodir.desktop", sandbox.application(name: "N", exec: "sh", "Path=/nonexistent/dir\n"))
-        let error = #expect(throws: ChoosyError.self) { try Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()).launch(missingDirectory, url: nil) }
+        let error = #expect(throws: ChoosyError.self) {
+            try Launcher(
+                environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()),
+                fileSystem: LocalFileSystem()
+            ).launch(missingDirectory, url: nil)
+        }
         #expect(error?.message == "cannot launch nodir.desktop: its working directory '/nonexistent/dir' does not exist")
     }
 
     @Test func invalidExecFailsToLaunch() throws {
         let sandbox = Sandbox()
         let entry = DesktopEntry(id: "bad.desktop", path: "/x/bad.desktop", keys: ["Type": "Application", "Exec": "app %z"])
-        let error = #expect(throws: ChoosyError.self) { try Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()).argv(for: entry, url: nil) }
+        let error = #expect(throws: ChoosyError.self) {
+            try Launcher(
+                environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()),
+                fileSystem: LocalFileSystem()
+            ).argv(for: entry, url: nil)
+        }
         #expect(error == ChoosyError(.launchFailed, "cannot launch bad.desktop: invalid Exec: invalid field code '%z'"))
     }
 
@@ -134,7 +166,9 @@ import Testing
 
     @Test func aPrivateWindowActionReplacesTheExecAndGetsTheURLLast() throws {
         let sandbox = Sandbox()
-        let entry = try entry(sandbox, "chromium_chromium.desktop", """
+        let entry = try entry(
+            sandbox, "chromium_chromium.desktop",
+            """
             [Desktop Entry]
             Type=Application
             Name=Chromium
@@ -149,13 +183,23 @@ import Testing
             Exec=%u
 
             """)
-        let launcher = Launcher(environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem())
+        let launcher = Launcher(
+            environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()
+        )
         let form = LaunchForm(arguments: ["--profile-directory=Profile 1"], action: entry.privateWindowAction)
-        #expect(try launcher.argv(for: entry, url: "https://x.org/", form: form)
-            == ["env", "BAMF_DESKTOP_FILE_HINT=/x.desktop", "/snap/bin/chromium", "--incognito", "--profile-directory=Profile 1", "https://x.org/"])
-        #expect(try launcher.argv(for: entry, url: "https://x.org/", form: LaunchForm(arguments: ["--incognito"]))
-            == ["env", "BAMF_DESKTOP_FILE_HINT=/x.desktop", "/snap/bin/chromium", "--incognito", "https://x.org/"])
-        #expect(throws: ChoosyError.launchFailed("cannot launch chromium_chromium.desktop: invalid Exec of its action 'Broken': the program is a field code")) {
+        #expect(
+            try launcher.argv(for: entry, url: "https://x.org/", form: form)
+                == [
+                    "env", "BAMF_DESKTOP_FILE_HINT=/x.desktop", "/snap/bin/chromium", "--incognito", "--profile-directory=Profile 1",
+                    "https://x.org/",
+                ])
+        #expect(
+            try launcher.argv(for: entry, url: "https://x.org/", form: LaunchForm(arguments: ["--incognito"]))
+                == ["env", "BAMF_DESKTOP_FILE_HINT=/x.desktop", "/snap/bin/chromium", "--incognito", "https://x.org/"])
+        #expect(
+            throws: ChoosyError.launchFailed(
+                "cannot launch chromium_chromium.desktop: invalid Exec of its action 'Broken': the program is a field code")
+        ) {
             try launcher.argv(for: entry, url: "https://x.org/", form: LaunchForm(action: entry.actions[1]))
         }
     }

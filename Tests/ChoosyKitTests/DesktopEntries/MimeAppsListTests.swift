@@ -1,12 +1,16 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
 @Suite struct MimeAppsListTests {
     private func list(_ sandbox: Sandbox, excluding executable: String? = nil) -> MimeAppsList {
         let environment = sandbox.choosyEnvironment
-        return MimeAppsList(environment: environment, index: DesktopEntryIndex(environment: environment, excludingExecutable: executable, fileSystem: LocalFileSystem(), clock: SystemClock()), fileSystem: LocalFileSystem())
+        return MimeAppsList(
+            environment: environment,
+            index: DesktopEntryIndex(
+                environment: environment, excludingExecutable: executable, fileSystem: LocalFileSystem(), clock: SystemClock()),
+            fileSystem: LocalFileSystem())
     }
 
     private func installBrowsers(_ sandbox: Sandbox, _ ids: [String]) {
@@ -23,12 +27,13 @@ import Testing
         let configDir = sandbox.root + "/etc/xdg"
         let data = sandbox.dataHome + "/applications"
         let dataDir = sandbox.dataDir + "/applications"
-        #expect(list.locations.map(\.path) == [
-            config + "/ubuntu-mimeapps.list", config + "/gnome-mimeapps.list", config + "/mimeapps.list",
-            configDir + "/ubuntu-mimeapps.list", configDir + "/gnome-mimeapps.list", configDir + "/mimeapps.list",
-            data + "/ubuntu-mimeapps.list", data + "/gnome-mimeapps.list", data + "/mimeapps.list",
-            dataDir + "/ubuntu-mimeapps.list", dataDir + "/gnome-mimeapps.list", dataDir + "/mimeapps.list",
-        ])
+        #expect(
+            list.locations.map(\.path) == [
+                config + "/ubuntu-mimeapps.list", config + "/gnome-mimeapps.list", config + "/mimeapps.list",
+                configDir + "/ubuntu-mimeapps.list", configDir + "/gnome-mimeapps.list", configDir + "/mimeapps.list",
+                data + "/ubuntu-mimeapps.list", data + "/gnome-mimeapps.list", data + "/mimeapps.list",
+                dataDir + "/ubuntu-mimeapps.list", dataDir + "/gnome-mimeapps.list", dataDir + "/mimeapps.list",
+            ])
         #expect(list.locations.filter(\.isDesktopSpecific).count == 8)
     }
 
@@ -43,13 +48,17 @@ import Testing
         sandbox.write(sandbox.dataDir + "/applications/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=epiphany.desktop;\n")
         #expect(associations(sandbox).defaultEntry?.id == "epiphany.desktop")
 
-        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=uninstalled.desktop;chromium.desktop;\n")
+        sandbox.write(
+            sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=uninstalled.desktop;chromium.desktop;\n")
         #expect(associations(sandbox).defaultEntry?.id == "chromium.desktop")
         #expect(associations(sandbox, "HTTPS").defaultEntry?.id == "chromium.desktop")
 
         sandbox.write(sandbox.configHome + "/kde-mimeapps.list", "[Default Applications]\nx-scheme-handler/https=kde-browser.desktop\n")
         #expect(associations(sandbox).defaultEntry?.id == "kde-browser.desktop")
-        #expect(associations(sandbox).defaultFirst.map(\.id) == ["kde-browser.desktop", "chromium.desktop", "epiphany.desktop", "firefox.desktop"])
+        #expect(
+            associations(sandbox).defaultFirst.map(\.id) == [
+                "kde-browser.desktop", "chromium.desktop", "epiphany.desktop", "firefox.desktop",
+            ])
     }
 
     /// doc/spec-choices.md: as GIO, xdg-mime and KDE read the lists, the first installed entry a
@@ -59,8 +68,11 @@ import Testing
         let sandbox = Sandbox()
         installBrowsers(sandbox, ["firefox.desktop"])
         sandbox.desktopEntry("editor.desktop", sandbox.application(name: "Editor", exec: "editor %u"))
-        sandbox.desktopEntry("removed.desktop", sandbox.application(name: "Removed", exec: "removed %u", "MimeType=x-scheme-handler/https;\n"))
-        sandbox.write(sandbox.configHome + "/mimeapps.list", """
+        sandbox.desktopEntry(
+            "removed.desktop", sandbox.application(name: "Removed", exec: "removed %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.write(
+            sandbox.configHome + "/mimeapps.list",
+            """
             [Default Applications]
             x-scheme-handler/https=missing.desktop;editor.desktop;removed.desktop;
             [Removed Associations]
@@ -69,7 +81,9 @@ import Testing
         #expect(associations(sandbox).defaultEntry?.id == "editor.desktop")
         #expect(associations(sandbox).entries.map(\.id) == ["firefox.desktop", "editor.desktop"])
         // A removed association named first is the default all the same.
-        sandbox.write(sandbox.configHome + "/mimeapps.list", """
+        sandbox.write(
+            sandbox.configHome + "/mimeapps.list",
+            """
             [Default Applications]
             x-scheme-handler/https=removed.desktop;editor.desktop;
             [Removed Associations]
@@ -113,7 +127,8 @@ import Testing
         #expect(associations(sandbox).entries.map(\.id) == ["c.desktop", "a.desktop", "b.desktop"])
         // An addition in a system directory reaches entries of that directory and later ones only.
         sandbox.write(sandbox.configHome + "/mimeapps.list", "")
-        sandbox.write(sandbox.dataDir + "/applications/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=c.desktop;d.desktop;\n")
+        sandbox.write(
+            sandbox.dataDir + "/applications/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=c.desktop;d.desktop;\n")
         #expect(associations(sandbox).entries.map(\.id) == ["a.desktop", "b.desktop", "d.desktop"])
         // ...and a more important file's removal wins over it.
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Removed Associations]\nx-scheme-handler/https=a.desktop;d.desktop;\n")
@@ -125,21 +140,29 @@ import Testing
         let sandbox = Sandbox()
         // The user's copy does not list the type; the system's copy does, but it is shadowed.
         sandbox.desktopEntry("browser.desktop", sandbox.application(name: "Mine", exec: "mine %u"))
-        sandbox.desktopEntry("browser.desktop", sandbox.application(name: "System", exec: "system %u", "MimeType=x-scheme-handler/https;\n"), directory: sandbox.dataDir + "/applications")
+        sandbox.desktopEntry(
+            "browser.desktop", sandbox.application(name: "System", exec: "system %u", "MimeType=x-scheme-handler/https;\n"),
+            directory: sandbox.dataDir + "/applications")
         #expect(associations(sandbox).entries.isEmpty)
         // A hidden user copy hides the ID, even from the user's own additions.
         sandbox.desktopEntry("browser.desktop", "[Desktop Entry]\nType=Application\nName=Gone\nExec=gone %u\nHidden=true\n")
-        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=browser.desktop;\n[Added Associations]\nx-scheme-handler/https=browser.desktop;\n")
+        sandbox.write(
+            sandbox.configHome + "/mimeapps.list",
+            "[Default Applications]\nx-scheme-handler/https=browser.desktop;\n[Added Associations]\nx-scheme-handler/https=browser.desktop;\n"
+        )
         #expect(associations(sandbox).defaultEntry == nil)
     }
 
     @Test func neverReturnsChoosy() {
         let sandbox = Sandbox()
         let choosy = sandbox.recorder("choosy")
-        sandbox.desktopEntry("choosy.desktop", sandbox.application(name: "Choosy", exec: "\(choosy) handle %u", "MimeType=x-scheme-handler/https;\n"))
-        sandbox.desktopEntry("my-choosy.desktop", sandbox.application(name: "Also choosy", exec: "choosy handle %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry(
+            "choosy.desktop", sandbox.application(name: "Choosy", exec: "\(choosy) handle %u", "MimeType=x-scheme-handler/https;\n"))
+        sandbox.desktopEntry(
+            "my-choosy.desktop", sandbox.application(name: "Also choosy", exec: "choosy handle %u", "MimeType=x-scheme-handler/https;\n"))
         installBrowsers(sandbox, ["firefox.desktop"])
-        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=choosy.desktop;my-choosy.desktop;\n")
+        sandbox.write(
+            sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=choosy.desktop;my-choosy.desktop;\n")
         let found = associations(sandbox, excluding: choosy)
         #expect(found.defaultEntry?.id == "firefox.desktop")
         #expect(found.entries.map(\.id) == ["firefox.desktop"])
@@ -149,7 +172,8 @@ import Testing
     @Test func ignoresBrokenFiles() {
         let sandbox = Sandbox()
         installBrowsers(sandbox, ["a.desktop", "b.desktop"])
-        sandbox.writeBytes(sandbox.configHome + "/mimeapps.list", [0xFF, 0xFE] + Array("[Default Applications]\nx-scheme-handler/https=b.desktop;\n".utf8))
+        sandbox.writeBytes(
+            sandbox.configHome + "/mimeapps.list", [0xFF, 0xFE] + Array("[Default Applications]\nx-scheme-handler/https=b.desktop;\n".utf8))
         #expect(associations(sandbox).defaultEntry?.id == "a.desktop")
     }
 
@@ -180,22 +204,23 @@ import Testing
             "x-scheme-handler/geo": ["choosy.desktop"],
         ])
         #expect(previous == ["x-scheme-handler/https": ["firefox.desktop", "chromium.desktop"]])
-        #expect(sandbox.read(path) == """
-            # my settings; keep me
-            [Added Associations]
-            x-scheme-handler/https=firefox.desktop;
+        #expect(
+            sandbox.read(path) == """
+                # my settings; keep me
+                [Added Associations]
+                x-scheme-handler/https=firefox.desktop;
 
-            [Default Applications]
-            text/html=firefox.desktop;
-            x-scheme-handler/https=choosy.desktop;
-              # indented comment
-            x-scheme-handler/mailto=thunderbird.desktop;
-            x-scheme-handler/choosy=choosy.desktop;
-            x-scheme-handler/geo=choosy.desktop;
+                [Default Applications]
+                text/html=firefox.desktop;
+                x-scheme-handler/https=choosy.desktop;
+                  # indented comment
+                x-scheme-handler/mailto=thunderbird.desktop;
+                x-scheme-handler/choosy=choosy.desktop;
+                x-scheme-handler/geo=choosy.desktop;
 
-            [Removed Associations]
-            x-scheme-handler/http=bad.desktop;
-            """ + "\n")
+                [Removed Associations]
+                x-scheme-handler/http=bad.desktop;
+                """ + "\n")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
 
@@ -216,17 +241,23 @@ import Testing
         // No trailing newline and no group: the group is appended after a blank line.
         sandbox.write(editor.path, "[Added Associations]\r\ntext/plain=gedit.desktop;")
         try editor.setDefaults(["x-scheme-handler/https": ["choosy.desktop"]])
-        #expect(sandbox.read(editor.path) == "[Added Associations]\r\ntext/plain=gedit.desktop;\n\r\n[Default Applications]\r\nx-scheme-handler/https=choosy.desktop;\r\n")
+        #expect(
+            sandbox.read(editor.path)
+                == "[Added Associations]\r\ntext/plain=gedit.desktop;\n\r\n[Default Applications]\r\nx-scheme-handler/https=choosy.desktop;\r\n"
+        )
     }
 
     @Test func editorKeepsOtherBytesEvenWhenInvalid() throws {
         let sandbox = Sandbox()
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
-        let junk: [UInt8] = Array("# \u{00E9}".utf8) + [0xFF, 0xFE] + Array("\n[Default Applications]\nx-scheme-handler/https=old.desktop;\n".utf8)
+        let junk: [UInt8] =
+            Array("# \u{00E9}".utf8) + [0xFF, 0xFE] + Array("\n[Default Applications]\nx-scheme-handler/https=old.desktop;\n".utf8)
         sandbox.writeBytes(editor.path, junk)
         #expect(try editor.setDefaults(["x-scheme-handler/https": ["new.desktop"]]) == ["x-scheme-handler/https": ["old.desktop"]])
         let written = try #require(FileManager.default.contents(atPath: editor.path))
-        #expect(Array(written) == Array("# \u{00E9}".utf8) + [0xFF, 0xFE] + Array("\n[Default Applications]\nx-scheme-handler/https=new.desktop;\n".utf8))
+        #expect(
+            Array(written) == Array("# \u{00E9}".utf8) + [0xFF, 0xFE]
+                + Array("\n[Default Applications]\nx-scheme-handler/https=new.desktop;\n".utf8))
     }
 
     @Test func editorWritesThroughASymlink() throws {
@@ -242,7 +273,9 @@ import Testing
     @Test func editorRefusesValuesThatWouldBreakTheFile() {
         let sandbox = Sandbox()
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
-        for (type, id) in [("x-scheme-handler/https\n[x]", "a.desktop"), ("noslash", "a.desktop"), ("a/b", "a;b.desktop"), ("a/b", "../a.desktop")] {
+        for (type, id) in [
+            ("x-scheme-handler/https\n[x]", "a.desktop"), ("noslash", "a.desktop"), ("a/b", "a;b.desktop"), ("a/b", "../a.desktop"),
+        ] {
             #expect(throws: ChoosyError.self) { try editor.setDefaults([type: [id]]) }
         }
         #expect(!sandbox.exists(editor.path))
@@ -251,10 +284,15 @@ import Testing
     @Test func editorRemovesADefaultGivenNoIDs() throws {
         let sandbox = Sandbox()
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
-        sandbox.write(editor.path, "# mine\n[Default Applications]\nx-scheme-handler/https=choosy.desktop;\ntext/html=firefox.desktop;\nx-scheme-handler/https=again.desktop;\n")
+        sandbox.write(
+            editor.path,
+            "# mine\n[Default Applications]\nx-scheme-handler/https=choosy.desktop;\ntext/html=firefox.desktop;\nx-scheme-handler/https=again.desktop;\n"
+        )
         let previous = try editor.setDefaults(["x-scheme-handler/https": [], "x-scheme-handler/mailto": ["a.desktop", "b.desktop"]])
         #expect(previous["x-scheme-handler/https"] != nil)
-        #expect(sandbox.read(editor.path) == "# mine\n[Default Applications]\ntext/html=firefox.desktop;\nx-scheme-handler/mailto=a.desktop;b.desktop;\n")
+        #expect(
+            sandbox.read(editor.path)
+                == "# mine\n[Default Applications]\ntext/html=firefox.desktop;\nx-scheme-handler/mailto=a.desktop;b.desktop;\n")
     }
 
     @Test func editorPutsBackTheLinesItReplacedExactly() throws {
@@ -262,13 +300,18 @@ import Testing
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
         let original = "[Default Applications]\r\nX-Scheme-Handler/HTTPS = firefox.desktop\r\ntext/html=firefox.desktop\r\n"
         sandbox.write(editor.path, original)
-        let previous = try editor.replaceDefaults(["x-scheme-handler/https": ["choosy.desktop"], "x-scheme-handler/geo": ["choosy.desktop"]])
+        let previous = try editor.replaceDefaults([
+            "x-scheme-handler/https": ["choosy.desktop"], "x-scheme-handler/geo": ["choosy.desktop"],
+        ])
         #expect(previous.listed == ["x-scheme-handler/https": ["firefox.desktop"]])
         #expect(previous.lines == ["x-scheme-handler/https": "X-Scheme-Handler/HTTPS = firefox.desktop"])
-        #expect(try editor.withdraw("choosy.desktop", restoring: [
-            "x-scheme-handler/https": (previous.listed["x-scheme-handler/https"]!, previous.lines["x-scheme-handler/https"]),
-            "x-scheme-handler/geo": ([], nil),
-        ]))
+        #expect(
+            try editor.withdraw(
+                "choosy.desktop",
+                restoring: [
+                    "x-scheme-handler/https": (previous.listed["x-scheme-handler/https"]!, previous.lines["x-scheme-handler/https"]),
+                    "x-scheme-handler/geo": ([], nil),
+                ]))
         #expect(sandbox.read(editor.path) == original)
 
         // A line that is not one line for that type is not written; the IDs are.
@@ -280,7 +323,9 @@ import Testing
     @Test func withdrawKeepsWhatTheUserChoseAndDropsChoosyEverywhere() throws {
         let sandbox = Sandbox()
         let editor = MimeAppsEditor(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem())
-        sandbox.write(editor.path, """
+        sandbox.write(
+            editor.path,
+            """
             [Added Associations]
             x-scheme-handler/https=chromium.desktop;choosy.desktop;
             x-scheme-handler/geo=choosy.desktop;
@@ -290,18 +335,22 @@ import Testing
             x-scheme-handler/mailto=thunderbird.desktop;
 
             """)
-        #expect(try editor.withdraw("choosy.desktop", restoring: [
-            "x-scheme-handler/https": (["firefox.desktop"], nil), "x-scheme-handler/http": (["firefox.desktop"], nil),
-        ]))
-        #expect(sandbox.read(editor.path) == """
-            [Added Associations]
-            x-scheme-handler/https=chromium.desktop;
-            [Default Applications]
-            x-scheme-handler/https=chromium.desktop;
-            x-scheme-handler/http=firefox.desktop;
-            x-scheme-handler/mailto=thunderbird.desktop;
+        #expect(
+            try editor.withdraw(
+                "choosy.desktop",
+                restoring: [
+                    "x-scheme-handler/https": (["firefox.desktop"], nil), "x-scheme-handler/http": (["firefox.desktop"], nil),
+                ]))
+        #expect(
+            sandbox.read(editor.path) == """
+                [Added Associations]
+                x-scheme-handler/https=chromium.desktop;
+                [Default Applications]
+                x-scheme-handler/https=chromium.desktop;
+                x-scheme-handler/http=firefox.desktop;
+                x-scheme-handler/mailto=thunderbird.desktop;
 
-            """)
+                """)
         // Nothing names choosy any more: nothing to do, nothing written.
         #expect(try !editor.withdraw("choosy.desktop", restoring: [:]))
     }

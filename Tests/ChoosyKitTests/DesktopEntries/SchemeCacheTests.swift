@@ -1,6 +1,7 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 /// The saved scheme map (`desktop-entries.cache`), read bytewise and decoded per scheme.
 @Suite struct SchemeCacheFormatTests {

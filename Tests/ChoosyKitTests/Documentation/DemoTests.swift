@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -13,8 +13,10 @@ import Testing
     /// and returns the file's lines.
     private func runRedirected() -> [String] {
         let log = sandbox.root + "/demo.log"
-        let run = sandbox.run(["/bin/sh", "-c", #""$0" "$1" "$2" > "$3" 2>&1"#,
-                               Sandbox.packageRoot + "/scripts/demo.sh", Sandbox.choosyBinary, directory, log])
+        let run = sandbox.run([
+            "/bin/sh", "-c", #""$0" "$1" "$2" > "$3" 2>&1"#,
+            Sandbox.packageRoot + "/scripts/demo.sh", Sandbox.choosyBinary, directory, log,
+        ])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let text = sandbox.read(log) ?? ""
         #expect(!text.contains("\0"), "a stream that was truncated and written on leaves NULs")
@@ -27,7 +29,10 @@ import Testing
         var result: [(String, [String])] = []
         var index = 0
         while index < lines.count {
-            guard lines[index].hasPrefix("$ ") else { index += 1; continue }
+            guard lines[index].hasPrefix("$ ") else {
+                index += 1
+                continue
+            }
             var end = index + 1
             while end < lines.count {
                 let next = end + 1 < lines.count ? lines[end + 1] : "$ "

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Testing
 
 /// The reader of a hook's output and the buffer that caps it (doc/security.md).

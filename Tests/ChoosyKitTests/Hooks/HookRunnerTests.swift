@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -9,14 +9,18 @@ import Testing
     let diagnostics = RecordingDiagnostics()
 
     private var context: HookContext {
-        HookContext(typeKey: "twitter", typeName: "Twitter", actionKey: "show_profile", actionName: "Show Profile",
-                    appKey: "tweetbot", parameters: ["profile_screenname": "Substantial", "callback_url": "choosy:"])
+        HookContext(
+            typeKey: "twitter", typeName: "Twitter", actionKey: "show_profile", actionName: "Show Profile",
+            appKey: "tweetbot", parameters: ["profile_screenname": "Substantial", "callback_url": "choosy:"])
     }
 
-    private func runner(timeout: Double = HookRunner.defaultTimeout, userID: UInt32 = getuid(), extra: [String: String] = [:]) -> HookRunner {
+    private func runner(timeout: Double = HookRunner.defaultTimeout, userID: UInt32 = getuid(), extra: [String: String] = [:]) -> HookRunner
+    {
         var environment = sandbox.choosyEnvironment
         for (name, value) in extra { environment[name] = value }
-        return HookRunner(environment: environment, diagnostics: diagnostics, processRunner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem(), timeout: timeout, userID: userID)
+        return HookRunner(
+            environment: environment, diagnostics: diagnostics, processRunner: PosixProcessRunner(fileSystem: LocalFileSystem()),
+            fileSystem: LocalFileSystem(), timeout: timeout, userID: userID)
     }
 
     @discardableResult
@@ -26,14 +30,18 @@ import Testing
 
     @Test func locatesScriptsBySymbol() {
         let runner = runner()
-        #expect(runner.prepareHookPath(typeName: "Twitter", actionName: "Show Profile") == sandbox.configHome + "/choosy/hooks/prepareForTwitterShowProfile")
+        #expect(
+            runner.prepareHookPath(typeName: "Twitter", actionName: "Show Profile") == sandbox.configHome
+                + "/choosy/hooks/prepareForTwitterShowProfile")
         #expect(runner.customActionPath("say-hello") == sandbox.configHome + "/choosy/actions/SayHello")
         #expect(runner.customActionPath("---") == nil)
         #expect(runner.customActionPath("../../bin/sh") == sandbox.configHome + "/choosy/actions/BinSh")
     }
 
     @Test func prepareHookRewritesParametersAndSeesTheContext() {
-        script("hooks/prepareForTwitterShowProfile", """
+        script(
+            "hooks/prepareForTwitterShowProfile",
+            """
             env | grep '^CHOOSY_' | sort > "\(sandbox.records)/env"
             echo "profile_screenname=${CHOOSY_PARAM_PROFILE_SCREENNAME}_rewritten"
             echo "this line is ignored"
@@ -42,15 +50,16 @@ import Testing
             """)
         let result = runner(extra: ["CHOOSY_PARAM_STALE": "x", "CHOOSY_APP": "stale"]).prepare(context)
         #expect(result == .proceed(["profile_screenname": "Substantial_rewritten", "callback_url": "choosy:", "extra": "a=b"]))
-        #expect(sandbox.read("records/env") == """
-            CHOOSY_ACTION=show_profile
-            CHOOSY_APP=tweetbot
-            CHOOSY_OFFLINE=1
-            CHOOSY_PARAM_CALLBACK_URL=choosy:
-            CHOOSY_PARAM_PROFILE_SCREENNAME=Substantial
-            CHOOSY_TYPE=twitter
+        #expect(
+            sandbox.read("records/env") == """
+                CHOOSY_ACTION=show_profile
+                CHOOSY_APP=tweetbot
+                CHOOSY_OFFLINE=1
+                CHOOSY_PARAM_CALLBACK_URL=choosy:
+                CHOOSY_PARAM_PROFILE_SCREENNAME=Substantial
+                CHOOSY_TYPE=twitter
 
-            """)
+                """)
         let path = sandbox.configHome + "/choosy/hooks/prepareForTwitterShowProfile"
         #expect(diagnostics.explanations.contains("looking for prepare hook \(path)"))
         #expect(diagnostics.explanations.contains("running prepare hook \(path)"))
@@ -96,7 +105,9 @@ import Testing
     }
 
     @Test func customActionOutputGoesToSuccess() {
-        script("actions/SayHello", """
+        script(
+            "actions/SayHello",
+            """
             echo "greeting=hello ${CHOOSY_PARAM_NAME}"
             echo "noise"
             echo "action=${CHOOSY_ACTION} type=${CHOOSY_TYPE-unset} app=${CHOOSY_APP-unset}"
@@ -109,13 +120,15 @@ import Testing
         script("actions/Broken", "echo 'out'; printf 'first line\\r\\nsecond line\\n' >&2; exit 7")
         #expect(runner().runCustomAction("broken", parameters: [:]) == .failure(code: 7, message: "first line"))
         script("actions/Quiet", "exit 9")
-        #expect(runner().runCustomAction("quiet", parameters: [:]) == .failure(code: 9, message: "custom action 'quiet' exited with status 9"))
+        #expect(
+            runner().runCustomAction("quiet", parameters: [:]) == .failure(code: 9, message: "custom action 'quiet' exited with status 9"))
     }
 
     @Test func customActionTimeoutAndStartFailure() {
         script("actions/Slow", "sleep 30")
-        #expect(runner(timeout: 0.3).runCustomAction("slow", parameters: [:])
-            == .failure(code: HookRunner.timeoutStatus, message: "custom action 'slow' timed out after 0.3 s"))
+        #expect(
+            runner(timeout: 0.3).runCustomAction("slow", parameters: [:])
+                == .failure(code: HookRunner.timeoutStatus, message: "custom action 'slow' timed out after 0.3 s"))
         sandbox.write(sandbox.configHome + "/choosy/actions/NoInterpreter", "#!/nonexistent/interpreter\n", mode: 0o755)
         guard case .failure(let code, let message) = runner().runCustomAction("no interpreter", parameters: [:]) else {
             Issue.record("expected a failure")
@@ -141,12 +154,13 @@ import Testing
     @Test func parameterKeysBecomeVariableNames() {
         script("actions/Env", "env | grep '^CHOOSY_PARAM_' | sort > '\(sandbox.records)/env'")
         _ = runner().runCustomAction("env", parameters: ["file-name": "a", "File_Name": "b", "ok": "c", "nul": "x\u{0}y", "ü": "d"])
-        #expect(sandbox.read("records/env") == """
-            CHOOSY_PARAM_FILE_NAME=b
-            CHOOSY_PARAM_OK=c
-            CHOOSY_PARAM___=d
+        #expect(
+            sandbox.read("records/env") == """
+                CHOOSY_PARAM_FILE_NAME=b
+                CHOOSY_PARAM_OK=c
+                CHOOSY_PARAM___=d
 
-            """)
+                """)
         #expect(diagnostics.explanations.contains("parameter 'file-name' would also be CHOOSY_PARAM_FILE_NAME; not passed to the hook"))
         #expect(diagnostics.explanations.contains("parameter 'nul' holds a NUL byte; not passed to the hook"))
     }

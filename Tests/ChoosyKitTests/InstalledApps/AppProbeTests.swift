@@ -1,6 +1,7 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 @Suite struct AppProbeTests {
     private func probe(_ sandbox: Sandbox, diagnostics: DiagnosticSink? = nil) -> AppProbe {
@@ -14,19 +15,24 @@ import Testing
 
     @Test func takesTheFirstUsableDesktopID() {
         let sandbox = Sandbox()
-        let firefox = App(key: "firefox", name: "Firefox", urlScheme: "firefox:", desktopIDs: [
-            "firefox.desktop", "firefox-esr.desktop", "org.mozilla.firefox.desktop",
-        ])
+        let firefox = App(
+            key: "firefox", name: "Firefox", urlScheme: "firefox:",
+            desktopIDs: [
+                "firefox.desktop", "firefox-esr.desktop", "org.mozilla.firefox.desktop",
+            ])
         #expect(probe(sandbox).installedEntry(for: firefox) == nil)
 
-        sandbox.desktopEntry("org.mozilla.firefox.desktop", sandbox.application(name: "Firefox (Flatpak)", exec: "flatpak run org.mozilla.firefox %u"))
-        sandbox.desktopEntry("firefox-esr.desktop", sandbox.application(name: "Firefox ESR", exec: "firefox-esr %u", "TryExec=firefox-esr-is-gone\n"))
+        sandbox.desktopEntry(
+            "org.mozilla.firefox.desktop", sandbox.application(name: "Firefox (Flatpak)", exec: "flatpak run org.mozilla.firefox %u"))
+        sandbox.desktopEntry(
+            "firefox-esr.desktop", sandbox.application(name: "Firefox ESR", exec: "firefox-esr %u", "TryExec=firefox-esr-is-gone\n"))
         let diagnostics = RecordingDiagnostics()
         #expect(probe(sandbox, diagnostics: diagnostics).installedEntry(for: firefox)?.id == "org.mozilla.firefox.desktop")
-        #expect(diagnostics.explanations == [
-            "firefox: firefox.desktop is not installed",
-            "firefox: firefox-esr.desktop is not usable: TryExec 'firefox-esr-is-gone' is not an installed executable",
-        ])
+        #expect(
+            diagnostics.explanations == [
+                "firefox: firefox.desktop is not installed",
+                "firefox: firefox-esr.desktop is not usable: TryExec 'firefox-esr-is-gone' is not an installed executable",
+            ])
 
         sandbox.desktopEntry("firefox.desktop", sandbox.application(name: "Firefox", exec: "firefox %u"))
         #expect(probe(sandbox).installedEntry(for: firefox)?.id == "firefox.desktop")
@@ -66,9 +72,11 @@ import Testing
 
     @Test func showsTheTranslatedName() {
         let sandbox = Sandbox()
-        sandbox.desktopEntry("files.desktop", sandbox.application(
-            name: "Files", exec: "files %u", "Name[de]=Dateien\nName[sr]=Датотеке\nName[sr@latin]=Datoteke\n"
-        ))
+        sandbox.desktopEntry(
+            "files.desktop",
+            sandbox.application(
+                name: "Files", exec: "files %u", "Name[de]=Dateien\nName[sr]=Датотеке\nName[sr@latin]=Datoteke\n"
+            ))
         let app = App(key: "files", name: "Catalog Files", urlScheme: "files:", desktopIDs: ["files.desktop"])
         #expect(probe(sandbox).displayName(for: app) == "Catalog Files")
         sandbox.overrides["LANG"] = "de_DE.UTF-8"

@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 /// Firefox's `profiles.ini` and Chromium's `Local State`, read as the browsers write them and
 /// as crashes and hand edits leave them.
@@ -26,12 +27,19 @@ import Testing
     /// Where each profile's directory is, and which names a profile group's store.
     @Test func firefoxEntriesHaveTheirDirectoriesAndStores() {
         let entries = FirefoxProfileList.entries(in: fixture("profiles.ini"))
-        #expect(entries.map { $0.directory(root: "/r") } == ["/srv/profiles/work-elsewhere", "/r/Profiles/k2l3m4n5.Work", "/r/Profiles/x9y8z7w6.default-release", "/r/Profiles/aaaa0000.--foo"])
-        let group = FirefoxProfileList.entries(in: Array("[Profile0]\nName=A\nIsRelative=1\nPath=a\nStoreID=0a1b2c3d\n[Profile1]\nName=B\nStoreID=\nIsRelative=yes\nPath=b\n".utf8))
-        #expect(group == [
-            FirefoxProfileList.Entry(name: "A", path: "a", isRelative: true, storeID: "0a1b2c3d"),
-            FirefoxProfileList.Entry(name: "B", path: "b", isRelative: false, storeID: nil),
-        ])
+        #expect(
+            entries.map { $0.directory(root: "/r") } == [
+                "/srv/profiles/work-elsewhere", "/r/Profiles/k2l3m4n5.Work", "/r/Profiles/x9y8z7w6.default-release",
+                "/r/Profiles/aaaa0000.--foo",
+            ])
+        let group = FirefoxProfileList.entries(
+            in: Array(
+                "[Profile0]\nName=A\nIsRelative=1\nPath=a\nStoreID=0a1b2c3d\n[Profile1]\nName=B\nStoreID=\nIsRelative=yes\nPath=b\n".utf8))
+        #expect(
+            group == [
+                FirefoxProfileList.Entry(name: "A", path: "a", isRelative: true, storeID: "0a1b2c3d"),
+                FirefoxProfileList.Entry(name: "B", path: "b", isRelative: false, storeID: nil),
+            ])
         #expect(FirefoxProfileList.Entry(name: "C").directory(root: "/r") == nil)
     }
 
@@ -64,7 +72,10 @@ import Testing
         // Lines that are not Key=Value or hold NUL are skipped, and a broken group header ends
         // the group before it; the rest stands.
         #expect(names("junk\n[Profile0]\nName=\u{0}x\n[Profile1]\ngarbage\nName=Kept\n[Profile2\nName=Not a group\n") == ["Kept"])
-        #expect(FirefoxProfileList.profiles(in: Array("[Profile0]\nName=".utf8) + [0xFF] + Array("\n[Profile1]\nName=B".utf8)).map(\.name) == ["B"])
+        #expect(
+            FirefoxProfileList.profiles(in: Array("[Profile0]\nName=".utf8) + [0xFF] + Array("\n[Profile1]\nName=B".utf8)).map(\.name) == [
+                "B"
+            ])
         #expect(FirefoxProfileList.profiles(in: [0xFF, 0xFE, 0x00, 0x5B]).isEmpty)
         #expect(names("") == [] && names("[Profile0]\nName=\n") == [])
         // A lone CR ends a line (found by fuzzing: it was kept inside the name).
@@ -75,30 +86,35 @@ import Testing
 
     @Test func chromiumProfilesAreItsInfoCacheByDisplayName() throws {
         let profiles = try ChromiumLocalState.profiles(in: fixture("Local State"))
-        #expect(profiles == [
-            BrowserProfile(name: "Person 1", selector: "Default"),
-            BrowserProfile(name: "Work", selector: "Profile 1"),
-            BrowserProfile(name: "Side\nline $HOME `id`", selector: "Profile 2"),
-        ])
+        #expect(
+            profiles == [
+                BrowserProfile(name: "Person 1", selector: "Default"),
+                BrowserProfile(name: "Work", selector: "Profile 1"),
+                BrowserProfile(name: "Side\nline $HOME `id`", selector: "Profile 2"),
+            ])
     }
 
     /// Two profiles named "Person 1" are two choices, each shown with its directory (doc/profiles.md);
     /// a profile whose own name is what another is shown as is left out, keys being unique.
     @Test func chromiumProfilesWithEqualNamesAreShownWithTheirDirectories() throws {
-        let equal = #"{"profile": {"info_cache": {"Default": {"name": "Person 1"}, "Profile 1": {"name": "Work"}, "Profile 2": {"name": "Person 1"}, "Profile 3": {"name": "Person 1 (Profile 2)"}}}}"#
-        #expect(try ChromiumLocalState.profiles(in: Array(equal.utf8)) == [
-            BrowserProfile(name: "Person 1 (Default)", selector: "Default"),
-            BrowserProfile(name: "Work", selector: "Profile 1"),
-            BrowserProfile(name: "Person 1 (Profile 2)", selector: "Profile 2"),
-        ])
+        let equal =
+            #"{"profile": {"info_cache": {"Default": {"name": "Person 1"}, "Profile 1": {"name": "Work"}, "Profile 2": {"name": "Person 1"}, "Profile 3": {"name": "Person 1 (Profile 2)"}}}}"#
+        #expect(
+            try ChromiumLocalState.profiles(in: Array(equal.utf8)) == [
+                BrowserProfile(name: "Person 1 (Default)", selector: "Default"),
+                BrowserProfile(name: "Work", selector: "Profile 1"),
+                BrowserProfile(name: "Person 1 (Profile 2)", selector: "Profile 2"),
+            ])
     }
 
     @Test func chromiumLocalStatesWithoutProfilesOrNotJSON() throws {
         #expect(try ChromiumLocalState.profiles(in: Array("{}".utf8)).isEmpty)
         #expect(try ChromiumLocalState.profiles(in: Array(#"{"profile": {"info_cache": []}}"#.utf8)).isEmpty)
         // No name: the directory is the name, which may then be another's.
-        let odd = #"{"profile": {"info_cache": {"Default": {}, "Profile 1": {"name": "Default"}, "Profile 2": {"name": 3}, "": {"name": "x"}}}}"#
-        #expect(try ChromiumLocalState.profiles(in: Array(odd.utf8)).map(\.name) == ["Default (Default)", "Default (Profile 1)", "Profile 2"])
+        let odd =
+            #"{"profile": {"info_cache": {"Default": {}, "Profile 1": {"name": "Default"}, "Profile 2": {"name": 3}, "": {"name": "x"}}}}"#
+        #expect(
+            try ChromiumLocalState.profiles(in: Array(odd.utf8)).map(\.name) == ["Default (Default)", "Default (Profile 1)", "Profile 2"])
         #expect(throws: JSONError.self) { try ChromiumLocalState.profiles(in: Array(#"{"profile": {"#.utf8)) }
     }
 
@@ -117,18 +133,23 @@ import Testing
     let diagnostics = RecordingDiagnostics(verbose: true)
     static let firefox = App(
         key: "firefox", name: "Firefox", urlScheme: "http:", desktopIDs: ["firefox.desktop", "org.mozilla.firefox.desktop"],
-        profiles: AppProfiles(format: .firefox, paths: [
-            "firefox.desktop": ["~/.mozilla/firefox/profiles.ini", "$XDG_CONFIG_HOME/mozilla/firefox/profiles.ini"],
-            "org.mozilla.firefox.desktop": ["~/.var/app/org.mozilla.firefox/.mozilla/firefox/profiles.ini"],
-        ], arguments: ["-P", "{{profile}}"])
+        profiles: AppProfiles(
+            format: .firefox,
+            paths: [
+                "firefox.desktop": ["~/.mozilla/firefox/profiles.ini", "$XDG_CONFIG_HOME/mozilla/firefox/profiles.ini"],
+                "org.mozilla.firefox.desktop": ["~/.var/app/org.mozilla.firefox/.mozilla/firefox/profiles.ini"],
+            ], arguments: ["-P", "{{profile}}"])
     )
     static let chromium = App(
         key: "chromium", name: "Chromium", urlScheme: "http:", desktopIDs: ["chromium.desktop"],
-        profiles: AppProfiles(format: .chromium, paths: ["chromium.desktop": ["$XDG_CONFIG_HOME/chromium/Local State"]], arguments: ["--profile-directory={{profile}}"])
+        profiles: AppProfiles(
+            format: .chromium, paths: ["chromium.desktop": ["$XDG_CONFIG_HOME/chromium/Local State"]],
+            arguments: ["--profile-directory={{profile}}"])
     )
 
     func finder(_ variables: [String: String] = ["HOME": "/home/ada"]) -> BrowserProfileFinder {
-        BrowserProfileFinder(environment: Environment(variables), fileSystem: fileSystem, diagnostics: diagnostics, stores: SQLiteLibraryReader())
+        BrowserProfileFinder(
+            environment: Environment(variables), fileSystem: fileSystem, diagnostics: diagnostics, stores: SQLiteLibraryReader())
     }
 
     func write(_ path: String, _ text: String) throws {
@@ -151,7 +172,9 @@ import Testing
         try write("/home/ada/.config/chromium/Local State", #"{"profile": {"info_cache": {"Default": {"name": "Home"}}}}"#)
         try write("/xdg/chromium/Local State", #"{"profile": {"info_cache": {"Default": {"name": "XDG"}}}}"#)
         #expect(finder().profiles(of: Self.chromium, desktopID: "chromium.desktop").map(\.name) == ["Home"])
-        #expect(finder(["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg"]).profiles(of: Self.chromium, desktopID: "chromium.desktop").map(\.name) == ["XDG"])
+        #expect(
+            finder(["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg"]).profiles(of: Self.chromium, desktopID: "chromium.desktop").map(\.name)
+                == ["XDG"])
         #expect(finder().expandedPath("relative/Local State") == nil)
         #expect(finder().expandedPath("~/x") == "/home/ada/x")
     }
@@ -163,7 +186,9 @@ import Testing
         try write("/home/ada/.config/mozilla/firefox/profiles.ini", "[Profile0]\nName=XDG\n")
         try write("/xdg/mozilla/firefox/profiles.ini", "[Profile0]\nName=Own XDG\n")
         #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["XDG"])
-        #expect(finder(["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg"]).profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["Own XDG"])
+        #expect(
+            finder(["HOME": "/home/ada", "XDG_CONFIG_HOME": "/xdg"]).profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name)
+                == ["Own XDG"])
         // An existing ~/.mozilla/firefox/ stays in use, even before it has a profiles.ini.
         try fileSystem.createDirectory("/home/ada/.mozilla", permissions: 0o700)
         try fileSystem.createDirectory("/home/ada/.mozilla/firefox", permissions: 0o700)
@@ -171,8 +196,12 @@ import Testing
         try write("/home/ada/.mozilla/firefox/profiles.ini", "[Profile0]\nName=Legacy\n")
         #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").map(\.name) == ["Legacy"])
         #expect(finder().profileListPath(["~/a/list", "~/b/list"], format: .firefox) == "/home/ada/b/list")
-        #expect(finder(["HOME": "/home/ada", "MOZ_LEGACY_HOME": "1"]).profileListPath(["~/a/list", "~/b/list"], format: .firefox) == "/home/ada/a/list")
-        #expect(finder(["HOME": "/home/ada", "MOZ_LEGACY_HOME": "1"]).profileListPath(["~/a/list", "~/b/list"], format: .chromium) == "/home/ada/b/list")
+        #expect(
+            finder(["HOME": "/home/ada", "MOZ_LEGACY_HOME": "1"]).profileListPath(["~/a/list", "~/b/list"], format: .firefox)
+                == "/home/ada/a/list")
+        #expect(
+            finder(["HOME": "/home/ada", "MOZ_LEGACY_HOME": "1"]).profileListPath(["~/a/list", "~/b/list"], format: .chromium)
+                == "/home/ada/b/list")
         #expect(finder().profileListPath(["~/a/list", "relative/list"], format: .firefox) == nil)
     }
 
@@ -180,7 +209,8 @@ import Testing
         #expect(finder().profiles(of: Self.chromium, desktopID: "chromium.desktop").isEmpty)
         try write("/home/ada/.config/chromium/Local State", "{not json")
         #expect(finder().profiles(of: Self.chromium, desktopID: "chromium.desktop").isEmpty)
-        #expect(diagnostics.explanations.filter { $0.contains("skipping the profile list /home/ada/.config/chromium/Local State") }.count == 1)
+        #expect(
+            diagnostics.explanations.filter { $0.contains("skipping the profile list /home/ada/.config/chromium/Local State") }.count == 1)
         try fileSystem.createDirectory("/home/ada/.mozilla/firefox/profiles.ini", permissions: 0o700)
         #expect(finder().profiles(of: Self.firefox, desktopID: "firefox.desktop").isEmpty)
         #expect(diagnostics.warnings.isEmpty, "never more than -v says")

@@ -1,6 +1,7 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 /// The bundled catalog's links, as `handle` reads them: by the catalog with no other source.
 let bundledLinks: CatalogLinkMatcher = {
@@ -10,8 +11,9 @@ let bundledLinks: CatalogLinkMatcher = {
         userCatalog: UserCatalog(environment: environment, fileSystem: LocalFileSystem()),
         network: nil, clock: SystemClock(), diagnostics: RecordingDiagnostics()
     )
-    return CatalogLinkMatcher(types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
-                              host: nil, diagnostics: RecordingDiagnostics())
+    return CatalogLinkMatcher(
+        types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
+        host: nil, diagnostics: RecordingDiagnostics())
 }()
 
 @Suite struct LinkClassifierTests {
@@ -22,8 +24,10 @@ let bundledLinks: CatalogLinkMatcher = {
         return nil
     }
 
-    private func expect(_ url: String, _ type: String, _ action: String, _ parameters: [String: String],
-                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expect(
+        _ url: String, _ type: String, _ action: String, _ parameters: [String: String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let found = try self.action(url)
         #expect(found.map { [$0.type, $0.action] } == [type, action], "\(url)", sourceLocation: sourceLocation)
         #expect(found?.parameters == parameters, "\(url)", sourceLocation: sourceLocation)
@@ -36,9 +40,11 @@ let bundledLinks: CatalogLinkMatcher = {
 
     @Test func theHostIsTheOneABrowserReaches() throws {
         // Userinfo, look-alike domains and query text never make a link an x.com link.
-        for link in ["https://x.com@evil.example/choosyapp", "https://x.com.evil.example/choosyapp",
-                     "https://evil.example/choosyapp?u=x.com", "https://x.com:443@evil.example/choosyapp",
-                     "https://x.com%2eevil.example/choosyapp"] {
+        for link in [
+            "https://x.com@evil.example/choosyapp", "https://x.com.evil.example/choosyapp",
+            "https://evil.example/choosyapp?u=x.com", "https://x.com:443@evil.example/choosyapp",
+            "https://x.com%2eevil.example/choosyapp",
+        ] {
             try expect(link, "browser", "browse", ["url": link])
         }
         // What a browser normalizes is the same site: case, a trailing dot, backslashes, full-width dots.
@@ -49,36 +55,45 @@ let bundledLinks: CatalogLinkMatcher = {
 
     @Test func aLinkABrowserCannotOpenIsRefused() {
         for link in ["https://exa mple.org/", "https://[::1/", "http://", "https://a<b.example/"] {
-            #expect(performing: { try classifier.classify(link) }, throws: { error in
-                (error as? ChoosyError)?.status == .usage && (error as? ChoosyError)?.message.contains("is not a link a browser can open") == true
-            })
+            #expect(
+                performing: { try classifier.classify(link) },
+                throws: { error in
+                    (error as? ChoosyError)?.status == .usage
+                        && (error as? ChoosyError)?.message.contains("is not a link a browser can open") == true
+                })
         }
     }
 
     @Test func mailto() throws {
         try expect("mailto:a@example.org", "email", "compose", ["to": "a@example.org"])
-        try expect("mailto:a@example.org,b@example.org?to=c@example.org&CC=d@example.org&cc=e@example.org&bcc=f@example.org&Subject=Hi%20there&body=line%201%0D%0Aa+b",
-                   "email", "compose", [
-                       "to": "a@example.org,b@example.org,c@example.org",
-                       "cc": "d@example.org,e@example.org",
-                       "bcc": "f@example.org",
-                       "subject": "Hi there",
-                       "body": "line 1\r\na+b",
-                   ])
-        try expect("mailto:?to=%22A%20B%22%20%3Ca@example.org%3E&subject=100%", "email", "compose",
-                   ["to": "\"A B\" <a@example.org>", "subject": "100%"])
+        try expect(
+            "mailto:a@example.org,b@example.org?to=c@example.org&CC=d@example.org&cc=e@example.org&bcc=f@example.org&Subject=Hi%20there&body=line%201%0D%0Aa+b",
+            "email", "compose",
+            [
+                "to": "a@example.org,b@example.org,c@example.org",
+                "cc": "d@example.org,e@example.org",
+                "bcc": "f@example.org",
+                "subject": "Hi there",
+                "body": "line 1\r\na+b",
+            ])
+        try expect(
+            "mailto:?to=%22A%20B%22%20%3Ca@example.org%3E&subject=100%", "email", "compose",
+            ["to": "\"A B\" <a@example.org>", "subject": "100%"])
         try expect("mailto:", "email", "compose", [:])
     }
 
     @Test func geo() throws {
-        try expect("geo:52.52,13.40;u=35?z=12", "maps", "show_location",
-                   ["latitude": "52.52", "longitude": "13.40", "latitude_longitude": "52.52,13.40"])
-        try expect("geo:-33.9,151.2,40;crs=wgs84", "maps", "show_location",
-                   ["latitude": "-33.9", "longitude": "151.2", "latitude_longitude": "-33.9,151.2"])
+        try expect(
+            "geo:52.52,13.40;u=35?z=12", "maps", "show_location",
+            ["latitude": "52.52", "longitude": "13.40", "latitude_longitude": "52.52,13.40"])
+        try expect(
+            "geo:-33.9,151.2,40;crs=wgs84", "maps", "show_location",
+            ["latitude": "-33.9", "longitude": "151.2", "latitude_longitude": "-33.9,151.2"])
         try expect("geo:0,0?q=Berlin", "maps", "search", ["query": "Berlin"])
         try expect("geo:0,0?q=1600+Amphitheatre+Parkway%2C+CA", "maps", "search", ["query": "1600 Amphitheatre Parkway, CA"])
-        try expect("geo:52.52,13.4?q=cafe", "maps", "search",
-                   ["latitude": "52.52", "longitude": "13.4", "latitude_longitude": "52.52,13.4", "query": "cafe"])
+        try expect(
+            "geo:52.52,13.4?q=cafe", "maps", "search",
+            ["latitude": "52.52", "longitude": "13.4", "latitude_longitude": "52.52,13.4", "query": "cafe"])
         for invalid in ["geo:91,0", "geo:abc,def", "geo:1", "geo:1,2;crs=other", "geo:1e5,2"] {
             #expect(try classifier.classify(invalid) == .scheme("geo"), "\(invalid)")
         }
@@ -90,20 +105,25 @@ let bundledLinks: CatalogLinkMatcher = {
         }
         try expect("http://twitter.com/Substantial/", "twitter", "show_profile", ["profile_screenname": "Substantial"])
         try expect("https://x.com/jack/status/20?s=20", "twitter", "status", ["profile_screenname": "jack", "reference_tweet_id": "20"])
-        try expect("https://twitter.com/jack/status/20/photo/1", "twitter", "status", ["profile_screenname": "jack", "reference_tweet_id": "20"])
+        try expect(
+            "https://twitter.com/jack/status/20/photo/1", "twitter", "status", ["profile_screenname": "jack", "reference_tweet_id": "20"])
         try expect("https://x.com/i/web/status/1234", "twitter", "status", ["reference_tweet_id": "1234"])
     }
 
     @Test func twitterIntents() throws {
-        try expect("https://twitter.com/intent/tweet?text=Hello+world%21&url=https%3A%2F%2Fexample.org&via=choosy&hashtags=a,b&related=x&in_reply_to=42",
-                   "twitter", "post", [
-                       "text": "Hello world!", "url_in_tweet": "https://example.org", "via": "choosy",
-                       "hashtags": "a,b", "related": "x", "reference_tweet_id": "42",
-                   ])
+        try expect(
+            "https://twitter.com/intent/tweet?text=Hello+world%21&url=https%3A%2F%2Fexample.org&via=choosy&hashtags=a,b&related=x&in_reply_to=42",
+            "twitter", "post",
+            [
+                "text": "Hello world!", "url_in_tweet": "https://example.org", "via": "choosy",
+                "hashtags": "a,b", "related": "x", "reference_tweet_id": "42",
+            ])
         try expect("https://x.com/intent/post", "twitter", "post", [:])
         try expect("https://x.com/intent/retweet?tweet_id=42", "twitter", "retweet", ["reference_tweet_id": "42"])
         try expect("https://x.com/intent/like?tweet_id=42", "twitter", "favorite", ["reference_tweet_id": "42"])
-        try expect("https://twitter.com/intent/favorite?tweet_id=42&related=a", "twitter", "favorite", ["reference_tweet_id": "42", "related": "a"])
+        try expect(
+            "https://twitter.com/intent/favorite?tweet_id=42&related=a", "twitter", "favorite",
+            ["reference_tweet_id": "42", "related": "a"])
         try expect("https://twitter.com/intent/follow?screen_name=jack", "twitter", "follow", ["profile_screenname": "jack"])
         try expect("https://twitter.com/intent/user?screen_name=jack", "twitter", "show_profile", ["profile_screenname": "jack"])
     }
@@ -124,22 +144,42 @@ let bundledLinks: CatalogLinkMatcher = {
 
     /// Real links of each site the bundled catalog knows, and what they become.
     @Test(arguments: [
-        ("https://us02web.zoom.us/j/85012345678?pwd=aBc123.1&uname=Ada", "video_call", "join_meeting", ["meeting_id": "85012345678", "password": "aBc123.1"]),
+        (
+            "https://us02web.zoom.us/j/85012345678?pwd=aBc123.1&uname=Ada", "video_call", "join_meeting",
+            ["meeting_id": "85012345678", "password": "aBc123.1"]
+        ),
         ("https://zoom.us/wc/join/85012345678", "video_call", "join_meeting", ["meeting_id": "85012345678"]),
-        ("https://meet.jit.si/WeeklyChoosySync", "video_call", "join_meeting", ["meeting_id": "WeeklyChoosySync", "server": "meet.jit.si"]),
+        (
+            "https://meet.jit.si/WeeklyChoosySync", "video_call", "join_meeting",
+            ["meeting_id": "WeeklyChoosySync", "server": "meet.jit.si"]
+        ),
         ("https://t.me/durov", "chat", "open_chat", ["username": "durov"]),
         ("https://telegram.me/durov/", "chat", "open_chat", ["username": "durov"]),
         ("https://matrix.to/#/%23choosy:matrix.org", "matrix", "open_room", ["room_alias": "choosy:matrix.org"]),
         ("https://matrix.to/#/@alice:example.org?via=example.org", "matrix", "open_user", ["user": "alice:example.org"]),
-        ("https://www.google.com/maps/@52.5200066,13.404954,14z", "maps", "show_location", ["latitude": "52.5200066", "longitude": "13.404954"]),
+        (
+            "https://www.google.com/maps/@52.5200066,13.404954,14z", "maps", "show_location",
+            ["latitude": "52.5200066", "longitude": "13.404954"]
+        ),
         ("https://www.google.com/maps/search/?api=1&query=Brandenburger+Tor", "maps", "search", ["query": "Brandenburger Tor"]),
-        ("https://www.google.com/maps/place/Eiffel%20Tower/@48.8583701,2.2944813,17z/data=!3m1!4b1", "maps", "show_location",
-         ["query": "Eiffel Tower", "latitude": "48.8583701", "longitude": "2.2944813"]),
-        ("https://www.google.com/maps/dir/?api=1&origin=Berlin&destination=Paris", "maps", "get_directions", ["start_address": "Berlin", "end_address": "Paris"]),
+        (
+            "https://www.google.com/maps/place/Eiffel%20Tower/@48.8583701,2.2944813,17z/data=!3m1!4b1", "maps", "show_location",
+            ["query": "Eiffel Tower", "latitude": "48.8583701", "longitude": "2.2944813"]
+        ),
+        (
+            "https://www.google.com/maps/dir/?api=1&origin=Berlin&destination=Paris", "maps", "get_directions",
+            ["start_address": "Berlin", "end_address": "Paris"]
+        ),
         ("https://maps.google.com/?q=Alexanderplatz", "maps", "search", ["query": "Alexanderplatz"]),
-        ("https://www.openstreetmap.org/?mlat=48.8584&mlon=2.2945#map=17/48.8584/2.2945", "maps", "show_location", ["latitude": "48.8584", "longitude": "2.2945"]),
+        (
+            "https://www.openstreetmap.org/?mlat=48.8584&mlon=2.2945#map=17/48.8584/2.2945", "maps", "show_location",
+            ["latitude": "48.8584", "longitude": "2.2945"]
+        ),
         ("https://www.openstreetmap.org/search?query=Eiffel%20Tower", "maps", "search", ["query": "Eiffel Tower"]),
-        ("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s", "video", "play", ["url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s"]),
+        (
+            "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s", "video", "play",
+            ["url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s"]
+        ),
         ("https://m.youtube.com/shorts/abc123", "video", "play", ["url": "https://m.youtube.com/shorts/abc123"]),
         ("https://youtu.be/dQw4w9WgXcQ?t=42", "video", "play", ["url": "https://youtu.be/dQw4w9WgXcQ?t=42"]),
     ])
@@ -155,8 +195,10 @@ let bundledLinks: CatalogLinkMatcher = {
         #expect(try action("https://matrix.to/#/@alice:example.org")?.link?.apps == nil)
     }
 
-    @Test(arguments: ["https://t.me/joinchat/AbCdEf", "https://zoom.us/", "https://www.youtube.com/",
-                      "https://www.youtube.com/watch", "https://www.google.com/maps", "https://matrix.to/", "https://www.openstreetmap.org/"])
+    @Test(arguments: [
+        "https://t.me/joinchat/AbCdEf", "https://zoom.us/", "https://www.youtube.com/",
+        "https://www.youtube.com/watch", "https://www.google.com/maps", "https://matrix.to/", "https://www.openstreetmap.org/",
+    ])
     func pagesOfThoseSitesStayInTheBrowser(link: String) throws {
         try expect(link, "browser", "browse", ["url": link])
     }

@@ -1,6 +1,7 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 /// The open flow with every side effect faked: which app is launched with which argv, when the
 /// picker is shown, and what is remembered. Nothing touches the disk or starts a process.
@@ -11,9 +12,15 @@ import Testing
     let environment = Environment(["HOME": "/home/ada", "DISPLAY": ":0", "PATH": "/usr/bin"])
     let diagnostics = RecordingDiagnostics(verbose: true)
 
-    static let firefox = App(key: "firefox", name: "Firefox", urlScheme: "http:", desktopIDs: ["firefox.desktop"], actions: [AppAction(key: "browse", urlFormat: "{{url}}")])
-    static let chromium = App(key: "chromium", name: "Chromium", urlScheme: "http:", desktopIDs: ["chromium.desktop"], actions: [AppAction(key: "browse", urlFormat: "{{url}}")])
-    static let lynx = App(key: "lynx", name: "Lynx", urlScheme: "http:", desktopIDs: ["lynx.desktop"], actions: [AppAction(key: "browse", urlFormat: "{{url}}")])
+    static let firefox = App(
+        key: "firefox", name: "Firefox", urlScheme: "http:", desktopIDs: ["firefox.desktop"],
+        actions: [AppAction(key: "browse", urlFormat: "{{url}}")])
+    static let chromium = App(
+        key: "chromium", name: "Chromium", urlScheme: "http:", desktopIDs: ["chromium.desktop"],
+        actions: [AppAction(key: "browse", urlFormat: "{{url}}")])
+    static let lynx = App(
+        key: "lynx", name: "Lynx", urlScheme: "http:", desktopIDs: ["lynx.desktop"],
+        actions: [AppAction(key: "browse", urlFormat: "{{url}}")])
 
     init() {
         apps.types["browser"] = AppType(
@@ -25,17 +32,21 @@ import Testing
     }
 
     var preferences: PreferenceStore {
-        PreferenceStore(environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: diagnostics), clock: FakeClock())
+        PreferenceStore(
+            environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: diagnostics), clock: FakeClock())
     }
 
     var rules: SiteRuleStore {
-        SiteRuleStore(environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: diagnostics), clock: FakeClock())
+        SiteRuleStore(
+            environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: diagnostics), clock: FakeClock())
     }
 
     /// `/proc` as the fixture trees of `fileSystem` hold it.
     var sources: LinkSources {
         LinkSources(
-            source: { [fileSystem, diagnostics] in LinkSourceFinder(declared: nil, fileSystem: fileSystem, diagnostics: diagnostics) { _ in nil }.find() },
+            source: { [fileSystem, diagnostics] in
+                LinkSourceFinder(declared: nil, fileSystem: fileSystem, diagnostics: diagnostics) { _ in nil }.find()
+            },
             names: { SourceNames(apps: { [("slack", ["com.slack.Slack.desktop"])] }, entryExists: { _ in true }).rule($0, names: $1) }
         )
     }
@@ -141,9 +152,13 @@ import Testing
     @Test func anAppThatIsNotInstalledOrUnknownIsRefused() {
         var options = OpenOptions()
         options.app = "lynx"
-        #expect(throws: ChoosyError.unavailable("Lynx (lynx) is not installed")) { try browse("https://example.org/", ScriptedPicker(), options: options) }
+        #expect(throws: ChoosyError.unavailable("Lynx (lynx) is not installed")) {
+            try browse("https://example.org/", ScriptedPicker(), options: options)
+        }
         options.app = "lnyx"
-        #expect(throws: ChoosyError.unknown("unknown app 'lnyx' for Browser (did you mean 'lynx'?)")) { try browse("https://example.org/", ScriptedPicker(), options: options) }
+        #expect(throws: ChoosyError.unknown("unknown app 'lnyx' for Browser (did you mean 'lynx'?)")) {
+            try browse("https://example.org/", ScriptedPicker(), options: options)
+        }
         #expect(spawned.isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 /// The decision order of doc/desktop.md, rule by rule.
 @Suite struct ChoiceDeciderTests {
@@ -9,11 +10,12 @@ import Testing
         default remembered: String? = nil, seen: [String]? = nil,
         app: String? = nil, choose: Bool = false, always: Bool = false
     ) -> ChoiceDecision {
-        ChoiceDecider.decide(ChoiceSituation(
-            installed: installed, candidates: candidates ?? installed,
-            preference: TypePreference(defaultApp: remembered, seen: seen ?? installed),
-            forcedApp: app, choose: choose, alwaysPicker: always
-        ))
+        ChoiceDecider.decide(
+            ChoiceSituation(
+                installed: installed, candidates: candidates ?? installed,
+                preference: TypePreference(defaultApp: remembered, seen: seen ?? installed),
+                forcedApp: app, choose: choose, alwaysPicker: always
+            ))
     }
 
     func isPick(_ decision: ChoiceDecision, _ keys: [String], forget: Bool) -> Bool {
@@ -29,13 +31,17 @@ import Testing
     /// doc/links-and-rules.md: beside a web link's browser, one app is a choice, not a decision.
     @Test func aSingleAppIsNotLaunchedWithoutAskingWhenTheWebPageIsOffered() {
         func situation(default remembered: String?) -> ChoiceSituation {
-            ChoiceSituation(installed: ["mpv"], candidates: ["mpv"], preference: TypePreference(defaultApp: remembered, seen: ["mpv"]), offersWebPage: true)
+            ChoiceSituation(
+                installed: ["mpv"], candidates: ["mpv"], preference: TypePreference(defaultApp: remembered, seen: ["mpv"]),
+                offersWebPage: true)
         }
         #expect(isPick(ChoiceDecider.decide(situation(default: nil)), ["mpv"], forget: false))
         #expect(launches(ChoiceDecider.decide(situation(default: "mpv")), "mpv"))
         let browser = ChoiceDecider.preference(afterChoosingTheBrowser: true, installed: ["mpv"], TypePreference(defaultApp: "vlc"))
         #expect(browser == TypePreference(defaultApp: "vlc", seen: ["mpv"], linksInBrowser: true))
-        #expect(ChoiceDecider.preference(afterChoosing: "mpv", always: true, installed: ["mpv"], browser) == TypePreference(defaultApp: "mpv", seen: ["mpv"]))
+        #expect(
+            ChoiceDecider.preference(afterChoosing: "mpv", always: true, installed: ["mpv"], browser)
+                == TypePreference(defaultApp: "mpv", seen: ["mpv"]))
         #expect(ChoiceDecider.preference(afterChoosing: "mpv", always: false, installed: ["mpv"], browser) == browser)
     }
 
@@ -45,7 +51,8 @@ import Testing
 
     @Test func chooseKeepsTheDefaultAndPicksEvenWithOneApp() {
         #expect(isPick(decide(installed: ["firefox"], default: "firefox", choose: true), ["firefox"], forget: false))
-        #expect(isPick(decide(installed: ["chromium", "firefox"], default: "firefox", choose: true), ["firefox", "chromium"], forget: false))
+        #expect(
+            isPick(decide(installed: ["chromium", "firefox"], default: "firefox", choose: true), ["firefox", "chromium"], forget: false))
         #expect(isPick(decide(installed: ["firefox"], choose: true), ["firefox"], forget: false))
     }
 
@@ -85,16 +92,20 @@ import Testing
     @Test func profilesAreChoicesAndAPlainKeyStillLaunches() {
         let profiles = ["firefox@Work", "firefox@Home", "chromium"]
         func decide(_ remembered: String, installed: [String] = profiles, seen: [String] = profiles) -> ChoiceDecision {
-            ChoiceDecider.decide(ChoiceSituation(
-                installed: installed, candidates: installed, preference: TypePreference(defaultApp: remembered, seen: seen),
-                unoffered: ["firefox"]
-            ))
+            ChoiceDecider.decide(
+                ChoiceSituation(
+                    installed: installed, candidates: installed, preference: TypePreference(defaultApp: remembered, seen: seen),
+                    unoffered: ["firefox"]
+                ))
         }
         #expect(launches(decide("firefox@Work"), "firefox@Work"))
         // The app's own default profile is no choice offered, yet it is installed and launches.
         #expect(launches(decide("firefox"), "firefox"))
         // A new profile is a new app; a deleted one is forgotten like an uninstalled app.
-        #expect(isPick(decide("firefox@Work", installed: profiles + ["firefox@Travel"]), ["firefox@Work", "firefox@Home", "chromium", "firefox@Travel"], forget: false))
+        #expect(
+            isPick(
+                decide("firefox@Work", installed: profiles + ["firefox@Travel"]),
+                ["firefox@Work", "firefox@Home", "chromium", "firefox@Travel"], forget: false))
         #expect(isPick(decide("firefox@Gone"), profiles, forget: true))
     }
 
@@ -103,11 +114,14 @@ import Testing
     /// its app cannot do what is asked.
     @Test func aPlainKeyDefaultIsOfferedFirstWhenThePickerIsShown() {
         let profiles = ["firefox", "chromium@Work", "chromium@Home"]
-        func decide(candidates: [String] = profiles, seen: [String] = profiles, choose: Bool = false, always: Bool = false) -> ChoiceDecision {
-            ChoiceDecider.decide(ChoiceSituation(
-                installed: profiles, candidates: candidates, preference: TypePreference(defaultApp: "chromium", seen: seen),
-                unoffered: ["chromium"], choose: choose, alwaysPicker: always
-            ))
+        func decide(candidates: [String] = profiles, seen: [String] = profiles, choose: Bool = false, always: Bool = false)
+            -> ChoiceDecision
+        {
+            ChoiceDecider.decide(
+                ChoiceSituation(
+                    installed: profiles, candidates: candidates, preference: TypePreference(defaultApp: "chromium", seen: seen),
+                    unoffered: ["chromium"], choose: choose, alwaysPicker: always
+                ))
         }
         #expect(isPick(decide(choose: true), ["chromium"] + profiles, forget: false))
         #expect(isPick(decide(always: true), ["chromium"] + profiles, forget: false))

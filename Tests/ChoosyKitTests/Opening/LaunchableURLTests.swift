@@ -1,18 +1,23 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 /// What a built URL must be before an app gets it as an argument.
 @Suite struct LaunchableURLTests {
-    @Test(arguments: ["", "https://example.org/?q=a b", "mailto:ada%40example.org", "tweetbot:", "file:///tmp/a%00b",
-                      "/home/ada/My File.txt", "magnet:?xt=urn:btih:abc", "https://x.com"])
+    @Test(arguments: [
+        "", "https://example.org/?q=a b", "mailto:ada%40example.org", "tweetbot:", "file:///tmp/a%00b",
+        "/home/ada/My File.txt", "magnet:?xt=urn:btih:abc", "https://x.com",
+    ])
     func urlsAndAbsolutePathsMayBeLaunched(url: String) {
         #expect(LaunchableURL.problem(with: url) == nil)
     }
 
-    @Test(arguments: ["--gpu-launcher=/bin/sh", "-", "relative/path", "example.org", " https://example.org", "{{url}}",
-                      "javascript:alert(1)", "JavaScript:x", "data:text/html,x", "VBScript:x", "https://example.org/\u{0}x",
-                      "https://example.org/?q=a\nb", "https://example.org/\t", "https://example.org/\u{1B}[2J", "https://example.org/\u{9B}2J"])
+    @Test(arguments: [
+        "--gpu-launcher=/bin/sh", "-", "relative/path", "example.org", " https://example.org", "{{url}}",
+        "javascript:alert(1)", "JavaScript:x", "data:text/html,x", "VBScript:x", "https://example.org/\u{0}x",
+        "https://example.org/?q=a\nb", "https://example.org/\t", "https://example.org/\u{1B}[2J", "https://example.org/\u{9B}2J",
+    ])
     func optionsScriptsRelativePathsAndNULsMayNot(url: String) {
         #expect(LaunchableURL.problem(with: url) != nil)
     }

@@ -1,6 +1,7 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 /// The one place a rule's app, profile and private window become open options.
 @Suite struct SiteRuleOptionsTests {

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +20,9 @@ import Testing
     @Test func hasEverySection() {
         let rendered = sandbox.run(["/usr/bin/man", "-l", page], environment: ["MANWIDTH": "80"]).stdout
         let headings = rendered.split(separator: "\n").filter { $0.first?.isUppercase == true }.map(String.init)
-        for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"] {
+        for section in [
+            "NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO",
+        ] {
             #expect(headings.contains(section), "\(section)")
         }
     }

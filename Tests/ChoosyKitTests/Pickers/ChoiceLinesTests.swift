@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Testing
 
 @Suite struct ChoiceLinesTests {
@@ -15,10 +15,11 @@ import Testing
 
     @Test func aWebLinkAddsAnAlwaysForItsSiteLineAfterTheTwoOthers() {
         let lines = ChoiceLines(PickerRequest(title: "Open", candidates: [firefox, chromium], site: "example.co.uk"))
-        #expect(lines.lines == [
-            "Firefox", "Firefox (always)", "Firefox (always for example.co.uk)",
-            "Chromium", "Chromium (always)", "Chromium (always for example.co.uk)",
-        ])
+        #expect(
+            lines.lines == [
+                "Firefox", "Firefox (always)", "Firefox (always for example.co.uk)",
+                "Chromium", "Chromium (always)", "Chromium (always for example.co.uk)",
+            ])
         #expect(lines.answer(line: "Chromium (always for example.co.uk)") == .alwaysForSite(1))
         // Like *always*, it needs remembering.
         let once = ChoiceLines(PickerRequest(title: "Open", candidates: [firefox], allowAlways: false, site: "example.co.uk"))
@@ -36,10 +37,11 @@ import Testing
         let web = PickerCandidate(appKey: "firefox_web", displayName: "Firefox")
         let lines = ChoiceLines(PickerRequest(title: "Open", candidates: [firefox, chromium, web]))
         #expect(lines.labels == ["Firefox [firefox]", "Chromium", "Firefox [firefox_web]"])
-        #expect(lines.lines == [
-            "Firefox [firefox]", "Firefox [firefox] (always)", "Chromium", "Chromium (always)",
-            "Firefox [firefox_web]", "Firefox [firefox_web] (always)",
-        ])
+        #expect(
+            lines.lines == [
+                "Firefox [firefox]", "Firefox [firefox] (always)", "Chromium", "Chromium (always)",
+                "Firefox [firefox_web]", "Firefox [firefox_web] (always)",
+            ])
         #expect(lines.answer(line: "Firefox [firefox_web] (always)") == .always(2))
         #expect(lines.answer(line: "Firefox") == .cancelled)
     }

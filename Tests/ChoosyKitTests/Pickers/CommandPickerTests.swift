@@ -1,17 +1,21 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Testing
 
 @Suite struct CommandPickerTests {
-    let request = PickerRequest(title: "Open link with", candidates: [
-        PickerCandidate(appKey: "firefox", displayName: "Firefox", isDefault: true),
-        PickerCandidate(appKey: "chromium", displayName: "Chromium"),
-    ])
+    let request = PickerRequest(
+        title: "Open link with",
+        candidates: [
+            PickerCandidate(appKey: "firefox", displayName: "Firefox", isDefault: true),
+            PickerCandidate(appKey: "chromium", displayName: "Chromium"),
+        ])
 
     /// A picker script that records what it was given and answers `answer`.
     @discardableResult
     private func answeringScript(_ sandbox: Sandbox, _ answer: String, status: Int = 0) -> String {
-        sandbox.write(sandbox.bin + "/answering-picker", """
+        sandbox.write(
+            sandbox.bin + "/answering-picker",
+            """
             #!/bin/sh
             cat > "\(sandbox.records)/stdin"
             printf '%s' "$CHOOSY_PICKER_TITLE" > "\(sandbox.records)/title"
@@ -25,7 +29,9 @@ import Testing
     @Test func theCommandReadsTheLinesAndTheTitleAndItsAnswerIsTheChoice() throws {
         let sandbox = Sandbox()
         let script = answeringScript(sandbox, "Chromium (always)\\n")
-        let picker = CommandPicker(command: "\(script) 'one argument'", environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        let picker = CommandPicker(
+            command: "\(script) 'one argument'", environment: sandbox.choosyEnvironment,
+            runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
         #expect(try picker.choose(request) == .always(1))
         #expect(sandbox.read("records/stdin") == "Firefox\nFirefox (always)\nChromium\nChromium (always)\n")
         #expect(sandbox.read("records/title") == "Open link with")
@@ -38,7 +44,8 @@ import Testing
         var once = request
         once.allowAlways = false
         // Found through the environment's PATH, as the shell sees it.
-        let picker = CommandPicker(command: "answering-picker", environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        let picker = CommandPicker(
+            command: "answering-picker", environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
         #expect(try picker.choose(once) == .justOnce(0))
         #expect(sandbox.read("records/stdin") == "Firefox\nChromium\n")
     }
@@ -46,20 +53,29 @@ import Testing
     @Test func aNonZeroExitIsACancelEvenWithAValidLine() throws {
         let sandbox = Sandbox()
         let script = answeringScript(sandbox, "Firefox\\n", status: 1)
-        #expect(try CommandPicker(command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .cancelled)
+        #expect(
+            try CommandPicker(
+                command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+            ).choose(request) == .cancelled)
     }
 
     @Test(arguments: ["printf 'rm -rf /\\nFirefox\\n'", "echo garbage", "cat >/dev/null", "true", "no-such-picker-command"])
     func garbageEmptyOrMissingCommandsAreACancel(command: String) throws {
         let sandbox = Sandbox()
-        #expect(try CommandPicker(command: command, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .cancelled)
+        #expect(
+            try CommandPicker(
+                command: command, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+            ).choose(request) == .cancelled)
     }
 
     @Test func aRequestWithoutCandidatesRunsNothing() throws {
         let sandbox = Sandbox()
         let script = answeringScript(sandbox, "Firefox\\n")
         let empty = PickerRequest(title: "Open", candidates: [])
-        #expect(try CommandPicker(command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(empty) == .cancelled)
+        #expect(
+            try CommandPicker(
+                command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+            ).choose(empty) == .cancelled)
         #expect(!sandbox.exists("records/stdin"))
     }
 }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -7,14 +7,18 @@ import Testing
 /// and stdin and answers like they do (the chosen row on stdout, exit 1 on cancel). The real
 /// programs, driven on an X server, are in `RealGraphicalPickerTests`.
 @Suite struct GraphicalPickerTests {
-    let request = PickerRequest(title: "Open <this> & that", candidates: [
-        PickerCandidate(appKey: "firefox", displayName: "Firefox", icon: "firefox", isDefault: true),
-        PickerCandidate(appKey: "chromium", displayName: "Chromium", icon: "/opt/chromium/icon.png"),
-        PickerCandidate(appKey: "web", displayName: "Web"),
-    ])
+    let request = PickerRequest(
+        title: "Open <this> & that",
+        candidates: [
+            PickerCandidate(appKey: "firefox", displayName: "Firefox", icon: "firefox", isDefault: true),
+            PickerCandidate(appKey: "chromium", displayName: "Chromium", icon: "/opt/chromium/icon.png"),
+            PickerCandidate(appKey: "web", displayName: "Web"),
+        ])
 
     private func standIn(_ name: String, in sandbox: Sandbox, answer: String, status: Int = 0, stderr: String = "") -> String {
-        sandbox.write(sandbox.bin + "/" + name, """
+        sandbox.write(
+            sandbox.bin + "/" + name,
+            """
             #!/bin/sh
             for a in "$0" "$@"; do printf '%s\\0' "$a"; done > "\(sandbox.records)/argv"
             cat > "\(sandbox.records)/stdin"
@@ -33,25 +37,31 @@ import Testing
     @Test func rofiGetsDmenuRowsWithIconsAndItsRowMapsBack() throws {
         let sandbox = Sandbox()
         let rofi = standIn("rofi", in: sandbox, answer: "Chromium (always)\\n")
-        let answer = try RofiPicker(executable: rofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request)
+        let answer = try RofiPicker(
+            executable: rofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+        ).choose(request)
         #expect(answer == .always(1))
         let (argv, stdin) = recorded(sandbox)
         #expect(argv == [rofi, "-dmenu", "-p", "Open <this> & that", "-i", "-no-custom", "-show-icons"])
-        #expect(stdin == """
-            Firefox\0icon\u{1F}firefox
-            Firefox (always)\0icon\u{1F}firefox
-            Chromium\0icon\u{1F}/opt/chromium/icon.png
-            Chromium (always)\0icon\u{1F}/opt/chromium/icon.png
-            Web
-            Web (always)
+        #expect(
+            stdin == """
+                Firefox\0icon\u{1F}firefox
+                Firefox (always)\0icon\u{1F}firefox
+                Chromium\0icon\u{1F}/opt/chromium/icon.png
+                Chromium (always)\0icon\u{1F}/opt/chromium/icon.png
+                Web
+                Web (always)
 
-            """)
+                """)
     }
 
     @Test func rofiCancelledIsACancel() throws {
         let sandbox = Sandbox()
         let rofi = standIn("rofi", in: sandbox, answer: "", status: 1)
-        #expect(try RofiPicker(executable: rofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .cancelled)
+        #expect(
+            try RofiPicker(
+                executable: rofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+            ).choose(request) == .cancelled)
     }
 
     @Test func zenityGetsAOneColumnListWithTheTitleAsPlainText() throws {
@@ -59,26 +69,35 @@ import Testing
         let zenity = standIn("zenity", in: sandbox, answer: "Web\\n")
         var once = request
         once.allowAlways = false
-        let answer = try ZenityPicker(executable: zenity, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(once)
+        let answer = try ZenityPicker(
+            executable: zenity, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+        ).choose(once)
         #expect(answer == .justOnce(2))
         let (argv, stdin) = recorded(sandbox)
-        #expect(argv == [
-            zenity, "--list", "--title=Open <this> & that", "--text=Open &lt;this&gt; &amp; that",
-            "--column=App", "--hide-header",
-        ])
+        #expect(
+            argv == [
+                zenity, "--list", "--title=Open <this> & that", "--text=Open &lt;this&gt; &amp; that",
+                "--column=App", "--hide-header",
+            ])
         #expect(stdin == "Firefox\nChromium\nWeb\n")
     }
 
     @Test func zenityCancelledIsACancel() throws {
         let sandbox = Sandbox()
         let zenity = standIn("zenity", in: sandbox, answer: "", status: 1)
-        #expect(try ZenityPicker(executable: zenity, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .cancelled)
+        #expect(
+            try ZenityPicker(
+                executable: zenity, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+            ).choose(request) == .cancelled)
     }
 
     @Test func fuzzelGetsRofisIconRowsAndTheTitleAsItsPrompt() throws {
         let sandbox = Sandbox()
         let fuzzel = standIn("fuzzel", in: sandbox, answer: "Chromium (always)\\n")
-        #expect(try FuzzelPicker(executable: fuzzel, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .always(1))
+        #expect(
+            try FuzzelPicker(
+                executable: fuzzel, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+            ).choose(request) == .always(1))
         let (argv, stdin) = recorded(sandbox)
         #expect(argv == [fuzzel, "--dmenu", "--prompt=Open <this> & that "])
         #expect(stdin.hasPrefix("Firefox\0icon\u{1F}firefox\nFirefox (always)\0icon\u{1F}firefox\n"))
@@ -94,7 +113,9 @@ import Testing
     ])
     func fuzzelDecodesItsTextAsUTF8(locale: [String: String], seen: String) throws {
         let sandbox = Sandbox()
-        let fuzzel = sandbox.write(sandbox.bin + "/fuzzel", """
+        let fuzzel = sandbox.write(
+            sandbox.bin + "/fuzzel",
+            """
             #!/bin/sh
             cat >/dev/null
             printf 'LC_ALL=%s LC_CTYPE=%s LANG=%s' "$LC_ALL" "$LC_CTYPE" "$LANG" > "\(sandbox.records)/locale"
@@ -103,7 +124,8 @@ import Testing
             """, mode: 0o755)
         var variables = sandbox.choosyEnvironment.variables
         for name in ["LC_ALL", "LC_CTYPE", "LANG"] { variables[name] = locale[name] }
-        let picker = FuzzelPicker(executable: fuzzel, environment: Environment(variables), runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        let picker = FuzzelPicker(
+            executable: fuzzel, environment: Environment(variables), runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
         #expect(try picker.choose(request) == .justOnce(2))
         #expect(sandbox.read(sandbox.records + "/locale") == seen)
     }
@@ -116,37 +138,56 @@ import Testing
         sandbox.write(icon, "png")
         let wofi = standIn("wofi", in: sandbox, answer: "img:\(icon):text:Firefox (always)\\n")
         let extras = ExternalPickerExtras(iconFiles: IconFileFinder(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem()))
-        #expect(try WofiPicker(executable: wofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), extras: extras).choose(request) == .always(0))
+        #expect(
+            try WofiPicker(
+                executable: wofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()),
+                extras: extras
+            ).choose(request) == .always(0))
         let (argv, stdin) = recorded(sandbox)
         #expect(argv == [wofi, "--dmenu", "--prompt", "Open <this> & that", "--insensitive", "--allow-images"])
-        #expect(stdin == """
-            img:\(icon):text:Firefox
-            img:\(icon):text:Firefox (always)
-            Chromium
-            Chromium (always)
-            Web
-            Web (always)
+        #expect(
+            stdin == """
+                img:\(icon):text:Firefox
+                img:\(icon):text:Firefox (always)
+                Chromium
+                Chromium (always)
+                Web
+                Web (always)
 
-            """)
+                """)
     }
 
     @Test func bemenuAndTofiGetPlainRowsAndTheTitleAsTheirPrompt() throws {
         let sandbox = Sandbox()
         let bemenu = standIn("bemenu", in: sandbox, answer: "Web\\n")
-        #expect(try BemenuPicker(executable: bemenu, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .justOnce(2))
+        #expect(
+            try BemenuPicker(
+                executable: bemenu, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+            ).choose(request) == .justOnce(2))
         #expect(recorded(sandbox).argv == [bemenu, "--prompt", "Open <this> & that", "--list", "15", "-i"])
         #expect(recorded(sandbox).stdin == "Firefox\nFirefox (always)\nChromium\nChromium (always)\nWeb\nWeb (always)\n")
         let tofi = standIn("tofi", in: sandbox, answer: "Web (always)\\n")
-        #expect(try TofiPicker(executable: tofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())).choose(request) == .always(2))
+        #expect(
+            try TofiPicker(
+                executable: tofi, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
+            ).choose(request) == .always(2))
         #expect(recorded(sandbox).argv == [tofi, "--prompt-text=Open <this> & that: "])
     }
 
     private func picker(_ name: String, _ executable: String, _ sandbox: Sandbox) -> any Picker {
         switch name {
-        case "fuzzel": FuzzelPicker(executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
-        case "wofi": WofiPicker(executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
-        case "bemenu": BemenuPicker(executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
-        default: TofiPicker(executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        case "fuzzel":
+            FuzzelPicker(
+                executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        case "wofi":
+            WofiPicker(
+                executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        case "bemenu":
+            BemenuPicker(
+                executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        default:
+            TofiPicker(
+                executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
         }
     }
 
@@ -171,7 +212,8 @@ import Testing
         let long = PickerRequest(title: "T", candidates: (1...40).map { PickerCandidate(appKey: "app\($0)", displayName: "App \($0)") })
         #expect(try picker(name, standIn(name, in: sandbox, answer: "App 40\\n"), sandbox).choose(long) == .justOnce(39))
         let failing = standIn(name, in: sandbox, answer: "", status: 1, stderr: "error: failed to connect to wayland display\\n")
-        #expect(try picker(name, failing, sandbox).choose(request)
-            == .notShown("\(name) could not open its display (error: failed to connect to wayland display)"))
+        #expect(
+            try picker(name, failing, sandbox).choose(request)
+                == .notShown("\(name) could not open its display (error: failed to connect to wayland display)"))
     }
 }

@@ -1,8 +1,9 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Glibc
 import Testing
+
+@testable import ChoosyKit
 
 /// Displays that answer as a test says: the selection logic for any session, without one.
 /// The real check (`SocketDisplayProbe`) is tested against real sockets below and under
@@ -41,7 +42,8 @@ private struct AnsweringDisplays: DisplayProbe {
 
     private func selector(_ sandbox: Sandbox, terminal: Bool = false, answering: [SocketAddress] = []) -> PickerSelector {
         PickerSelector(
-            environment: sandbox.choosyEnvironment, terminalAvailable: terminal, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem(),
+            environment: sandbox.choosyEnvironment, terminalAvailable: terminal, runner: PosixProcessRunner(fileSystem: LocalFileSystem()),
+            fileSystem: LocalFileSystem(),
             probe: AnsweringDisplays(answering: answering), extras: ExternalPickerExtras()
         )
     }
@@ -88,7 +90,8 @@ private struct AnsweringDisplays: DisplayProbe {
         let sandbox = sandbox(installing: ["fzf"])
         for (name, value) in session { sandbox.overrides[name] = value }
         let picker = try selector(sandbox).picker(for: .automatic)
-        #expect(try picker.choose(PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")])) == .notShown(reason))
+        #expect(
+            try picker.choose(PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")])) == .notShown(reason))
     }
 
     @Test func aPickerWhoseDisplayDoesNotAnswerIsPassedOverAndNoneLeftIsNotShown() throws {
@@ -97,22 +100,26 @@ private struct AnsweringDisplays: DisplayProbe {
         sandbox.overrides["DISPLAY"] = ":5"
         let environment = sandbox.choosyEnvironment
         let wayland = try #require(DisplayServer.wayland(in: environment)?.addresses(in: environment).first)
-        let fuzzel = ScriptedPicker(.justOnce(0)), rofi = ScriptedPicker(.always(0))
+        let fuzzel = ScriptedPicker(.justOnce(0))
+        let rofi = ScriptedPicker(.always(0))
         let steps = [
             PickerSequence.Step(name: "fuzzel", picker: fuzzel, displays: [.wayland("wayland-1")]),
             PickerSequence.Step(name: "rofi", picker: rofi, displays: [.x11(":5")]),
         ]
         let request = PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")])
         func sequence(_ answering: [SocketAddress]) -> PickerSequence {
-            PickerSequence(steps: steps, whenEmpty: "", environment: environment, probe: AnsweringDisplays(answering: answering), diagnostics: nil)
+            PickerSequence(
+                steps: steps, whenEmpty: "", environment: environment, probe: AnsweringDisplays(answering: answering), diagnostics: nil)
         }
         // Only X11 answers: fuzzel is never started.
         #expect(try sequence([.abstractUnix("/tmp/.X11-unix/X5")]).choose(request) == .always(0))
         #expect(fuzzel.shown.withLock { $0.isEmpty })
         #expect(try sequence([wayland]).choose(request) == .justOnce(0))
-        #expect(try sequence([]).choose(request) == .notShown(
-            "fuzzel: WAYLAND_DISPLAY=wayland-1 does not answer; rofi: DISPLAY=:5 does not answer"
-        ))
+        #expect(
+            try sequence([]).choose(request)
+                == .notShown(
+                    "fuzzel: WAYLAND_DISPLAY=wayland-1 does not answer; rofi: DISPLAY=:5 does not answer"
+                ))
     }
 
     @Test func aPickerThatFailsWithItsDisplaysErrorIsNotACancelAndTheNextIsTried() throws {
@@ -127,9 +134,13 @@ private struct AnsweringDisplays: DisplayProbe {
         ]
         let probe = AnsweringDisplays(answering: DisplayServer.wayland("wayland-1").addresses(in: environment))
         let request = PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")])
-        #expect(try PickerSequence(steps: steps, whenEmpty: "", environment: environment, probe: probe, diagnostics: nil).choose(request) == .justOnce(0))
-        #expect(try PickerSequence(steps: Array(steps.prefix(1)), whenEmpty: "", environment: environment, probe: probe, diagnostics: nil).choose(request)
-            == .notShown("wofi could not open its display (cannot open display: wayland-1)"))
+        #expect(
+            try PickerSequence(steps: steps, whenEmpty: "", environment: environment, probe: probe, diagnostics: nil).choose(request)
+                == .justOnce(0))
+        #expect(
+            try PickerSequence(steps: Array(steps.prefix(1)), whenEmpty: "", environment: environment, probe: probe, diagnostics: nil)
+                .choose(request)
+                == .notShown("wofi could not open its display (cannot open display: wayland-1)"))
     }
 
     @Test(arguments: [PickerPreference.fzf, .rofi, .zenity, .fuzzel, .wofi, .bemenu, .tofi])
@@ -141,7 +152,8 @@ private struct AnsweringDisplays: DisplayProbe {
             try selector.picker(for: preference)
         } throws: { error in
             let error = error as? ChoosyError
-            return error?.status == .noChoice && error?.message == "picker '\(String(describing: preference))' is not installed (not found on PATH)"
+            return error?.status == .noChoice
+                && error?.message == "picker '\(String(describing: preference))' is not installed (not found on PATH)"
         }
     }
 
@@ -160,8 +172,9 @@ private struct AnsweringDisplays: DisplayProbe {
         #expect((try only(.bemenu) as? BemenuPicker)?.executable == sandbox.bin + "/bemenu")
         #expect((try only(.tofi) as? TofiPicker)?.executable == sandbox.bin + "/tofi")
         // rofi draws on X11 only: with Wayland alone it has nowhere to show itself.
-        #expect(try selector.picker(for: .rofi).choose(PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")]))
-            == .notShown("rofi: DISPLAY is not set"))
+        #expect(
+            try selector.picker(for: .rofi).choose(PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")]))
+                == .notShown("rofi: DISPLAY is not set"))
         #expect(try selector.picker(for: .tty) is TTYPicker)
         #expect((try selector.picker(for: .command("wofi --dmenu")) as? CommandPicker)?.command == "wofi --dmenu")
     }
@@ -174,15 +187,27 @@ private struct AnsweringDisplays: DisplayProbe {
     }
 
     @Test func theNoPickerMessageListsTheCandidatesWhyAndTheWayOut() {
-        let candidates = [PickerCandidate(appKey: "firefox", displayName: "Firefox"), PickerCandidate(appKey: "chromium", displayName: "Chromium")]
+        let candidates = [
+            PickerCandidate(appKey: "firefox", displayName: "Firefox"), PickerCandidate(appKey: "chromium", displayName: "Chromium"),
+        ]
         let error = ChoosyError.noPickerAvailable(
-            typeName: "Browser", candidates: candidates, desktopIDs: ["firefox.desktop", "chromium.desktop"], userDefault: "firefox.desktop",
+            typeName: "Browser", candidates: candidates, desktopIDs: ["firefox.desktop", "chromium.desktop"],
+            userDefault: "firefox.desktop",
             reason: "install rofi or zenity to choose"
         )
-        #expect(error.message == "no picker available to choose a Browser app (candidates: firefox, chromium): install rofi or zenity to choose; pass --app KEY or --picker")
+        #expect(
+            error.message
+                == "no picker available to choose a Browser app (candidates: firefox, chromium): install rofi or zenity to choose; pass --app KEY or --picker"
+        )
         #expect(error.status == .noChoice)
-        #expect(error.unpicked == UnpickedChoice(desktopIDs: ["firefox.desktop", "chromium.desktop"], userDefault: "firefox.desktop", typeName: "Browser", reason: "install rofi or zenity to choose"))
-        #expect(ChoosyError.noPickerAvailable(typeName: "Email", candidates: candidates, desktopIDs: [], userDefault: nil, reason: "r").message.hasPrefix("no picker available to choose an Email app"))
+        #expect(
+            error.unpicked
+                == UnpickedChoice(
+                    desktopIDs: ["firefox.desktop", "chromium.desktop"], userDefault: "firefox.desktop", typeName: "Browser",
+                    reason: "install rofi or zenity to choose"))
+        #expect(
+            ChoosyError.noPickerAvailable(typeName: "Email", candidates: candidates, desktopIDs: [], userDefault: nil, reason: "r").message
+                .hasPrefix("no picker available to choose an Email app"))
     }
 }
 

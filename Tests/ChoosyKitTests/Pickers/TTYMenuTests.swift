@@ -1,16 +1,19 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 /// The key handling of the tty picker, without a terminal; `TTYPickerTmuxTests` drive the
 /// real thing.
 @Suite struct TTYMenuTests {
     private func menu(allowAlways: Bool = true, arrowKeys: Bool = true, site: String? = nil) -> TTYMenu {
-        let request = PickerRequest(title: "Open with", candidates: [
-            PickerCandidate(appKey: "firefox", displayName: "Firefox", isDefault: true),
-            PickerCandidate(appKey: "chromium", displayName: "Chromium"),
-            PickerCandidate(appKey: "epiphany", displayName: "Web"),
-        ], allowAlways: allowAlways, site: site)
+        let request = PickerRequest(
+            title: "Open with",
+            candidates: [
+                PickerCandidate(appKey: "firefox", displayName: "Firefox", isDefault: true),
+                PickerCandidate(appKey: "chromium", displayName: "Chromium"),
+                PickerCandidate(appKey: "epiphany", displayName: "Web"),
+            ], allowAlways: allowAlways, site: site)
         return TTYMenu(request: request, labels: ChoiceLines(request).labels, arrowKeys: arrowKeys)
     }
 
@@ -40,8 +43,9 @@ import Testing
         #expect(answer(&typed, keys("2@\n")) == .alwaysForSite(1))
         var highlighted = menu(site: "example.org")
         #expect(answer(&highlighted, [.down, .text("@"), .enter]) == .alwaysForSite(1))
-        #expect(menu(site: "example.org").lines(style: TerminalStyle(enabled: false), width: 200).last
-            == "1-3 Enter: just once, N! Enter: always, N@ Enter: always for example.org, Up/Down then Enter, q or Esc: cancel")
+        #expect(
+            menu(site: "example.org").lines(style: TerminalStyle(enabled: false), width: 200).last
+                == "1-3 Enter: just once, N! Enter: always, N@ Enter: always for example.org, Up/Down then Enter, q or Esc: cancel")
         var noSite = menu()
         #expect(noSite.submit("2@") == nil)
         #expect(noSite.hint == "Always for a site is offered for web links only: type N or N!.")
@@ -96,13 +100,14 @@ import Testing
     @Test func theListIsNumberedMarksTheDefaultAndTheHighlight() {
         var menu = menu()
         _ = menu.handle(.down)
-        #expect(menu.lines(style: TerminalStyle(enabled: false), width: 80) == [
-            "Open with",
-            "  1  Firefox  (default)",
-            "> 2  Chromium",
-            "  3  Web",
-            "1-3 Enter: just once, N! Enter: always, Up/Down then Enter, q or Esc: cancel",
-        ])
+        #expect(
+            menu.lines(style: TerminalStyle(enabled: false), width: 80) == [
+                "Open with",
+                "  1  Firefox  (default)",
+                "> 2  Chromium",
+                "  3  Web",
+                "1-3 Enter: just once, N! Enter: always, Up/Down then Enter, q or Esc: cancel",
+            ])
         let colored = menu.lines(style: TerminalStyle(enabled: true), width: 80)
         #expect(colored[2] == "\u{1B}[7m> 2  Chromium\u{1B}[0m")
     }

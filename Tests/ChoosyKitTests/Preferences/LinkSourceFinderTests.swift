@@ -1,14 +1,18 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Glibc
 import Testing
+
+@testable import ChoosyKit
 
 /// A `/proc` tree in memory: each process with its parent, executable, arguments, environment
 /// and owner, as the kernel shows them.
 struct ProcFixture {
     let fileSystem: FakeFileSystem
 
-    init(selfParent: Int32, cgroup: String = "0::/user.slice/user-1000.slice/session-2.scope\n", in fileSystem: FakeFileSystem = FakeFileSystem()) {
+    init(
+        selfParent: Int32, cgroup: String = "0::/user.slice/user-1000.slice/session-2.scope\n",
+        in fileSystem: FakeFileSystem = FakeFileSystem()
+    ) {
         self.fileSystem = fileSystem
         write("/proc/self/stat", "100 (choosy) R \(selfParent) 100 100 0 -1")
         write("/proc/self/cgroup", cgroup)
@@ -20,16 +24,23 @@ struct ProcFixture {
         try! fileSystem.writeAtomically(bytes, to: path, permissions: 0o444)
     }
 
-    func process(_ pid: Int32, parent: Int32, exe: String?, arguments: [String], environment: [String] = [], owner: UInt32? = nil, comm: String? = nil) {
+    func process(
+        _ pid: Int32, parent: Int32, exe: String?, arguments: [String], environment: [String] = [], owner: UInt32? = nil,
+        comm: String? = nil
+    ) {
         let directory = "/proc/\(pid)"
-        write(directory + "/stat", "\(pid) (\(comm ?? String(arguments.first?.split(separator: "/").last ?? "x"))) S \(parent) \(pid) \(pid) 0 -1")
+        write(
+            directory + "/stat",
+            "\(pid) (\(comm ?? String(arguments.first?.split(separator: "/").last ?? "x"))) S \(parent) \(pid) \(pid) 0 -1")
         write(directory + "/cmdline", Array(arguments.map { $0 + "\0" }.joined().utf8))
         write(directory + "/environ", Array(environment.map { $0 + "\0" }.joined().utf8))
         if let exe { fileSystem.links.withLock { $0[directory + "/exe"] = exe } }
         if let owner { fileSystem.owners.withLock { $0[directory] = owner } }
     }
 
-    func find(declared: String? = nil, programs: [String: String] = [:], diagnostics: RecordingDiagnostics = RecordingDiagnostics()) -> LinkSource? {
+    func find(declared: String? = nil, programs: [String: String] = [:], diagnostics: RecordingDiagnostics = RecordingDiagnostics())
+        -> LinkSource?
+    {
         LinkSourceFinder(declared: declared, fileSystem: fileSystem, diagnostics: diagnostics) { programs[$0] }.find()
     }
 }
@@ -38,20 +49,29 @@ struct ProcFixture {
     static let gio = ["GIO_LAUNCHED_DESKTOP_FILE=/usr/share/applications/com.slack.Slack.desktop", "GIO_LAUNCHED_DESKTOP_FILE_PID=40"]
 
     /// slack (40, launched by GIO) → sh -c (41) → xdg-open (42, a script) → choosy (100).
-    func slackTree(cgroup: String = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.gnome.Terminal-7.scope\n") -> ProcFixture {
+    func slackTree(cgroup: String = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.gnome.Terminal-7.scope\n")
+        -> ProcFixture
+    {
         let proc = ProcFixture(selfParent: 42, cgroup: cgroup)
         proc.write("/usr/bin/xdg-open", "#!/bin/sh\n")
         try! proc.fileSystem.writeAtomically([], to: "/usr/bin/xdg-open", permissions: 0o755)
-        proc.process(42, parent: 41, exe: "/usr/bin/dash", arguments: ["/bin/sh", "/usr/bin/xdg-open", "https://github.com/"], environment: Self.gio)
-        proc.process(41, parent: 40, exe: "/usr/bin/dash", arguments: ["sh", "-c", "xdg-open https://github.com/"], environment: Self.gio + ["BAMF_DESKTOP_FILE_HINT=/usr/share/applications/sh.desktop"])
+        proc.process(
+            42, parent: 41, exe: "/usr/bin/dash", arguments: ["/bin/sh", "/usr/bin/xdg-open", "https://github.com/"], environment: Self.gio)
+        proc.process(
+            41, parent: 40, exe: "/usr/bin/dash", arguments: ["sh", "-c", "xdg-open https://github.com/"],
+            environment: Self.gio + ["BAMF_DESKTOP_FILE_HINT=/usr/share/applications/sh.desktop"])
         proc.process(40, parent: 1, exe: "/app/bin/slack", arguments: ["/app/bin/slack", "--enable-features=x"], environment: Self.gio)
         return proc
     }
 
     @Test func theNearestAppWinsAndWhatOnlyPassesTheLinkOnIsSkipped() {
         let diagnostics = RecordingDiagnostics()
-        #expect(slackTree().find(diagnostics: diagnostics) == LinkSource(id: "com.slack.Slack.desktop", how: "the GIO_LAUNCHED_DESKTOP_FILE of process 40 (slack)"))
-        #expect(diagnostics.explanations == ["the link came from com.slack.Slack.desktop (the GIO_LAUNCHED_DESKTOP_FILE of process 40 (slack))"])
+        #expect(
+            slackTree().find(diagnostics: diagnostics)
+                == LinkSource(id: "com.slack.Slack.desktop", how: "the GIO_LAUNCHED_DESKTOP_FILE of process 40 (slack)"))
+        #expect(
+            diagnostics.explanations == ["the link came from com.slack.Slack.desktop (the GIO_LAUNCHED_DESKTOP_FILE of process 40 (slack))"]
+        )
     }
 
     @Test func choosySourceWinsOverEveryOtherWay() {
@@ -65,21 +85,30 @@ struct ProcFixture {
         proc.write("/home/ada/bin/recorder", "#!/bin/sh\n")
         try! proc.fileSystem.writeAtomically([], to: "/home/ada/bin/recorder", permissions: 0o755)
         proc.process(41, parent: 40, exe: "/usr/bin/dash", arguments: ["/bin/sh", "/home/ada/bin/recorder", "x"])
-        #expect(proc.find(programs: ["recorder": "recorder.desktop"]) == LinkSource(id: "recorder.desktop", how: "process 41 runs recorder, the Exec of recorder.desktop"))
-        #expect(proc.find(programs: ["sh": "sh.desktop", "dash": "dash.desktop"])?.id == "com.slack.Slack.desktop", "a shell is never an app")
+        #expect(
+            proc.find(programs: ["recorder": "recorder.desktop"])
+                == LinkSource(id: "recorder.desktop", how: "process 41 runs recorder, the Exec of recorder.desktop"))
+        #expect(
+            proc.find(programs: ["sh": "sh.desktop", "dash": "dash.desktop"])?.id == "com.slack.Slack.desktop", "a shell is never an app")
     }
 
     @Test func anInheritedGIOVariableIsNotTheProcesssOwnAndBAMFNeedsNoPid() {
         let proc = slackTree()
-        proc.process(40, parent: 39, exe: "/app/bin/slack", arguments: ["slack"], environment: ["GIO_LAUNCHED_DESKTOP_FILE=/x/applications/other.desktop", "GIO_LAUNCHED_DESKTOP_FILE_PID=39"])
-        proc.process(39, parent: 1, exe: "/usr/bin/kgx", arguments: ["kgx"], environment: ["BAMF_DESKTOP_FILE_HINT=/usr/share/applications/kde/org.kde.konsole.desktop"])
+        proc.process(
+            40, parent: 39, exe: "/app/bin/slack", arguments: ["slack"],
+            environment: ["GIO_LAUNCHED_DESKTOP_FILE=/x/applications/other.desktop", "GIO_LAUNCHED_DESKTOP_FILE_PID=39"])
+        proc.process(
+            39, parent: 1, exe: "/usr/bin/kgx", arguments: ["kgx"],
+            environment: ["BAMF_DESKTOP_FILE_HINT=/usr/share/applications/kde/org.kde.konsole.desktop"])
         #expect(proc.find() == LinkSource(id: "kde-org.kde.konsole.desktop", how: "the BAMF_DESKTOP_FILE_HINT of process 39 (kgx)"))
     }
 
     @Test func withNoAppAmongTheAncestorsTheScopeOfChoosyNamesTheSource() {
         let proc = slackTree()
         proc.process(40, parent: 1, exe: "/app/bin/slack", arguments: ["slack"])
-        #expect(proc.find() == LinkSource(id: "org.gnome.Terminal.desktop", how: "the scope choosy runs in, app-gnome-org.gnome.Terminal-7.scope"))
+        #expect(
+            proc.find()
+                == LinkSource(id: "org.gnome.Terminal.desktop", how: "the scope choosy runs in, app-gnome-org.gnome.Terminal-7.scope"))
     }
 
     @Test func anotherUsersProcessEndsTheWalkAndSaysSo() {
@@ -88,7 +117,9 @@ struct ProcFixture {
         let diagnostics = RecordingDiagnostics()
         #expect(proc.find(diagnostics: diagnostics) == nil)
         #expect(diagnostics.explanations.contains("process 41 belongs to another user: it and its ancestors are not looked at"))
-        #expect(!proc.fileSystem.looked.withLock { $0 }.contains { $0.hasPrefix("/proc/41/") || $0.hasPrefix("/proc/40") }, "nothing of it is read")
+        #expect(
+            !proc.fileSystem.looked.withLock { $0 }.contains { $0.hasPrefix("/proc/41/") || $0.hasPrefix("/proc/40") },
+            "nothing of it is read")
         #expect(diagnostics.explanations.last == "the link came from no app choosy can name")
     }
 
@@ -113,7 +144,8 @@ struct ProcFixture {
         proc.write("/proc/40/environ", [UInt8](repeating: 0x41, count: ProcessFiles.environmentLimit + 1))
         let diagnostics = RecordingDiagnostics()
         #expect(proc.find(diagnostics: diagnostics) == nil)
-        #expect(diagnostics.explanations.contains { $0.hasPrefix("the environment of process 40 (slack) is not searched: /proc/40/environ: ") })
+        #expect(
+            diagnostics.explanations.contains { $0.hasPrefix("the environment of process 40 (slack) is not searched: /proc/40/environ: ") })
         var binary: [UInt8] = Array("GIO_LAUNCHED_DESKTOP_FILE=/a/applications/\u{FF}\0".utf8) + [0xFF, 0xFE, 0, 0, 0x3D, 0x3D, 0]
         binary += Array("GIO_LAUNCHED_DESKTOP_FILE_PID=40\0GIO_LAUNCHED_DESKTOP_FILE=\0".utf8) + [0xC3, 0x28, 0]
         proc.write("/proc/40/environ", binary)
@@ -156,7 +188,10 @@ struct ProcFixture {
         ("app-gnome-a\\x00b-1.scope", "the scope 'app-gnome-a\\x00b-1.scope' names no desktop ID one can have"),
         ("app-gnome-\\x2e-1.scope", "the scope 'app-gnome-\\x2e-1.scope' names no desktop ID one can have"),
         ("snap.firefox.scope", "the snap scope 'snap.firefox.scope' has no UUID"),
-        ("snap.firefox-2c5bd6a4-3d18-4e5f-a0a1-1234567890ab.scope", "the snap scope 'snap.firefox-2c5bd6a4-3d18-4e5f-a0a1-1234567890ab.scope' is not snap.<name>.<app>-<uuid>.scope"),
+        (
+            "snap.firefox-2c5bd6a4-3d18-4e5f-a0a1-1234567890ab.scope",
+            "the snap scope 'snap.firefox-2c5bd6a4-3d18-4e5f-a0a1-1234567890ab.scope' is not snap.<name>.<app>-<uuid>.scope"
+        ),
     ])
     func oddScopesNameNoAppAndSayWhy(unit: String, reason: String) {
         #expect(AppScope.read(unit) == .noApp(reason))

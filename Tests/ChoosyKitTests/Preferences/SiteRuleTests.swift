@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 /// SITE as `choosy rule add` reads it, which links a rule covers, and which rule wins.
 @Suite struct SiteTests {
@@ -55,7 +56,9 @@ import Testing
 
     @Test func aDomainCoversItsSubdomainsAndAnExactHostOnlyItself() throws {
         let domain = try site("github.com")
-        for link in ["https://github.com/", "http://docs.github.com/x", "https://GITHUB.COM./", "https://github.com:8443/", "https://%67ithub.com/"] {
+        for link in [
+            "https://github.com/", "http://docs.github.com/x", "https://GITHUB.COM./", "https://github.com:8443/", "https://%67ithub.com/",
+        ] {
             #expect(domain.matches(try url(link)), "\(link)")
         }
         let exact = try site("=github.com")
@@ -122,7 +125,10 @@ import Testing
         #expect(!rules.remove(try site("example.org")))
     }
 
-    @Test(arguments: [("", "a profile name cannot be empty"), ("-P", "a profile name cannot start with '-'"), ("Work\u{1B}[2J", "a profile name holds no control characters")])
+    @Test(arguments: [
+        ("", "a profile name cannot be empty"), ("-P", "a profile name cannot start with '-'"),
+        ("Work\u{1B}[2J", "a profile name holds no control characters"),
+    ])
     func profileNamesThatWouldMisleadABrowserAreRefused(name: String, problem: String) {
         #expect(SiteRule.problem(withProfile: name) == problem)
         #expect(SiteRule.problem(withProfile: "Work and play") == nil)
@@ -145,27 +151,30 @@ import Testing
 
     @Test func theFileHoldsEachRuleAsWrittenAndReadsBack() throws {
         try store().modify(whenCorrupt: .refuse) { rules in
-            rules.add(SiteRule(site: try! Site(parsing: "=GitHub.com/work-org"), target: .app(key: "firefox", profile: "Work", privateWindow: true)))
+            rules.add(
+                SiteRule(
+                    site: try! Site(parsing: "=GitHub.com/work-org"), target: .app(key: "firefox", profile: "Work", privateWindow: true)))
             rules.add(SiteRule(site: try! Site(parsing: "example.org"), target: .ask))
         }
-        #expect(sandbox.read(path) == """
-            {
-              "version" : 1,
-              "rules" : [
+        #expect(
+            sandbox.read(path) == """
                 {
-                  "site" : "=github.com/work-org",
-                  "app" : "firefox",
-                  "profile" : "Work",
-                  "private" : true
-                },
-                {
-                  "site" : "example.org",
-                  "ask" : true
+                  "version" : 1,
+                  "rules" : [
+                    {
+                      "site" : "=github.com/work-org",
+                      "app" : "firefox",
+                      "profile" : "Work",
+                      "private" : true
+                    },
+                    {
+                      "site" : "example.org",
+                      "ask" : true
+                    }
+                  ]
                 }
-              ]
-            }
 
-            """)
+                """)
         #expect(store().rules().rules.map(\.targetDescription) == ["firefox, profile Work, private window", "ask"])
         #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o600)
     }
@@ -181,7 +190,11 @@ import Testing
         #expect(diagnostics.warnings.count == 1 && diagnostics.warnings[0].hasPrefix("\(path) is corrupt ("))
         try store().modify(whenCorrupt: SiteRuleStore.goOnWithoutRules) { _ in }
         #expect(sandbox.read(path + ".corrupt-1800000000") == contents)
-        #expect(diagnostics.warnings.count == 2 && diagnostics.warnings[1].hasPrefix("\(path) was corrupt: moved it to \(path).corrupt-1800000000 and started with no site rules ("))
+        #expect(
+            diagnostics.warnings.count == 2
+                && diagnostics.warnings[1].hasPrefix(
+                    "\(path) was corrupt: moved it to \(path).corrupt-1800000000 and started with no site rules (")
+        )
     }
 
     @Test func aCommandThatWouldBuildOnACorruptFileFailsWithSevenAndWritesNothing() {
@@ -197,7 +210,10 @@ import Testing
         #expect(store().readableRules() == nil, "completion reads quietly")
         #expect(sandbox.exists(path) && diagnostics.warnings.isEmpty)
         // A second corrupt file in the same second is kept beside the first, never over it.
-        #expect(throws: ChoosyError.corrupt("\(path) was corrupt: moved it to \(path).corrupt-1800000000-2 (the document should be an object); nothing was changed")) {
+        #expect(
+            throws: ChoosyError.corrupt(
+                "\(path) was corrupt: moved it to \(path).corrupt-1800000000-2 (the document should be an object); nothing was changed")
+        ) {
             try store().modify(whenCorrupt: .refuse) { _ in }
         }
         #expect(sandbox.read(path + ".corrupt-1800000000") == "not json")

@@ -1,13 +1,15 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 /// Rules for the links of one source (`--from`): which wins, and how rules.json holds them.
 @Suite struct SourceRuleTests {
     static var names: SourceNames {
-        SourceNames(apps: { [("slack", ["com.slack.Slack.desktop", "slack.desktop"]), ("thunderbird", ["thunderbird.desktop"])] }) {
-            ["com.slack.Slack.desktop", "thunderbird.desktop", "org.gnome.Evolution.desktop"].contains($0)
-        }
+        SourceNames(
+            apps: { [("slack", ["com.slack.Slack.desktop", "slack.desktop"]), ("thunderbird", ["thunderbird.desktop"])] },
+            entryExists: { ["com.slack.Slack.desktop", "thunderbird.desktop", "org.gnome.Evolution.desktop"].contains($0) }
+        )
     }
 
     static func rule(_ site: String, from: String?, _ app: String) throws -> SiteRule {
@@ -23,11 +25,13 @@ import Testing
 
     static func permutations<T>(_ items: [T]) -> [[T]] {
         guard let first = items.first else { return [[]] }
-        return permutations(Array(items.dropFirst())).flatMap { rest in (0...rest.count).map { index in
-            var order = rest
-            order.insert(first, at: index)
-            return order
-        } }
+        return permutations(Array(items.dropFirst())).flatMap { rest in
+            (0...rest.count).map { index in
+                var order = rest
+                order.insert(first, at: index)
+                return order
+            }
+        }
     }
 
     @Test func aRuleForTheSourceBeatsEveryOtherAndAmongThemTheMostSpecificSiteWinsInEveryOrder() throws {
@@ -37,14 +41,22 @@ import Testing
             let rules = SiteRules(order)
             let names = Self.names
             func winner(_ link: String, from source: String?) throws -> String? {
-                guard case .app(let key, _, _)? = rules.match(try WebURL(parsing: link), from: source.map { source in { names.rule($0, names: source) } })?.target else { return nil }
+                guard
+                    case .app(let key, _, _)? = rules.match(
+                        try WebURL(parsing: link), from: source.map { source in { names.rule($0, names: source) } })?.target
+                else { return nil }
                 return key
             }
-            #expect(try winner("https://github.com/x", from: "com.slack.Slack.desktop") == "slack-github", "a site beats * for the same source")
+            #expect(
+                try winner("https://github.com/x", from: "com.slack.Slack.desktop") == "slack-github", "a site beats * for the same source")
             #expect(try winner("https://example.org/", from: "slack.desktop") == "work", "the app key names every entry of the app")
             #expect(try winner("https://github.com/x", from: "slack") == "slack-github")
-            #expect(try winner("https://github.com/x", from: "thunderbird.desktop") == "mail", "* from the source beats a site rule without one")
-            #expect(try winner("https://github.com/x", from: "org.gnome.Evolution.desktop") == "exact-github", "an unknown source: the ordinary rules")
+            #expect(
+                try winner("https://github.com/x", from: "thunderbird.desktop") == "mail", "* from the source beats a site rule without one"
+            )
+            #expect(
+                try winner("https://github.com/x", from: "org.gnome.Evolution.desktop") == "exact-github",
+                "an unknown source: the ordinary rules")
             #expect(try winner("https://docs.github.com/x", from: nil) == "plain-github")
             #expect(try winner("https://example.org/", from: nil) == nil, "* needs its source")
             #expect(try winner("https://example.org/", from: "org.gnome.Evolution.desktop") == nil)
@@ -72,7 +84,8 @@ import Testing
         let old = try JSONReader.parse(Array(#"{"version": 1, "rules": [{"site": "github.com", "app": "firefox", "later": [1]}]}"#.utf8))
         let read = try SiteRules(json: old)
         #expect(read.rules[0].from == nil && read.rules[0].siteText == "github.com")
-        #expect(read.json.rendered() == #"{"version":1,"rules":[{"site":"github.com","app":"firefox","later":[1]}]}"#, "written back as it was")
+        #expect(
+            read.json.rendered() == #"{"version":1,"rules":[{"site":"github.com","app":"firefox","later":[1]}]}"#, "written back as it was")
 
         let new = SiteRules([try Self.rule("*", from: "slack", "firefox")])
         #expect(new.json.rendered() == #"{"version":1,"rules":[{"site":"*","from":"slack","app":"firefox"}]}"#)
@@ -80,7 +93,8 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"version": 1, "rules": [{"site": "*", "app": "firefox"}]}"#, #"{"version": 1, "rules": [{"site": "x.org", "from": "", "app": "firefox"}]}"#,
+        #"{"version": 1, "rules": [{"site": "*", "app": "firefox"}]}"#,
+        #"{"version": 1, "rules": [{"site": "x.org", "from": "", "app": "firefox"}]}"#,
         #"{"version": 1, "rules": [{"site": "x.org", "from": 3, "app": "firefox"}]}"#,
     ])
     func aStarWithoutASourceOrAnEmptySourceIsNoRule(text: String) throws {
@@ -103,7 +117,13 @@ import Testing
         #expect(names.rule("x.desktop", names: "x"))
 
         var loaded = 0
-        let counting = SourceNames(apps: { loaded += 1; return [] }) { _ in false }
+        let counting = SourceNames(
+            apps: {
+                loaded += 1
+                return []
+            },
+            entryExists: { _ in false }
+        )
         #expect(counting.rule("a.desktop", names: "a.desktop") && !counting.rule("a.desktop", names: "b.desktop"))
         #expect(loaded == 0, "desktop IDs need no catalog")
         #expect(!counting.rule("slack", names: "b.desktop") && !counting.rule("slack", names: "b.desktop"))

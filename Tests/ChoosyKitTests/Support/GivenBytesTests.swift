@@ -1,5 +1,6 @@
-@testable import ChoosyKit
 import Testing
+
+@testable import ChoosyKit
 
 @Suite struct GivenBytesTests {
     let link = Array("https://example.org/".utf8) + [0xFF]

@@ -1,7 +1,8 @@
 import ChoosyTestSupport
-@testable import ChoosyKit
 import Foundation
 import Testing
+
+@testable import ChoosyKit
 
 @Suite struct JSONReaderTests {
     func parse(_ text: String) throws(JSONError) -> JSONValue { try JSONReader.parse(Array(text.utf8)) }
@@ -16,21 +17,27 @@ import Testing
     }
 
     @Test func readsEveryKindOfValue() throws {
-        #expect(try parse(#" [ {"a": "x\"\\\/\b\f\n\r\t y", "b": [1, -20, 0, true, false, null], "c": {}, "é": "ü"}, [], "" ] "#) == .array([
-            .object([
-                ("a", .string("x\"\\/\u{8}\u{C}\n\r\t y")),
-                ("b", .array([.number("1"), .number("-20"), .number("0"), .bool(true), .bool(false), .null])),
-                ("c", .object([])),
-                ("é", .string("ü")),
-            ]),
-            .array([]),
-            .string(""),
-        ]))
-        #expect(try parse("{\"version\" : 1,\n  \"types\" : {\n\n  }\r\n}\n") == .object([("version", .number("1")), ("types", .object([]))]))
+        #expect(
+            try parse(#" [ {"a": "x\"\\\/\b\f\n\r\t y", "b": [1, -20, 0, true, false, null], "c": {}, "é": "ü"}, [], "" ] "#)
+                == .array([
+                    .object([
+                        ("a", .string("x\"\\/\u{8}\u{C}\n\r\t y")),
+                        ("b", .array([.number("1"), .number("-20"), .number("0"), .bool(true), .bool(false), .null])),
+                        ("c", .object([])),
+                        ("é", .string("ü")),
+                    ]),
+                    .array([]),
+                    .string(""),
+                ]))
+        #expect(
+            try parse("{\"version\" : 1,\n  \"types\" : {\n\n  }\r\n}\n") == .object([("version", .number("1")), ("types", .object([]))]))
         #expect(try parse(#""\u0041\u00e9\u20AC\ud83d\ude00\u0000\uFFFF""#) == .string("Aé€😀\u{0}\u{FFFF}"))
         #expect(try parse("\"\u{7F}\u{85}\"") == .string("\u{7F}\u{85}"), "only U+0000 to U+001F must be escaped")
         // Numbers keep their text, in every form RFC 8259 has.
-        let numbers = ["0", "-0", "1.5", "-2.25e+10", "1E3", "1e-07", "0.1000000000000000055511151231257827", "123456789012345678901234567890", "1e400"]
+        let numbers = [
+            "0", "-0", "1.5", "-2.25e+10", "1E3", "1e-07", "0.1000000000000000055511151231257827", "123456789012345678901234567890",
+            "1e400",
+        ]
         #expect(try parse("[" + numbers.joined(separator: ",") + "]") == .array(numbers.map(JSONValue.number)))
         #expect(try parse("5") == .number("5"))
         #expect(try parse(" null ") == .null)
@@ -48,8 +55,9 @@ import Testing
         let limit = JSONReader.maximumDepth
         #expect(throws: Never.self) { try parse(String(repeating: "[", count: limit) + String(repeating: "]", count: limit)) }
         #expect(throws: Never.self) { try parse(String(repeating: #"{"a":"#, count: limit) + "1" + String(repeating: "}", count: limit)) }
-        #expect(failure(Array((String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)).utf8))
-            == "line 1, column \(limit + 1): more than 512 arrays and objects inside each other")
+        #expect(
+            failure(Array((String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)).utf8))
+                == "line 1, column \(limit + 1): more than 512 arrays and objects inside each other")
         #expect(failure(Array(String(repeating: "[{\"a\":", count: 100_000).utf8)) != nil)
     }
 
@@ -100,13 +108,15 @@ import Testing
     }
 
     /// `double` and `int` answer as `JSONDecoder` does for Double and Int (found by asking it).
-    @Test(arguments: [
-        ("1", 1.0, 1), ("1.0", 1.0, 1), ("1e2", 100.0, 100), ("1.5", 1.5, nil), ("-0", -0.0, 0), ("0.1e1", 1.0, 1),
-        ("9223372036854775807", 9.223372036854775807e18, Int.max), ("9223372036854775808", 9.223372036854775808e18, nil),
-        ("1e19", 1e19, nil), ("1e400", nil, nil), ("-1e400", nil, nil), ("1e-400", nil, nil), ("2e-324", nil, nil),
-        ("3e-324", Double.leastNonzeroMagnitude, nil), ("0e-400", 0.0, 0), ("0.0e999", 0.0, 0), ("1.7976931348623158e308", .greatestFiniteMagnitude, nil),
-        ("1.7976931348623159e308", nil, nil),
-    ] as [(String, Double?, Int?)])
+    @Test(
+        arguments: [
+            ("1", 1.0, 1), ("1.0", 1.0, 1), ("1e2", 100.0, 100), ("1.5", 1.5, nil), ("-0", -0.0, 0), ("0.1e1", 1.0, 1),
+            ("9223372036854775807", 9.223372036854775807e18, Int.max), ("9223372036854775808", 9.223372036854775808e18, nil),
+            ("1e19", 1e19, nil), ("1e400", nil, nil), ("-1e400", nil, nil), ("1e-400", nil, nil), ("2e-324", nil, nil),
+            ("3e-324", Double.leastNonzeroMagnitude, nil), ("0e-400", 0.0, 0), ("0.0e999", 0.0, 0),
+            ("1.7976931348623158e308", .greatestFiniteMagnitude, nil),
+            ("1.7976931348623159e308", nil, nil),
+        ] as [(String, Double?, Int?)])
     func numbersConvertAsJSONDecoderConverts(text: String, double: Double?, int: Int?) {
         let value = JSONValue.number(text)
         #expect(value.double == double)
@@ -120,23 +130,26 @@ import Testing
             ("e", .object([])), ("a", .array([.bool(true), .null, .array([])])),
         ])
         #expect(value.rendered() == #"{"s":"a\"\\/\n\r\t\u0001\u007f\u009b\u2028é😀","n":-3,"d":0.25,"inf":null,"e":{},"a":[true,null,[]]}"#)
-        #expect(value.rendered(indented: true) == """
-            {
-              "s" : "a\\"\\\\/\\n\\r\\t\\u0001\\u007f\\u009b\\u2028é😀",
-              "n" : -3,
-              "d" : 0.25,
-              "inf" : null,
-              "e" : {},
-              "a" : [
-                true,
-                null,
-                []
-              ]
-            }
-            """)
+        #expect(
+            value.rendered(indented: true) == """
+                {
+                  "s" : "a\\"\\\\/\\n\\r\\t\\u0001\\u007f\\u009b\\u2028é😀",
+                  "n" : -3,
+                  "d" : 0.25,
+                  "inf" : null,
+                  "e" : {},
+                  "a" : [
+                    true,
+                    null,
+                    []
+                  ]
+                }
+                """)
         #expect(try JSONReader.parse(Array(value.rendered().utf8)) == value)
         #expect(try JSONReader.parse(Array(value.rendered(indented: true).utf8)) == value)
-        #expect(JSONValue.object(sortedByName: ["b": .null, "B": .null, "a10": .null, "a9": .null, "_": .null]).rendered() == #"{"B":null,"_":null,"a10":null,"a9":null,"b":null}"#)
+        #expect(
+            JSONValue.object(sortedByName: ["b": .null, "B": .null, "a10": .null, "a9": .null, "_": .null]).rendered()
+                == #"{"B":null,"_":null,"a10":null,"a9":null,"b":null}"#)
     }
 
     @Test func shapesNameWhereAValueIsWrong() throws {
@@ -152,7 +165,9 @@ import Testing
                 tags: try fields.optional("tags", .dictionary(of: .array(of: .string))) ?? [:]
             )
         }
-        #expect(try read(#"{"name":"n","size":null,"tags":{"a":["x"],"a":[1]},"other":[]}"#) == Record(name: "n", size: nil, tags: ["a": ["x"]]))
+        #expect(
+            try read(#"{"name":"n","size":null,"tags":{"a":["x"],"a":[1]},"other":[]}"#) == Record(name: "n", size: nil, tags: ["a": ["x"]])
+        )
         #expect(try read(#"{"name":"n","size":2}"#) == Record(name: "n", size: 2, tags: [:]))
         for (text, message) in [
             (#"[]"#, "the document should be an object"),
@@ -292,7 +307,9 @@ private indirect enum FoundationJSON: Decodable, Equatable {
         var inputs: [(String, [UInt8])] = []
         let root = Sandbox.packageRoot
         var directories = ["catalog/app-data", "Tests/Fixtures/choosy-data", "Tests/Fixtures/choosy-data/app-data"]
-        for target in try FileManager.default.contentsOfDirectory(atPath: root + "/fuzz/corpus") { directories.append("fuzz/corpus/" + target) }
+        for target in try FileManager.default.contentsOfDirectory(atPath: root + "/fuzz/corpus") {
+            directories.append("fuzz/corpus/" + target)
+        }
         for directory in directories {
             for name in try FileManager.default.contentsOfDirectory(atPath: root + "/" + directory).sorted() {
                 let path = directory + "/" + name
@@ -438,16 +455,21 @@ private indirect enum FoundationJSON: Decodable, Equatable {
         let diagnostics = RecordingDiagnostics()
         let warnings = CorruptFileWarnings(diagnostics: diagnostics)
         for _ in 0..<2 {
-            #expect(Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings) == Configuration())
+            #expect(
+                Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings)
+                    == Configuration())
         }
         #expect(diagnostics.warnings == ["\(path) is not valid (\(reason)): using the default settings until it is fixed"])
         #expect(sandbox.read(path) == contents)
     }
 
     @Test func aConfigFileReads() throws {
-        sandbox.write(sandbox.configHome + "/choosy/config.json", #"{"catalog_url":"https://example.org/c","schemes":["myapp"],"picker":null,"other":1}"#)
+        sandbox.write(
+            sandbox.configHome + "/choosy/config.json",
+            #"{"catalog_url":"https://example.org/c","schemes":["myapp"],"picker":null,"other":1}"#)
         let warnings = CorruptFileWarnings(diagnostics: RecordingDiagnostics())
-        #expect(Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings)
-            == Configuration(catalogURL: "https://example.org/c", schemes: ["myapp"]))
+        #expect(
+            Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings)
+                == Configuration(catalogURL: "https://example.org/c", schemes: ["myapp"]))
     }
 }

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -59,8 +59,9 @@ import Testing
 
     @Test func theReferenceAgreesWithTheSpecsExamples() {
         let tweetbot = "tweetbot:///user_profile/{{profile_screenname}}?callback_url={{callback_url}}"
-        #expect(SpecURL.fill(tweetbot, ["profile_screenname": "Substantial", "callback_url": "choosy:"])
-            == "tweetbot:///user_profile/Substantial?callback_url=choosy%3A")
+        #expect(
+            SpecURL.fill(tweetbot, ["profile_screenname": "Substantial", "callback_url": "choosy:"])
+                == "tweetbot:///user_profile/Substantial?callback_url=choosy%3A")
         #expect(SpecURL.fill(tweetbot, ["profile_screenname": "Substantial"]) == "tweetbot:///user_profile/Substantial")
         #expect(SpecURL.fill("{{url}}", ["url": "https://a.b/?c=d e"]) == "https://a.b/?c=d e")
         #expect(SpecURL.fill("echofon:///user_timeline?{{name}}", [:]) == "echofon:///user_timeline")

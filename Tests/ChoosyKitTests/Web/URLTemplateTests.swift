@@ -1,32 +1,37 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
 @Suite struct URLTemplateTests {
     @Test func tweetbotExampleFromTheSpec() throws {
         let tweetbot = try #require(upstreamType("twitter").app("tweetbot"))
-        #expect(tweetbot.url(for: "show_profile", parameters: ["profile_screenname": "Substantial", "callback_url": "choosy:"])
-            == "tweetbot:///user_profile/Substantial?callback_url=choosy%3A")
-        #expect(tweetbot.url(for: "show_profile", parameters: ["profile_screenname": "Substantial"])
-            == "tweetbot:///user_profile/Substantial")
+        #expect(
+            tweetbot.url(for: "show_profile", parameters: ["profile_screenname": "Substantial", "callback_url": "choosy:"])
+                == "tweetbot:///user_profile/Substantial?callback_url=choosy%3A")
+        #expect(
+            tweetbot.url(for: "show_profile", parameters: ["profile_screenname": "Substantial"])
+                == "tweetbot:///user_profile/Substantial")
         #expect(tweetbot.parameterKeys(for: "show_profile") == ["profile_screenname", "callback_url"])
     }
 
     @Test func echofonQueryItemWithoutEquals() throws {
         let echofon = try #require(upstreamType("twitter").app("echofon"))
         #expect(echofon.urlFormat(for: "show_profile") == "echofon:///user_timeline?{{profile_screenname}}")
-        #expect(echofon.url(for: "show_profile", parameters: ["profile_screenname": "Substantial"])
-            == "echofon:///user_timeline?Substantial")
-        #expect(echofon.url(for: "show_profile", parameters: ["profile_screenname": "a b&c"])
-            == "echofon:///user_timeline?a%20b%26c")
+        #expect(
+            echofon.url(for: "show_profile", parameters: ["profile_screenname": "Substantial"])
+                == "echofon:///user_timeline?Substantial")
+        #expect(
+            echofon.url(for: "show_profile", parameters: ["profile_screenname": "a b&c"])
+                == "echofon:///user_timeline?a%20b%26c")
         #expect(echofon.url(for: "show_profile", parameters: [:]) == "echofon:///user_timeline")
     }
 
     @Test func mailtoTemplate() throws {
         let mail = try #require(upstreamType("email").apps.first { $0.urlScheme == "mailto:" })
-        #expect(mail.url(for: "compose", parameters: ["to": "a@example.org", "subject": "Hi there", "body": "1+1=2\n&c"])
-            == "mailto:a%40example.org?subject=Hi%20there&body=1%2B1%3D2%0A%26c")
+        #expect(
+            mail.url(for: "compose", parameters: ["to": "a@example.org", "subject": "Hi there", "body": "1+1=2\n&c"])
+                == "mailto:a%40example.org?subject=Hi%20there&body=1%2B1%3D2%0A%26c")
         #expect(mail.url(for: "compose", parameters: ["cc": "b@example.org"]) == "mailto:?cc=b%40example.org")
         #expect(mail.url(for: "compose", parameters: [:]) == "mailto:")
     }
@@ -96,13 +101,15 @@ import Testing
                     }
                     let structure: Set<Character> = ["?", "&", "=", "#", "/", ":", ";", "+", "@", ","]
                     for character in structure {
-                        #expect(url.filter { $0 == character }.count == harmless.filter { $0 == character }.count,
-                                "\(action.urlFormat): '\(character)' in \(url)")
+                        #expect(
+                            url.filter { $0 == character }.count == harmless.filter { $0 == character }.count,
+                            "\(action.urlFormat): '\(character)' in \(url)")
                     }
                     #expect(url.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }, "\(url)")
                     #expect(!url.contains("{") && !url.contains("EXPANDED"), "\(url)")
                     #expect(validPercentEscapes(url), "\(url)")
-                    for item in URLComponents(string: url)?.queryItems ?? [] where keys.contains(where: { action.urlFormat.contains("\(item.name)={{\($0)}}") }) {
+                    for item in URLComponents(string: url)?.queryItems ?? []
+                    where keys.contains(where: { action.urlFormat.contains("\(item.name)={{\($0)}}") }) {
                         #expect(item.value == hostile, "\(action.urlFormat): \(item.name)")
                         decodedItems += 1
                     }
@@ -128,7 +135,8 @@ import Testing
 /// data repository's files over them.
 func upstreamTypes() -> [AppType] {
     let root = Sandbox.upstreamFixtures
-    let files = [root + "/systemAppTypes.json"]
+    let files =
+        [root + "/systemAppTypes.json"]
         + ((try? FileManager.default.contentsOfDirectory(atPath: root + "/app-data")) ?? []).sorted().map { root + "/app-data/" + $0 }
     var records: [String: [AppTypeRecord]] = [:]
     var order: [String] = []

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Testing
 
@@ -40,9 +40,11 @@ import Testing
         let entries = try JSONDecoder().decode([Entry].self, from: Data(replacingLoneSurrogates(in: text).utf8))
         return entries.compactMap(\.testCase).filter { testCase in
             // The URL standard's first steps: C0 controls and spaces around, tabs and newlines within.
-            let input = String(String.UnicodeScalarView(testCase.input.unicodeScalars
-                .drop { $0.value <= 0x20 }.reversed().drop { $0.value <= 0x20 }.reversed()
-                .filter { !["\t", "\n", "\r"].contains($0) }))
+            let input = String(
+                String.UnicodeScalarView(
+                    testCase.input.unicodeScalars
+                        .drop { $0.value <= 0x20 }.reversed().drop { $0.value <= 0x20 }.reversed()
+                        .filter { !["\t", "\n", "\r"].contains($0) }))
             guard let colon = input.firstIndex(of: ":"), ["http", "https"].contains(input[..<colon].lowercased()) else { return false }
             let scheme = input[..<colon].lowercased()
             let afterScheme = input[input.index(after: colon)...].prefix(2)
@@ -91,9 +93,12 @@ import Testing
         let cases = try Self.applicableCases()
         var failed: [String] = []
         for testCase in cases {
-            let expected = testCase.failure == true ? nil : [
-                testCase.hostname ?? "", testCase.port ?? "", testCase.pathname ?? "", testCase.search ?? "", testCase.hash ?? "",
-            ]
+            let expected =
+                testCase.failure == true
+                ? nil
+                : [
+                    testCase.hostname ?? "", testCase.port ?? "", testCase.pathname ?? "", testCase.search ?? "", testCase.hash ?? "",
+                ]
             let actual = Self.parsed(testCase.input)
             if actual != expected {
                 failed.append(testCase.input)
@@ -113,7 +118,8 @@ import Testing
     /// The cases of toascii.json that Debian's ICU decides differently from the UTS #46 the
     /// data follows, each with why (doc/spec-choices.md lists them too).
     static let toASCIIDifferences: [String: String] = [
-        "1.\u{064A}": "UTS #46 15.1 checks the bidi rule only in a name with a right-to-left label that is not all digits and dots; ICU 72 (Debian 12) still refuses the name '1.ي' for its leading digit label, which the current UTS #46 accepts",
+        "1.\u{064A}":
+            "UTS #46 15.1 checks the bidi rule only in a name with a right-to-left label that is not all digits and dots; ICU 72 (Debian 12) still refuses the name '1.ي' for its leading digit label, which the current UTS #46 accepts"
     ]
 
     /// Tests/Fixtures/wpt-url/toascii.json: `https://INPUT/x` has the host OUTPUT, or fails

@@ -1,5 +1,5 @@
-import ChoosyTestSupport
 import ChoosyKit
+import ChoosyTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -14,10 +14,11 @@ import Testing
     private func runAlone(_ name: String, _ variables: [String: String]) throws -> (status: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
         for (key, value) in variables { environment[key] = value }
-        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(ProcessRequest(
-            argv: [currentExecutable(), "--testing-library", "swift-testing", "--filter", "WebLibraryLoadingTests/\(name)"],
-            environment: environment, timeout: 120
-        ))
+        let result = try PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+            ProcessRequest(
+                argv: [currentExecutable(), "--testing-library", "swift-testing", "--filter", "WebLibraryLoadingTests/\(name)"],
+                environment: environment, timeout: 120
+            ))
         return (result.status, String(decoding: result.stdout + result.stderr, as: UTF8.self))
     }
 
@@ -62,10 +63,12 @@ import Testing
         try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
         for version in 60...90 { _ = FileManager.default.createFile(atPath: library + "/libicuuc.so.\(version)", contents: Data()) }
         let environment = ProcessInfo.processInfo.environment
-        let child = try runAlone("nonASCIIHostsFailWithoutICU", [
-            "LD_LIBRARY_PATH": [library, environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(separator: ":"),
-            "CHOOSY_TEST_WITHOUT_ICU": "1",
-        ])
+        let child = try runAlone(
+            "nonASCIIHostsFailWithoutICU",
+            [
+                "LD_LIBRARY_PATH": [library, environment["LD_LIBRARY_PATH"]].compactMap { $0 }.joined(separator: ":"),
+                "CHOOSY_TEST_WITHOUT_ICU": "1",
+            ])
         #expect(child.status == 0, "\(child.output)")
         #expect(child.output.contains("with 1 test"), "\(child.output)")
     }
@@ -73,7 +76,10 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CHOOSY_TEST_WITHOUT_ICU"] != nil))
     func nonASCIIHostsFailWithoutICU() throws {
         for link in ["https://faß.de/", "https://xn--fa-hia.de/", "https://ｇｉｔｈｕｂ．ｃｏｍ/"] {
-            #expect(throws: WebError("libicu is not installed (apt-get install libicu72), and it is needed for a host that is not plain ASCII"), "\(link)") {
+            #expect(
+                throws: WebError("libicu is not installed (apt-get install libicu72), and it is needed for a host that is not plain ASCII"),
+                "\(link)"
+            ) {
                 try WebURL(parsing: link)
             }
         }
