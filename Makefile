@@ -3,6 +3,8 @@
 PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
+# Every Swift file of the repository, for the formatter.
+SWIFT_SOURCES := Package.swift Sources Tests Plugins fuzz Examples
 # The binary make install installs; any other path skips the release build (the tests install
 # the binary they test this way).
 BINARY ?= .build/release/choosy
@@ -43,7 +45,7 @@ DEBDIR ?= build
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all build check test demo install uninstall deb bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-deb deps-bench deps-fuzz toolchain
+.PHONY: all build check lint test demo install uninstall deb bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-deb deps-bench deps-fuzz toolchain
 
 all: build
 
@@ -78,7 +80,7 @@ GUI_TESTS := RealGraphicalPickerTests|RealWaylandPickerTests
 
 ## check: the fast loop while working: the layer check and the library's own tests
 ## (ChoosyKitTests), with no packages installed, no end-to-end tests and no fuzzing
-check: toolchain
+check: toolchain lint
 	python3 scripts/check-layers.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter 'ChoosyKitTests\.'
@@ -86,13 +88,18 @@ check: toolchain
 ## test: the layer check, the Examples package, every test (ChoosyKitTests, then
 ## ChoosyEndToEndTests: the choosy binary run as a user runs it), then a short pass of every
 ## fuzz target
-test: toolchain deps-test
+test: toolchain deps-test lint
 	python3 scripts/check-layers.py
 	$(SWIFT) build --package-path Examples
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(GUI_TESTS)'
 	$(SWIFT) test --skip-build --filter '$(GUI_TESTS)'
 	@$(MAKE) --no-print-directory fuzz-smoke
+
+## lint: the Swift sources against .swift-format (swift format, from the toolchain); `swift
+## format -i -r Sources Tests …` fixes what it finds
+lint: toolchain
+	$(SWIFT) format lint --strict --parallel -r $(SWIFT_SOURCES)
 
 ## fuzz: each libFuzzer target for FUZZ_SECONDS (see fuzz/README.md); fails on any crash
 fuzz: toolchain deps-fuzz
