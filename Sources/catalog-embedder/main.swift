@@ -89,6 +89,9 @@ func literal(_ string: String) -> String {
     return escaped + "\""
 }
 
+// The build reruns this tool whenever it is relinked, even with nothing changed; an output
+// left as it was (and so its mtime) spares the library a recompile.
+if FileManager.default.contents(atPath: outputPath) == Data(source.utf8) { exit(0) }
 do {
     try Data(source.utf8).write(to: URL(fileURLWithPath: outputPath), options: .atomic)
 } catch {
