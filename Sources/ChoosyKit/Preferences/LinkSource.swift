@@ -5,9 +5,4 @@ package struct LinkSource: Equatable, Sendable {
     package var id: String
     /// How it was found, for `-v`: "CHOOSY_SOURCE", "the GIO_LAUNCHED_DESKTOP_FILE of process 4242 (slack)".
     package var how: String
-
-    package init(id: String, how: String) {
-        self.id = id
-        self.how = how
-    }
 }
