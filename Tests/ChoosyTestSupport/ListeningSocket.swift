@@ -9,7 +9,8 @@ package final class ListeningSocket {
 
     package init?(path: String) {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a process another test spawns meanwhile would keep it listening.
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0, path.utf8.count < 100 else { return nil }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

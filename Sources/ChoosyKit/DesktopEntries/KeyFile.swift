@@ -1,5 +1,3 @@
-import Glibc
-
 /// The `.ini`-like format shared by desktop entries and `mimeapps.list` (Desktop Entry spec,
 /// "Basic format of the file"): groups of `Key=Value` lines, with raw (still escaped) values.
 /// Parsing is all-or-nothing: a file that is not text in this format is rejected whole, so
@@ -26,7 +24,7 @@ package struct KeyFile: Equatable, Sendable {
         self.groups = groups
     }
 
-    private static let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+    private static let space = UInt8(ascii: " ")
     private static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
 
     /// The groups of `bytes`, which are valid UTF-8, or nil as for `init(parsing:)`. Read by
@@ -37,79 +35,65 @@ package struct KeyFile: Equatable, Sendable {
     {
         var groups: [String: [String: String]] = [:]
         var current: (name: String, keys: [String: String])?
-        var lineStart = 0
-        while lineStart < bytes.count {
-            let lineEnd = firstIndex(of: newline, in: bytes, lineStart..<bytes.count) ?? bytes.count
-            defer { lineStart = lineEnd + 1 }
-            guard lineEnd > lineStart else { continue }
-            guard lineEnd - lineStart <= KeyFile.lineLimit else { return nil }
-            var end = lineEnd
-            if bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            // Tab is the only control character a key file may hold; anything else is binary,
-            // and so are C1 control codes (U+0080–U+009F, UTF-8 `C2 80`–`C2 9F`), though valid UTF-8.
-            for index in lineStart..<end {
-                let byte = bytes[index]
-                if (byte < 0x20 && byte != tab) || byte == 0x7F { return nil }
-                if byte == 0xC2, index + 1 < lineEnd, (0x80...0x9F).contains(bytes[index + 1]) { return nil }
+        var valid = true
+        KeyFileLine.lines(in: bytes) { line in
+            guard line.count <= KeyFile.lineLimit, !holdsControlCharacter(bytes, line) else {
+                valid = false
+                return false
             }
-            var start = lineStart
-            while start < end && isBlank(bytes[start]) { start += 1 }
-            guard start < end, bytes[start] != UInt8(ascii: "#") else { continue }
-            if bytes[start] == openBracket {
-                while isBlank(bytes[end - 1]) { end -= 1 }
-                // `[`, a name of at least one byte, `]`.
-                guard bytes[end - 1] == closeBracket, end - start > 2 else { return nil }
-                let name = (start + 1)..<(end - 1)
-                guard !name.contains(where: { bytes[$0] == openBracket || bytes[$0] == closeBracket }) else { return nil }
+            switch KeyFileLine(bytes, line) {
+            case .blank, .comment:
+                break
+            case .group(let name):
                 if let current { groups[current.name] = current.keys }
-                let group = text(bytes, name)
+                let group = KeyFileLine.text(bytes, name)
                 current = (group, groups.removeValue(forKey: group) ?? [:])
-                continue
+            case .entry(let keyRange, let value):
+                guard current != nil, let key = normalizedKey(bytes, keyRange) else {
+                    valid = false
+                    return false
+                }
+                if let keeping, current!.name != keeping.group || !keeping.keys.contains(key) { break }
+                current!.keys[key] = KeyFileLine.text(bytes, value)
+            case .malformedGroup, .other:
+                valid = false
+                return false
             }
-            guard current != nil, let equals = firstIndex(of: UInt8(ascii: "="), in: bytes, start..<end) else { return nil }
-            var keyEnd = equals
-            while keyEnd > start && isBlank(bytes[keyEnd - 1]) { keyEnd -= 1 }
-            guard let key = normalizedKey(bytes, start..<keyEnd) else { return nil }
-            if let keeping, current!.name != keeping.group || !keeping.keys.contains(key) { continue }
-            var valueStart = equals + 1
-            while valueStart < end && isBlank(bytes[valueStart]) { valueStart += 1 }
-            current!.keys[key] = text(bytes, valueStart..<end)
+            return true
         }
+        guard valid else { return nil }
         if let current { groups[current.name] = current.keys }
         return groups
     }
 
-    private static func isBlank(_ byte: UInt8) -> Bool { byte == space || byte == tab }
-
-    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-
-    /// memchr: lines are found once per byte of every file read.
-    private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        guard !range.isEmpty, let base = bytes.baseAddress,
-            let found = memchr(base + range.lowerBound, Int32(byte), range.count)
-        else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    /// Tab is the only control character a key file may hold; anything else is binary, and so
+    /// are C1 control codes (U+0080–U+009F, UTF-8 `C2 80`–`C2 9F`), though valid UTF-8.
+    private static func holdsControlCharacter(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+        for index in line {
+            let byte = bytes[index]
+            if (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F { return true }
+            if byte == 0xC2, index + 1 < line.upperBound, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+        }
+        return false
     }
 
     /// `Key` or `Key[locale]` with the locale's `.ENCODING` dropped; nil when malformed.
     private static func normalizedKey(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         // Keys are ASCII in practice (the spec allows `A-Za-z0-9-` and a `[locale]`), and in
         // ASCII text every byte is one Character: the same rules on bytes.
-        guard range.allSatisfy({ bytes[$0] < 0x80 }) else { return normalizedKey(text(bytes, range)) }
+        guard range.allSatisfy({ bytes[$0] < 0x80 }) else { return normalizedKey(KeyFileLine.text(bytes, range)) }
         guard !range.isEmpty, !range.contains(where: { bytes[$0] == space }) else { return nil }
         guard let openIndex = range.first(where: { bytes[$0] == openBracket }) else {
-            return range.contains { bytes[$0] == closeBracket } ? nil : text(bytes, range)
+            return range.contains { bytes[$0] == closeBracket } ? nil : KeyFileLine.text(bytes, range)
         }
         // A base, `[`, a locale of at least one byte, and `]` last.
         let last = range.upperBound - 1
         guard openIndex > range.lowerBound, bytes[last] == closeBracket, openIndex + 2 <= last else { return nil }
         let locale = (openIndex + 1)..<last
         guard !locale.contains(where: { bytes[$0] == openBracket || bytes[$0] == closeBracket }) else { return nil }
-        guard let dot = locale.first(where: { bytes[$0] == UInt8(ascii: ".") }) else { return text(bytes, range) }
+        guard let dot = locale.first(where: { bytes[$0] == UInt8(ascii: ".") }) else { return KeyFileLine.text(bytes, range) }
         let modifier = (dot..<last).first { bytes[$0] == UInt8(ascii: "@") } ?? last
-        return text(bytes, range.lowerBound..<dot) + text(bytes, modifier..<last) + "]"
+        return KeyFileLine.text(bytes, range.lowerBound..<dot) + KeyFileLine.text(bytes, modifier..<last) + "]"
     }
 
     /// `normalizedKey` for a key that is not ASCII, by Character.

@@ -227,20 +227,32 @@ package struct MimeAppsEditor: Sendable {
         var insertionPoint: Int?
         var inFirstDefaultsGroup = false
         for (number, bytes) in lines.enumerated() {
-            let content = MimeAppsEditor.trimmed(bytes)
-            if content.hasPrefix("[") && content.hasSuffix("]") {
-                group = String(content.dropFirst().dropLast())
+            let key: String
+            let listed: String
+            switch MimeAppsEditor.reading(bytes) {
+            case .group(let name):
+                group = name
                 inFirstDefaultsGroup = group == "Default Applications" && insertionPoint == nil
                 if inFirstDefaultsGroup { insertionPoint = number }
                 continue
+            case .malformedGroup:
+                group = nil
+                inFirstDefaultsGroup = false
+                continue
+            case .ignored:
+                continue
+            case .other:
+                if inFirstDefaultsGroup { insertionPoint = number }
+                continue
+            case .entry(let entryKey, let value):
+                guard group == "Default Applications" else { continue }
+                if inFirstDefaultsGroup { insertionPoint = number }
+                key = entryKey.lowercased()
+                listed = value
             }
-            guard group == "Default Applications", !content.isEmpty, !content.hasPrefix("#") else { continue }
-            if inFirstDefaultsGroup { insertionPoint = number }
-            guard let equals = content.firstIndex(of: "=") else { continue }
-            let key = MimeAppsEditor.trimmed(Array(content[..<equals].utf8)).lowercased()
             guard let mimeType = defaults.keys.first(where: { $0.lowercased() == key }) else { continue }
             if !replaced.contains(mimeType) {
-                previous.listed[mimeType] = KeyFile.list(String(content[content.index(after: equals)...].drop { $0 == " " || $0 == "\t" }))
+                previous.listed[mimeType] = KeyFile.list(listed)
                 var line = bytes
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
                 previous.lines[mimeType] = String(decoding: line, as: UTF8.self)
@@ -286,18 +298,19 @@ package struct MimeAppsEditor: Sendable {
         var group: String?
         var kept: [[UInt8]] = []
         for bytes in file.lines {
-            let content = MimeAppsEditor.trimmed(bytes)
-            if content.hasPrefix("[") && content.hasSuffix("]") { group = String(content.dropFirst().dropLast()) }
-            guard group == "Default Applications" || group == "Added Associations", !content.hasPrefix("["),
-                let equals = content.firstIndex(of: "="),
-                case let ids = KeyFile.list(String(content[content.index(after: equals)...].drop { $0 == " " || $0 == "\t" })),
-                ids.contains(id)
+            let reading = MimeAppsEditor.reading(bytes)
+            switch reading {
+            case .group(let name): group = name
+            case .malformedGroup: group = nil
+            case .entry, .ignored, .other: break
+            }
+            guard group == "Default Applications" || group == "Added Associations", case .entry(let key, let value) = reading,
+                case let ids = KeyFile.list(value), ids.contains(id)
             else {
                 kept.append(bytes)
                 continue
             }
             changed = true
-            let key = MimeAppsEditor.trimmed(Array(content[..<equals].utf8))
             if group == "Default Applications", ids.first == id,
                 let mimeType = restoring.keys.first(where: { $0.lowercased() == key.lowercased() }), !restored.contains(mimeType)
             {
@@ -378,9 +391,9 @@ package struct MimeAppsEditor: Sendable {
     /// Whether `line` is one line that sets `mimeType` (matched case-insensitively), safe to write back.
     private static func isLine(_ line: String, for mimeType: String) -> Bool {
         guard !line.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }),
-            let equals = line.firstIndex(of: "=")
+            case .entry(let key, _) = reading(Array(line.utf8))
         else { return false }
-        return trimmed(Array(line[..<equals].utf8)).lowercased() == mimeType.lowercased()
+        return key.lowercased() == mimeType.lowercased()
     }
 
     /// A line without its leading and trailing blanks (and `\r`).
@@ -389,6 +402,31 @@ package struct MimeAppsEditor: Sendable {
         while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
         while let last = slice.last, last == 0x20 || last == 0x09 || last == 0x0D { slice = slice.dropLast() }
         return String(decoding: slice, as: UTF8.self)
+    }
+
+    /// A line of the file (its CR, if any, still at its end) as a key file reads it.
+    private enum Reading {
+        case group(String)
+        case malformedGroup
+        /// The key, and the value without the blanks around it.
+        case entry(key: String, value: String)
+        /// Blank, or a comment.
+        case ignored
+        /// Text that is no key and no group.
+        case other
+    }
+
+    private static func reading(_ line: [UInt8]) -> Reading {
+        line.withUnsafeBufferPointer { bytes in
+            switch KeyFileLine(bytes, 0..<(bytes.last == 0x0D ? bytes.count - 1 : bytes.count)) {
+            case .group(let name): .group(KeyFileLine.text(bytes, name))
+            case .malformedGroup: .malformedGroup
+            case .entry(let key, let value):
+                .entry(key: KeyFileLine.text(bytes, key), value: KeyFileLine.text(bytes, KeyFileLine.trimmingEnd(value, of: bytes)))
+            case .blank, .comment: .ignored
+            case .other: .other
+            }
+        }
     }
 
     /// `type/subtype` with nothing that could break the line it is written into.

@@ -42,30 +42,35 @@ package enum FirefoxProfileList {
             current = Entry(name: "")
         }
         // A CR ends a line too (as in Firefox's own reader): no name can hold a line break.
-        for rawLine in bytes.split(omittingEmptySubsequences: true, whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
-            var line = rawLine.drop { $0 == 0x20 || $0 == 0x09 }
-            guard let first = line.first, first != UInt8(ascii: "#"), first != UInt8(ascii: ";") else { continue }
-            if first == UInt8(ascii: "[") {
-                finishGroup()
-                while line.last == 0x20 || line.last == 0x09 { line = line.dropLast() }
-                inProfile = line.last == UInt8(ascii: "]") && line.dropFirst().starts(with: "Profile".utf8)
-                continue
-            }
-            guard inProfile, let equals = line.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            var key = line[..<equals]
-            while key.last == 0x20 || key.last == 0x09 { key = key.dropLast() }
-            // A NUL can reach no argv element; a value that is not UTF-8 could not be typed.
-            var value = line[line.index(after: equals)...].drop { $0 == 0x20 || $0 == 0x09 }
-            while value.last == 0x20 || value.last == 0x09 { value = value.dropLast() }
-            guard !value.contains(0), let text = String(validating: value, as: UTF8.self) else { continue }
-            if key.elementsEqual("Name".utf8) {
-                current.name = text
-            } else if key.elementsEqual("Path".utf8) {
-                current.path = text
-            } else if key.elementsEqual("IsRelative".utf8) {
-                current.isRelative = text == "1"
-            } else if key.elementsEqual("StoreID".utf8) {
-                current.storeID = text.isEmpty ? nil : text
+        bytes.withUnsafeBufferPointer { bytes in
+            KeyFileLine.lines(in: bytes, endingAtCR: true) { line in
+                switch KeyFileLine(bytes, line) {
+                case .group(let name):
+                    finishGroup()
+                    inProfile = bytes[name].starts(with: "Profile".utf8)
+                case .malformedGroup:
+                    // Firefox ignores the lines after a malformed header until the next good one.
+                    finishGroup()
+                    inProfile = false
+                case .entry(let key, let valueRange) where inProfile:
+                    // A NUL can reach no argv element; a value that is not UTF-8 could not be typed.
+                    let value = bytes[KeyFileLine.trimmingEnd(valueRange, of: bytes)]
+                    guard !value.contains(0), let text = String(validating: value, as: UTF8.self) else { break }
+                    let key = bytes[key]
+                    if key.elementsEqual("Name".utf8) {
+                        current.name = text
+                    } else if key.elementsEqual("Path".utf8) {
+                        current.path = text
+                    } else if key.elementsEqual("IsRelative".utf8) {
+                        current.isRelative = text == "1"
+                    } else if key.elementsEqual("StoreID".utf8) {
+                        current.storeID = text.isEmpty ? nil : text
+                    }
+                case .entry, .blank, .comment, .other:
+                    // Comments start with `#` or `;`: a `;` line names no key read here.
+                    break
+                }
+                return true
             }
         }
         finishGroup()

@@ -72,6 +72,8 @@ import Testing
         // Lines that are not Key=Value or hold NUL are skipped, and a broken group header ends
         // the group before it; the rest stands.
         #expect(names("junk\n[Profile0]\nName=\u{0}x\n[Profile1]\ngarbage\nName=Kept\n[Profile2\nName=Not a group\n") == ["Kept"])
+        // Text after the `]`, or a bracket inside the name, breaks the header as for Firefox.
+        #expect(names("[Profile0]x\nName=A\n[Profile]1]\nName=B\n[Profile2]\t\nName=C") == ["C"])
         #expect(
             FirefoxProfileList.profiles(in: Array("[Profile0]\nName=".utf8) + [0xFF] + Array("\n[Profile1]\nName=B".utf8)).map(\.name) == [
                 "B"
