@@ -18,7 +18,7 @@ package struct HTTPResponse: Sendable {
     package var body: [UInt8] = []
 }
 
-/// An `ETag` or `Last-Modified` as choosy stores and sends it back (SPEC §11, doc/security.md):
+/// An `ETag` or `Last-Modified` as choosy stores and sends it back (doc/security.md):
 /// never one holding a control character (a CR would start a header of the server's choosing
 /// in the next request) or longer than 1 KiB.
 package enum HTTPValidator {

@@ -115,4 +115,15 @@ extension ExternalPickerProgram {
     package static var isGraphical: Bool { false }
     package static func choiceLine(_ output: String) -> String { output }
     package static func adjust(_ variables: inout [String: String]) {}
+
+    /// For a picker that decodes its title and rows in the locale's character set and stops
+    /// before it shows when it cannot: under a locale that is not UTF-8 (`LANG=C`), choosy's
+    /// UTF-8 text ("…", "—") is given to it as UTF-8; a UTF-8 locale is left alone.
+    static func decodeAsUTF8(_ variables: inout [String: String]) {
+        let characterSet = [variables["LC_ALL"], variables["LC_CTYPE"], variables["LANG"]].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let lowered = characterSet.lowercased()
+        guard !lowered.contains("utf-8") && !lowered.contains("utf8") else { return }
+        variables["LC_ALL"] = nil
+        variables["LC_CTYPE"] = "C.UTF-8"
+    }
 }

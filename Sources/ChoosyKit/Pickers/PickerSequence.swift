@@ -29,7 +29,8 @@ package struct PickerSequence: Picker {
         var failures: [String] = []
         for step in steps {
             let failure: String
-            if step.displays.contains(where: { probe.answers($0, in: environment) }) {
+            if let display = step.displays.first(where: { probe.answers($0, in: environment) }) {
+                diagnostics?.explain("starting \(step.name) on \(display.description)")
                 let answer = try step.picker.choose(request)
                 guard case .notShown(let reason) = answer else { return answer }
                 failure = reason

@@ -5,6 +5,10 @@ package enum ZenityProgram: ExternalPickerProgram {
     package static let name = "zenity"
     package static let isGraphical = true
 
+    /// GLib converts zenity's arguments from the locale's character set, and zenity refuses a
+    /// title it cannot convert ("This option is not available") before it shows.
+    package static func adjust(_ variables: inout [String: String]) { decodeAsUTF8(&variables) }
+
     /// With no rows on the command line zenity reads them from stdin, one per line.
     package static func argv(_ executable: String, title: String) -> [String] {
         [executable, "--list", "--title=\(title)", "--text=\(pangoEscaped(title))", "--column=App", "--hide-header"]

@@ -96,7 +96,7 @@ package struct Site: Hashable, Sendable {
         return (host, segments)
     }
 
-    /// Why no link a user follows can be of this site (SPEC §11), asked by `rule add` only (a rule
+    /// Why no link a user follows can be of this site (doc/security.md), asked by `rule add` only (a rule
     /// read back was checked when it was added): a label holding other than letters, digits, `-`
     /// and `_` (`*.example.com`, `%2A.com`: no DNS name has one, and a site is no pattern), a
     /// label over 63 or a name over 253 bytes (DNS's limits), or an `xn--` label IDNA refuses.

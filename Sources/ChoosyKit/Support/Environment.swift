@@ -2,7 +2,7 @@ import Glibc
 
 /// The process environment as a value, so that logic never reads global state and tests can
 /// hand in any environment. XDG base directories follow the XDG Base Directory spec: unset,
-/// empty or relative values fall back to the defaults; so does a relative `HOME` (SPEC §11), to
+/// empty or relative values fall back to the defaults; so does a relative `HOME` (doc/security.md), to
 /// the home the password database gives.
 package struct Environment: Sendable {
     package var variables: [String: String]

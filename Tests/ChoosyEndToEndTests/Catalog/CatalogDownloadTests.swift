@@ -71,7 +71,7 @@ import Testing
         #expect(try fetchedAt() > before)
     }
 
-    /// SPEC §11: a validator holding a control character is neither stored nor sent back (nor
+    /// A validator holding a control character is neither stored nor sent back (nor
     /// one an older choosy stored), so a server cannot add a header to the next request.
     @Test func validatorsWithControlCharactersAreNotStoredOrSentBack() throws {
         server.inject([twitter: "control-validators"])

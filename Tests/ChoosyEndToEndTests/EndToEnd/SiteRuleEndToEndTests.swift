@@ -215,7 +215,7 @@ import Testing
         #expect(sandbox.choosy("rule", "list", "--json").stdout == "[]\n")
     }
 
-    /// SPEC §11: a site no followed link can have is refused (exit 2, one line) and nothing is
+    /// A site no followed link can have is refused (exit 2, one line) and nothing is
     /// written; DNS's longest label and name are still sites. (`*` alone is every link of a
     /// source, LinkSourceEndToEndTests.)
     @Test func sitesThatCanNeverMatchAreRefused() {

@@ -104,6 +104,18 @@ final class HeadlessSway: @unchecked Sendable {
         return false
     }
 
+    /// Closes the focused window as a user does with the window manager (sway's `kill`,
+    /// through its IPC socket in the runtime directory).
+    func closeFocusedWindow() -> Bool {
+        let socket = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory))?.first {
+            $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock")
+        }
+        guard let socket else { return false }
+        let variables = ["PATH": "/usr/bin:/bin", "SWAYSOCK": runtimeDirectory + "/" + socket]
+        let request = ProcessRequest(argv: Sandbox.asNobody + ["/usr/bin/swaymsg", "kill"], environment: variables, timeout: 20)
+        return (try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(request))?.status == 0
+    }
+
     /// Presses keys (XKB keysym names: `Down`, `Return`, `Escape`) as a user would, through
     /// a virtual keyboard, to whichever surface has the keyboard.
     func press(_ keys: [String]) -> Bool {

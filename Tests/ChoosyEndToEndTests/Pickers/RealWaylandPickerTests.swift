@@ -33,23 +33,21 @@ struct RealWaylandPickerTests {
         return sandbox
     }
 
-    /// Runs `choosy handle URL [options]` (as the compositor's user) with `sway`'s session
-    /// and no X display, waits until the picker has the keyboard and presses `keys`.
-    private func handle(_ sandbox: Sandbox, in sway: HeadlessSway, options: [String], keys: [String]) async -> (
-        output: Sandbox.Output, focused: Bool
-    ) {
+    /// Runs `choosy handle URL [options]` (as the compositor's user) with `sway`'s session,
+    /// `desktop` as `XDG_CURRENT_DESKTOP` and no X display, in the C locale (choosy gives the
+    /// pickers that need it UTF-8), waits until the picker has the keyboard and answers it.
+    private func handle(
+        _ sandbox: Sandbox, in sway: HeadlessSway, options: [String], desktop: String = "",
+        answer: @Sendable (HeadlessSway) -> Bool
+    ) async -> (output: Sandbox.Output, focused: Bool) {
         let binary = Sandbox.asNobody.isEmpty ? Sandbox.choosyBinary : sandbox.choosyBinaryForNobody()
-        var variables = sway.environment
-        variables["DISPLAY"] = ""
-        // A desktop session's locale: in LANG=C fuzzel refuses the title's "…" ("invalid prompt").
-        variables["LANG"] = "C.UTF-8"
-        let session = variables
+        let session = sway.environment.merging(["DISPLAY": "", "XDG_CURRENT_DESKTOP": desktop]) { $1 }
         async let handled = offPool {
             sandbox.choosy(["handle", Self.url] + options, environment: session, timeout: 120, wrapper: Sandbox.asNobody, binary: binary)
         }
         let focused = await offPool { sway.waitForKeyboardFocus() }
         if focused {
-            #expect(sway.press(keys))
+            #expect(answer(sway))
         } else {
             // Nothing will answer the picker: ending the compositor ends it, and choosy with it.
             sway.stop()
@@ -65,7 +63,7 @@ struct RealWaylandPickerTests {
         for attempt in 1...6 {
             let sandbox = browsers()
             let sway = try HeadlessSway(directory: sandbox.root)
-            let (output, focused) = await handle(sandbox, in: sway, options: options, keys: keys)
+            let (output, focused) = await handle(sandbox, in: sway, options: options) { $0.press(keys) }
             if attempt < 6 && output.rawStderr.contains("ended by signal") { continue }
             #expect(focused, "no picker took the keyboard")
             return (sandbox, output)
@@ -91,13 +89,29 @@ struct RealWaylandPickerTests {
     }
 
     /// A link clicked in a wlroots session: only WAYLAND_DISPLAY, no desktop named, no
-    /// terminal. `auto` shows fuzzel, the first of SPEC §6's order for it (its log, under -v, tells it ran); its first row
-    /// is Firefox just once.
+    /// terminal. `auto` shows fuzzel, the first of doc/desktop.md's order for it; its first
+    /// row is Firefox just once.
     @Test func autoShowsFuzzelOnAWaylandSession() async throws {
         let (sandbox, output) = try await handleInFreshSession(options: ["-v"], keys: ["Return"])
         #expect(output.status == 0, "\(output.rawStderr)")
-        #expect(output.stderrLines.contains { $0.hasPrefix("choosy: fuzzel: ") }, "\(output.rawStderr)")
+        #expect(output.stderrLines.contains { $0.hasPrefix("choosy: starting fuzzel on WAYLAND_DISPLAY=") }, "\(output.rawStderr)")
         #expect(sandbox.launched("firefox") == [[Self.url]])
         #expect(sandbox.recordedRuns("chromium").isEmpty)
+    }
+
+    /// The same link on GNOME's Wayland session, where GNOME Shell shows no layer-shell
+    /// menus: `auto` shows zenity first, on the Wayland display (there is no X display), and
+    /// closing its window cancels. (Picking in zenity is tested under Xvfb: wtype's keys reach
+    /// the Wayland pickers' layer surfaces but not GTK's dialog window in headless sway.)
+    @Test func autoShowsZenityOnAGNOMEWaylandSessionAndClosingItCancels() async throws {
+        let sandbox = browsers()
+        let sway = try HeadlessSway(directory: sandbox.root)
+        let (output, focused) = await handle(sandbox, in: sway, options: ["-v"], desktop: "GNOME") { $0.closeFocusedWindow() }
+        #expect(focused, "no picker took the keyboard")
+        #expect(output.stderrLines.contains("choosy: starting zenity on WAYLAND_DISPLAY=wayland-1"), "\(output.rawStderr)")
+        #expect(!output.stderrLines.contains { $0.hasPrefix("choosy: starting fuzzel") }, "\(output.rawStderr)")
+        #expect(output.status == 5, "\(output.rawStderr)")
+        #expect(output.stderrLines.contains("choosy: cancelled: no app was chosen"), "\(output.rawStderr)")
+        #expect(sandbox.recordedRuns("firefox").isEmpty && sandbox.recordedRuns("chromium").isEmpty)
     }
 }

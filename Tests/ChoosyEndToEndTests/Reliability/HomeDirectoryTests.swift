@@ -3,7 +3,7 @@ import ChoosyTestSupport
 import Foundation
 import Testing
 
-/// SPEC §11: a relative `HOME` is ignored like a relative XDG variable, so nothing choosy reads
+/// A relative `HOME` is ignored like a relative XDG variable, so nothing choosy reads
 /// or writes is found below the working directory; the password database's home stands instead.
 @Suite struct HomeDirectoryTests {
     let sandbox = Sandbox()

@@ -103,18 +103,22 @@ import Testing
         #expect(stdin.hasPrefix("Firefox\0icon\u{1F}firefox\nFirefox (always)\0icon\u{1F}firefox\n"))
     }
 
-    /// fuzzel refuses a prompt its locale cannot decode ("invalid prompt") and exits before it
-    /// shows: under `LANG=C` it gets UTF-8 as its character set; a UTF-8 locale is left alone.
-    @Test(arguments: [
-        (["LANG": "C"], "LC_ALL= LC_CTYPE=C.UTF-8 LANG=C"),
-        (["LC_ALL": "POSIX", "LANG": "de_DE.UTF-8"], "LC_ALL= LC_CTYPE=C.UTF-8 LANG=de_DE.UTF-8"),
-        (["LANG": "de_DE.UTF-8"], "LC_ALL= LC_CTYPE= LANG=de_DE.UTF-8"),
-        (["LC_CTYPE": "en_GB.utf8", "LANG": "C"], "LC_ALL= LC_CTYPE=en_GB.utf8 LANG=C"),
-    ])
-    func fuzzelDecodesItsTextAsUTF8(locale: [String: String], seen: String) throws {
+    /// fuzzel refuses a prompt its locale cannot decode ("invalid prompt"), and zenity a title
+    /// ("This option is not available"), and each exits before it shows: under `LANG=C` they
+    /// get UTF-8 as their character set; a UTF-8 locale is left alone.
+    @Test(
+        arguments: ["fuzzel", "zenity"],
+        [
+            (["LANG": "C"], "LC_ALL= LC_CTYPE=C.UTF-8 LANG=C"),
+            (["LC_ALL": "POSIX", "LANG": "de_DE.UTF-8"], "LC_ALL= LC_CTYPE=C.UTF-8 LANG=de_DE.UTF-8"),
+            (["LANG": "de_DE.UTF-8"], "LC_ALL= LC_CTYPE= LANG=de_DE.UTF-8"),
+            (["LC_CTYPE": "en_GB.utf8", "LANG": "C"], "LC_ALL= LC_CTYPE=en_GB.utf8 LANG=C"),
+        ])
+    func fuzzelAndZenityDecodeTheirTextAsUTF8(name: String, case: (locale: [String: String], seen: String)) throws {
+        let (locale, seen) = `case`
         let sandbox = Sandbox()
-        let fuzzel = sandbox.write(
-            sandbox.bin + "/fuzzel",
+        let program = sandbox.write(
+            sandbox.bin + "/" + name,
             """
             #!/bin/sh
             cat >/dev/null
@@ -124,8 +128,11 @@ import Testing
             """, mode: 0o755)
         var variables = sandbox.choosyEnvironment.variables
         for name in ["LC_ALL", "LC_CTYPE", "LANG"] { variables[name] = locale[name] }
-        let picker = FuzzelPicker(
-            executable: fuzzel, environment: Environment(variables), runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        let runner = PosixProcessRunner(fileSystem: LocalFileSystem())
+        let picker: any Picker =
+            name == "fuzzel"
+            ? FuzzelPicker(executable: program, environment: Environment(variables), runner: runner)
+            : ZenityPicker(executable: program, environment: Environment(variables), runner: runner)
         #expect(try picker.choose(request) == .justOnce(2))
         #expect(sandbox.read(sandbox.records + "/locale") == seen)
     }

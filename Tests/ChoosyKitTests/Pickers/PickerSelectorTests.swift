@@ -107,13 +107,19 @@ private struct AnsweringDisplays: DisplayProbe {
             PickerSequence.Step(name: "rofi", picker: rofi, displays: [.x11(":5")]),
         ]
         let request = PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")])
+        let diagnostics = RecordingDiagnostics()
         func sequence(_ answering: [SocketAddress]) -> PickerSequence {
             PickerSequence(
-                steps: steps, whenEmpty: "", environment: environment, probe: AnsweringDisplays(answering: answering), diagnostics: nil)
+                steps: steps, whenEmpty: "", environment: environment, probe: AnsweringDisplays(answering: answering),
+                diagnostics: diagnostics)
         }
-        // Only X11 answers: fuzzel is never started.
+        // Only X11 answers: fuzzel is never started, and -v says which one was.
         #expect(try sequence([.abstractUnix("/tmp/.X11-unix/X5")]).choose(request) == .always(0))
         #expect(fuzzel.shown.withLock { $0.isEmpty })
+        #expect(
+            diagnostics.explanations == [
+                "fuzzel: WAYLAND_DISPLAY=wayland-1 does not answer; trying the next picker", "starting rofi on DISPLAY=:5",
+            ])
         #expect(try sequence([wayland]).choose(request) == .justOnce(0))
         #expect(
             try sequence([]).choose(request)
