@@ -5,7 +5,7 @@ import Glibc
 
 /// A real Wayland compositor for tests of the Wayland pickers: sway with its headless
 /// backend, in a runtime directory of its own, and a virtual keyboard held open from the start
-/// (wtype) so that the seat has a keyboard when a picker asks for one. Debian's sway will
+/// (wtype) so that the seat has a keyboard when a picker asks for one, as a desktop's has. Debian's sway will
 /// not run as root: as root it runs as nobody, and so must every client (the picker, wtype,
 /// hence choosy). `WAYLAND_DEBUG=server` logs each keyboard focus, so a test types only once
 /// the picker has it. One compositor per test: a second picker in one sway session was
@@ -65,6 +65,19 @@ final class HeadlessSway: @unchecked Sendable {
             throw StartFailure(description: "cannot run wtype")
         }
         self.keyboard = keyboard
+        // The seat has a keyboard once the virtual one has its keymap: a picker that starts
+        // before that finds a seat without one, and bemenu 0.6 then dies by SIGSEGV.
+        while !logHolds(#"zwp_virtual_keyboard_v1@[0-9]+\.keymap\("#) {
+            guard isRunning(pid), isRunning(keyboard), Date() < deadline else {
+                stop()
+                throw StartFailure(description: "the virtual keyboard did not reach sway")
+            }
+            usleep(20_000)
+        }
+    }
+
+    private func logHolds(_ pattern: String) -> Bool {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").range(of: pattern, options: .regularExpression) != nil
     }
 
     deinit {
@@ -96,8 +109,7 @@ final class HeadlessSway: @unchecked Sendable {
     func waitForKeyboardFocus(timeout: Double = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if text.range(of: #"wl_keyboard@[0-9]+\.enter\("#, options: .regularExpression) != nil { return true }
+            if logHolds(#"wl_keyboard@[0-9]+\.enter\("#) { return true }
             guard isRunning(pid) else { return false }
             usleep(50_000)
         }
