@@ -34,7 +34,8 @@ WEB_PACKAGES := libicu72 libpsl5 libpcre2-8-0
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
 TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb xdg-utils rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
-BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils
+BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils \
+	xvfb rofi zenity sway fuzzel wtype python3-xlib
 # -z now, with the RELRO the linker already gives: every relocation is resolved at start and
 # then made read-only, so a memory bug cannot redirect a call through them; choosy handles
 # links from anywhere.
@@ -121,7 +122,7 @@ install: $(if $(filter .build/release/choosy,$(BINARY)),build)
 	install -m 755 -s --strip-program=$(STRIP) $(BINARY) $(DESTDIR)$(BINDIR)/choosy
 	install -m 644 catalog/README.md $(DESTDIR)$(DATADIR)/choosy/catalog/
 	install -m 644 catalog/app-data/*.json $(DESTDIR)$(DATADIR)/choosy/catalog/app-data/
-	install -m 644 clean/README.md clean/LICENSE clean/data.min.json clean/choosy.json $(DESTDIR)$(DATADIR)/choosy/clean/
+	install -m 644 clean/README.md clean/LICENSE clean/data.min.json clean/choosy.json clean/shorteners.txt $(DESTDIR)$(DATADIR)/choosy/clean/
 	install -m 644 doc/choosy.1 $(DESTDIR)$(MAN1DIR)/choosy.1
 	$(BINARY) completions bash > $(DESTDIR)$(BASH_COMPLETIONSDIR)/choosy
 	$(BINARY) completions zsh > $(DESTDIR)$(ZSH_COMPLETIONSDIR)/_choosy

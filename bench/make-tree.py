@@ -10,7 +10,8 @@ that makes firefox.desktop the default for https (and Thunderbird for mailto:); 
 catalog file (choosy's $XDG_CONFIG_HOME/choosy/catalog/) that adds Lagrange to the browser
 type by its gemini: scheme only, without desktop_ids, so that every choosy command about
 browsers looks a scheme up in choosy's desktop index (the path that could depend on N); and
-env / env.args files with the variables to use.
+env / env.args files with the variables to use (env-sources / env-sources.args: the same with a
+configuration that adds 50 rules by source app).
 
 The entries are realistic: names and comments with translations, Categories, Keywords,
 MimeType lists drawn from real MIME types, desktop actions, some NoDisplay, some in
@@ -146,7 +147,10 @@ def main():
         if not os.path.lexists(path):
             os.symlink(".stub", path)
 
+    ids = []
+
     def write(where, relative, text):
+        ids.append(relative.replace("/", "-"))
         path = os.path.join(applications[where], relative)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
@@ -213,22 +217,35 @@ def main():
             "message/rfc822=org.mozilla.Thunderbird.desktop\n"
         )
 
+    # The same configuration with 50 rules by source besides (`--from`, every tenth for `*`),
+    # for entries of the tree: no ancestor of the bench runs one, so `handle` looks at every
+    # ancestor and still opens the default browser (env-sources, env-sources.args).
+    sources_config = os.path.join(root, "config-sources")
+    shutil.copytree(paths["XDG_CONFIG_HOME"], sources_config)
+    for i in range(50):
+        site = "*" if i % 10 == 0 else [f"site{i}.example.net", f"=www.site{i}.example.com", f"docs{i}.example.io"][i % 3]
+        rules.append({"site": site, "from": ids[i % len(ids)], "app": ["chromium", "firefox"][i % 2]})
+    with open(os.path.join(sources_config, "choosy", "rules.json"), "w") as f:
+        json.dump({"version": 1, "rules": rules}, f, indent=2)
+
     variables = dict(paths)
     variables["XDG_DATA_DIRS"] = ":".join(data_dirs)
     variables["PATH"] = f"{bin_dir}:/usr/local/bin:/usr/bin:/bin"
     variables["LANG"] = "C.UTF-8"
     variables["NO_COLOR"] = "1"
-    # For sh: `. env` (what else could change the answers is unset).
-    with open(os.path.join(root, "env"), "w") as f:
-        f.write("unset XDG_CURRENT_DESKTOP XDG_SESSION_DESKTOP DESKTOP_SESSION KDE_FULL_SESSION GNOME_DESKTOP_SESSION_ID "
-                "LC_ALL LC_MESSAGES LANGUAGE CHOOSY_PICKER CHOOSY_ALWAYS_DISPLAY_PICKER CHOOSY_OFFLINE "
-                "CHOOSY_CATALOG_URL CHOOSY_CACHE_TTL CHOOSY_DEVELOPMENT_MODE\n")
-        for key, value in variables.items():
-            f.write(f"export {key}={quote(value)}\n")
-        f.write("APPLICATIONS_DIRS=" + quote(" ".join(applications[k] for k in ("user", "local", "system"))) + "\n")
-    # For a command line: `env -i $(cat env.args) choosy …` (what hyperfine runs for scaling).
-    with open(os.path.join(root, "env.args"), "w") as f:
-        f.write(" ".join(f"{key}={quote(value)}" for key, value in variables.items()) + "\n")
+    for suffix, config in (("", paths["XDG_CONFIG_HOME"]), ("-sources", sources_config)):
+        variables["XDG_CONFIG_HOME"] = config
+        # For sh: `. env` (what else could change the answers is unset).
+        with open(os.path.join(root, "env" + suffix), "w") as f:
+            f.write("unset XDG_CURRENT_DESKTOP XDG_SESSION_DESKTOP DESKTOP_SESSION KDE_FULL_SESSION GNOME_DESKTOP_SESSION_ID "
+                    "LC_ALL LC_MESSAGES LANGUAGE CHOOSY_PICKER CHOOSY_ALWAYS_DISPLAY_PICKER CHOOSY_OFFLINE "
+                    "CHOOSY_CATALOG_URL CHOOSY_CACHE_TTL CHOOSY_DEVELOPMENT_MODE CHOOSY_SOURCE\n")
+            for key, value in variables.items():
+                f.write(f"export {key}={quote(value)}\n")
+            f.write("APPLICATIONS_DIRS=" + quote(" ".join(applications[k] for k in ("user", "local", "system"))) + "\n")
+        # For a command line: `env -i $(cat env.args) choosy …` (what hyperfine runs for scaling).
+        with open(os.path.join(root, "env" + suffix + ".args"), "w") as f:
+            f.write(" ".join(f"{key}={quote(value)}" for key, value in variables.items()) + "\n")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ TARGETS = {
     "complete_url": 1.0,   # choosy __complete / choosy url
     "cold_gio": 1.0,       # choosy url without its cache / gio mime, wall and CPU, at the largest N
     "cold_gio_small": 1.2, # the same at every smaller N
+    "sources": 1.05,       # choosy handle with 50 rules by source / without, CPU and instructions, every N
 }
 
 
@@ -100,6 +101,11 @@ def main():
     cold_wall = {name: statistics.median(times["wall"]) * 1000 for name, times in cold.items()}
     cold_cpu = {name: statistics.median(times["cpu"]) * 1000 for name, times in cold.items()}
     cold_runs = min(len(times["wall"]) for times in cold.values())
+    with open(os.path.join(args.work, "sources.json")) as f:
+        by_source = json.load(f)
+    source_cpu = {name: statistics.median(times["cpu"]) * 1000 for name, times in by_source.items()}
+    source_wall = {name: statistics.median(times["wall"]) * 1000 for name, times in by_source.items()}
+    source_runs = min(len(times["wall"]) for times in by_source.values())
     with open(os.path.join(args.work, "scaling.json")) as f:
         interleaved = json.load(f)
     scaling = {name: statistics.median(times["wall"]) * 1000 for name, times in interleaved.items()}
@@ -130,24 +136,32 @@ def main():
             f"{fmt(ratio(url, m.get('xdg-mime query default')))} | {fmt(ratio(handle, m.get('gio mime')))} | {fmt(ratio(complete, url))} |"
         )
     table = "\n".join(lines)
-    cold_lines = ["| N entries | choosy url, no cache: wall | CPU | gio mime: wall | CPU | ÷ gio, wall | ÷ gio, CPU "
-                  "| instructions (callgrind), no cache | ÷ with its cache |",
-                  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    cold_ratios = {}
-    for n in sizes:
-        url, gio = f"choosy url, cold, N={n}", f"gio mime, N={n}"
-        cold_ratios[n] = (ratio(cold_wall.get(url), cold_wall.get(gio)), ratio(cold_cpu.get(url), cold_cpu.get(gio)))
-        count, warm = found[n].get("instr_cold"), found[n].get("instr_url")
-        cold_lines.append(f"| {n:,} | {ms(cold_wall.get(url))} | {ms(cold_cpu.get(url))} | {ms(cold_wall.get(gio))} | {ms(cold_cpu.get(gio))} | "
-                          f"{fmt(cold_ratios[n][0])} | {fmt(cold_ratios[n][1])} | {f'{int(count):,}' if count else '—'} | "
-                          f"{fmt(ratio(int(count), int(warm))) if count and warm else '—'} |")
-    cold_table = "\n".join(cold_lines)
+    def paired_table(header, wall, cpu, first, second, counts):
+        """A table of two commands timed interleaved, per size: the wall and CPU medians of
+        each, the first ÷ the second in both, then the first's instructions and ÷ the
+        second's; and per size those three ratios."""
+        lines = ["| N entries | " + " | ".join(header) + " |", "|---:|" + "---:|" * len(header)]
+        ratios = {}
+        for n in sizes:
+            a, b = first(n), second(n)
+            count, other = counts(n)
+            ratios[n] = (ratio(wall.get(a), wall.get(b)), ratio(cpu.get(a), cpu.get(b)), ratio(count, other))
+            lines.append(f"| {n:,} | {ms(wall.get(a))} | {ms(cpu.get(a))} | {ms(wall.get(b))} | {ms(cpu.get(b))} | "
+                         f"{fmt(ratios[n][0])} | {fmt(ratios[n][1])} | {'—' if count is None else f'{count:,}'} | {fmt(ratios[n][2])} |")
+        return "\n".join(lines), ratios
 
-    small, large = sizes[0], sizes[-1]
-    scale_small, scale_large = scaling.get(f"choosy url, N={small}"), scaling.get(f"choosy url, N={large}")
     def instructions(n, what="url"):
         value = found[n].get(f"instr_{what}")
         return int(value) if value else None
+
+    cold_table, cold_ratios = paired_table(
+        ["choosy url, no cache: wall", "CPU", "gio mime: wall", "CPU", "÷ gio, wall", "÷ gio, CPU",
+         "instructions (callgrind), no cache", "÷ with its cache"],
+        cold_wall, cold_cpu, lambda n: f"choosy url, cold, N={n}", lambda n: f"gio mime, N={n}",
+        lambda n: (instructions(n, "cold"), instructions(n, "url")))
+
+    small, large = sizes[0], sizes[-1]
+    scale_small, scale_large = scaling.get(f"choosy url, N={small}"), scaling.get(f"choosy url, N={large}")
     scaling_lines = [f"| N entries | wall, median ms | ÷ N={small} | CPU (user+sys), median ms | ÷ N={small} "
                      f"| instructions (callgrind) | ÷ N={small} |",
                      "|---:|---:|---:|---:|---:|---:|---:|"]
@@ -185,6 +199,12 @@ def main():
             f"{' / '.join(f.get(f'curl_{what}', '—') for what, _ in commands)} |"
         )
 
+    source_table, source_ratios = paired_table(
+        ["50 source rules: wall", "CPU", "without: wall", "CPU", "÷, wall", "÷, CPU", "instructions (callgrind), 50 source rules",
+         "÷ without"],
+        source_wall, source_cpu, lambda n: f"choosy handle, 50 source rules, N={n}", lambda n: f"choosy handle, N={n}",
+        lambda n: (instructions(n, "handle_sources"), instructions(n, "handle")))
+
     m = runs[large]
     url_gio = ratio(m.get("choosy url"), m.get("gio mime"))
     url_xdg = ratio(m.get("choosy url"), m.get("xdg-mime query default"))
@@ -201,9 +221,14 @@ def main():
     ]
     for n in sizes:
         goal = TARGETS["cold_gio"] if n == large else TARGETS["cold_gio_small"]
-        worst = None if None in cold_ratios[n] else max(cold_ratios[n])
+        worst = None if None in cold_ratios[n][:2] else max(cold_ratios[n][:2])
         targets.append(f"| choosy url without its cache ÷ gio mime, N={n:,} (interleaved, wall and CPU) | ≤ {goal:.2f}× | "
                        f"{fmt(cold_ratios[n][0])} / {fmt(cold_ratios[n][1])} | {verdict(worst is not None and worst <= goal)} |")
+    for n in sizes:
+        known = [r for r in source_ratios[n][1:] if r is not None]
+        targets.append(f"| choosy handle with 50 rules by source ÷ without, N={n:,} (interleaved CPU; instructions) | "
+                       f"≤ {TARGETS['sources']:.2f}× | {fmt(source_ratios[n][1])} / {fmt(source_ratios[n][2])} | "
+                       f"{verdict(bool(known) and max(known) <= TARGETS['sources'])} |")
     if complete_state == "ok" and all(r is not None for r in complete_ratios):
         worst = max(complete_ratios)
         targets.append(f"| choosy __complete ÷ choosy url (worst N) | ≤ {TARGETS['complete_url']:.2f}× | {fmt(worst)} | {verdict(worst <= TARGETS['complete_url'])} |")
@@ -250,6 +275,16 @@ random order, so that load from other processes falls on all sizes alike; `bench
 spawn to exit, CPU time from `wait4`. Instructions: one run under callgrind.
 
 {chr(10).join(scaling_lines)}
+
+## Rules by source app
+
+`choosy handle` as above, with the tree's configuration and with the same plus 50 rules by source
+(`--from` entries of the tree, every tenth for `*`; `env-sources`): from no app they name, so choosy
+reads each ancestor's `/proc` files and looks its program up in the map of the entries' programs,
+and opens the default browser all the same. {source_runs} runs of each, every size interleaved
+(`bench/interleave.py`); instructions: one run under callgrind.
+
+{source_table}
 
 ## Instructions
 

@@ -12,8 +12,9 @@
 # BENCH_ROUNDS (default 5), BENCH_RUNS (hyperfine runs per command and round, default 40),
 # BENCH_WARMUP (per round, default 5), BENCH_SCALING_RUNS (interleaved runs of choosy url per
 # size, default 300), BENCH_COLD_RUNS (interleaved cold runs of choosy url and gio mime per size,
-# default 60), BENCH_COMPLETE_ARGS (the completion request, default "__complete open Tw";
-# it counts as working when it exits 0 and names Twitter), BENCH_RESULTS (default bench/RESULTS.md).
+# default 60), BENCH_FRAME_RUNS (interleaved runs per picker for the first frame, default 30),
+# BENCH_COMPLETE_ARGS (the completion request, default "__complete open Tw"; it counts as
+# working when it exits 0 and names Twitter), BENCH_RESULTS (default bench/RESULTS.md).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 choosy=${CHOOSY:-$root/.build/release/choosy}
@@ -26,7 +27,7 @@ cold_runs=${BENCH_COLD_RUNS:-60}
 results=${BENCH_RESULTS:-$root/bench/RESULTS.md}
 work=$root/bench/work
 
-for tool in hyperfine gio xdg-mime update-desktop-database strace python3 /usr/bin/time; do
+for tool in hyperfine gio xdg-mime update-desktop-database strace python3 /usr/bin/time Xvfb rofi zenity sway fuzzel wtype; do
     command -v "$tool" >/dev/null 2>&1 || { echo "bench: $tool is missing (make bench installs it)" >&2; exit 1; }
 done
 [ -x "$choosy" ] || { echo "bench: no choosy binary at $choosy (run make build)" >&2; exit 1; }
@@ -87,6 +88,16 @@ for n in $sizes; do
         # shellcheck disable=SC2086
         answer=$("$choosy" $handle_args) || fail "N=$n: choosy handle --dry-run failed"
         [ "$answer" = "$expected_handle_argv" ] || fail "N=$n: choosy handle --dry-run printed '$answer'"
+        # The same link with 50 rules by source besides: from no app they name, the same answer.
+        # A dry run saves no cache: one real click (a stub firefox) under a parent that is no
+        # shell (shells are not looked up) saves the map of the entries' programs.
+        XDG_CONFIG_HOME=$tree/config-sources "$choosy" --offline default browser firefox
+        XDG_CONFIG_HOME=$tree/config-sources timeout 60 "$choosy" handle https://example.org/some/page --offline > /dev/null \
+            || fail "N=$n: choosy handle with source rules failed"
+        # shellcheck disable=SC2086
+        answer=$(XDG_CONFIG_HOME=$tree/config-sources "$choosy" $handle_args) || fail "N=$n: choosy handle with source rules failed"
+        [ "$answer" = "$expected_handle_argv" ] || fail "N=$n: choosy handle with source rules printed '$answer'"
+        [ -s "$XDG_CACHE_HOME/choosy/desktop-programs.cache" ] || fail "N=$n: choosy wrote no map of the entries' programs"
         gio mime x-scheme-handler/https | grep -q "x-scheme-handler/https.*: firefox.desktop" \
             || fail "N=$n: gio mime does not name firefox.desktop: $(gio mime x-scheme-handler/https 2>&1 | head -1)"
         answer=$(xdg-mime query default x-scheme-handler/https)
@@ -133,6 +144,10 @@ for n in $sizes; do
                 fact "instr_$what" "$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/choosy-nodebug" $args 2>&1 >/dev/null \
                     | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
             done
+            # shellcheck disable=SC2086
+            fact instr_handle_sources "$(XDG_CONFIG_HOME=$tree/config-sources valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+                "$work/choosy-nodebug" $handle_args 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
+
         fi
         for what in url open complete handle; do
             [ "$what" = complete ] && [ "$complete" != ok ] && continue
@@ -206,8 +221,28 @@ for n in $sizes; do
 done
 python3 "$root/bench/interleave.py" --runs "$cold_runs" --warmup "$warmup" --output "$work/cold.json" "$@"
 
+# 6. handle with and without 50 rules by source, every size interleaved run by run.
+echo "bench: handle with rules by source, interleaved" >&2
+set --
+for n in $sizes; do
+    [ $# -gt 0 ] && set -- "$@" ";;"
+    # shellcheck disable=SC2086
+    set -- "$@" "choosy handle, N=$n" "$work/tree-$n/env.args" -- "$choosy" $handle_args ";;" \
+        "choosy handle, 50 source rules, N=$n" "$work/tree-$n/env-sources.args" -- "$choosy" $handle_args
+done
+python3 "$root/bench/interleave.py" --runs "$scaling_runs" --warmup "$warmup" --output "$work/sources.json" "$@"
+
 python3 "$root/bench/report.py" --work "$work" --sizes "$sizes" --rounds "$rounds" --output "$results"
 
-# 6. Time per candidate at 1,000 and 10,000 profiles and https handlers (doc/security.md).
+# 7. Time per candidate at 1,000 and 10,000 profiles and https handlers (doc/security.md).
 echo "bench: time per candidate" >&2
 python3 "$root/bench/candidates.py" "$choosy" --append "$results"
+
+# 7. What cleaning links costs handle (doc/links-and-rules.md, "Clean links").
+echo "bench: clean links" >&2
+python3 "$root/bench/clean-links.py" "$choosy" --append "$results"
+
+# 8. What choosy adds before a picker's first frame: rofi and zenity on Xvfb, fuzzel on a
+# headless sway, against each started alone on the same lines (Debian's python3-xlib).
+echo "bench: the pickers' first frame" >&2
+/usr/bin/python3 "$root/bench/first-frame.py" "$choosy" --runs "${BENCH_FRAME_RUNS:-30}" --append "$results"

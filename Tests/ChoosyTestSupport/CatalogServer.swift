@@ -1,7 +1,8 @@
 import Foundation
 
 /// A real HTTP server on 127.0.0.1 (Tests/Fixtures/catalog_server.py) serving a choosy-data
-/// tree, counting requests and injecting faults. Stopped when released.
+/// tree, counting requests and injecting faults, or playing a link shortener. Stopped when
+/// released.
 package final class CatalogServer: @unchecked Sendable {
     package let root: String
     package let port: Int
@@ -44,13 +45,46 @@ package final class CatalogServer: @unchecked Sendable {
         try! data.write(to: URL(fileURLWithPath: faultsPath), options: .atomic)
     }
 
+    /// How a path answers when the server plays a link shortener: `{base}` in a location is
+    /// this server's `http://127.0.0.1:PORT`, `{localhost}` its `http://localhost:PORT`; a body is
+    /// sent even to HEAD, a cookie as `Set-Cookie`, after `delay` seconds.
+    package struct Answer {
+        var status = 200
+        var location: String?
+        var delay: Double = 0
+        var body: String?
+        var cookie: String?
+
+        package init(status: Int = 200, location: String? = nil, delay: Double = 0, body: String? = nil, cookie: String? = nil) {
+            (self.status, self.location, self.delay, self.body, self.cookie) = (status, location, delay, body, cookie)
+        }
+    }
+
+    /// Sets how each path answers, as a shortener; every other path is served as before.
+    package func answer(_ answers: [String: Answer]) {
+        let object = answers.mapValues { answer -> [String: Any] in
+            var members: [String: Any] = ["status": answer.status, "delay": answer.delay]
+            if let location = answer.location { members["location"] = location }
+            if let body = answer.body { members["body"] = body }
+            if let cookie = answer.cookie { members["cookie"] = cookie }
+            return members
+        }
+        let data = try! JSONSerialization.data(withJSONObject: object)
+        try! data.write(to: URL(fileURLWithPath: faultsPath), options: .atomic)
+    }
+
     package struct Request: Equatable {
+        package var method: String
         package var path: String
         package var status: Int
         package var ifNoneMatch: String
         package var ifModifiedSince: String
         /// The `Injected` header, sent only when a validator's CR reached the request.
         package var injected: String
+        package var cookie: String
+        /// The request's `Content-Length`, empty without one.
+        package var length: String
+        package var host: String
     }
 
     /// Every request so far, oldest first.
@@ -60,12 +94,16 @@ package final class CatalogServer: @unchecked Sendable {
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
             func field(_ name: String) -> String { String(fields.first { $0.hasPrefix(name + "=") }?.dropFirst(name.count + 1) ?? "") }
             return Request(
-                path: String(fields[1]), status: Int(fields[2]) ?? -1, ifNoneMatch: field("inm"), ifModifiedSince: field("ims"),
-                injected: field("inj"))
+                method: String(fields[0]), path: String(fields[1]), status: Int(fields[2]) ?? -1, ifNoneMatch: field("inm"),
+                ifModifiedSince: field("ims"), injected: field("inj"), cookie: field("cookie"), length: field("length"), host: field("host")
+            )
         }
     }
 
     package func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
+
+    /// The HEAD requests so far: unshortening's (downloads GET).
+    package var heads: [Request] { requests.filter { $0.method == "HEAD" } }
 }
 
 extension FileHandle {

@@ -11,7 +11,7 @@ extension Sandbox {
         write(prefix + "/bin/.keep", "")
         // A hard link: the kernel names the executable by the path it was started from.
         precondition(link(Sandbox.choosyBinary, executable) == 0)
-        for name in ["data.min.json", "choosy.json", "LICENSE"] {
+        for name in ["data.min.json", "choosy.json", "shorteners.txt", "LICENSE"] {
             write(prefix + "/share/choosy/clean/" + name, read(Sandbox.packageRoot + "/clean/" + name) ?? "")
         }
         return executable

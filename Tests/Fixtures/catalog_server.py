@@ -4,8 +4,10 @@ conditional requests with 304, logs every request, and injects faults.
 
 Usage: catalog_server.py ROOT LOG FAULTS
 Prints "PORT <n>" once listening on 127.0.0.1. LOG gets one line per request:
-"<method> <path> <status> inm=<If-None-Match> ims=<If-Modified-Since> inj=<Injected>" (a header
-only a client that sends a validator's CR back makes).
+"<method> <path> <status> inm=<If-None-Match> ims=<If-Modified-Since> inj=<Injected>
+cookie=<Cookie> length=<Content-Length> host=<Host>" (Injected: a header only a client that sends a
+validator's CR back makes). HEAD is answered as GET, with the same body (a server that breaks
+the protocol).
 FAULTS is a JSON file re-read on every request: {"/app-data/x.json": "<fault>"}, where fault
 is one of:
   404, 500            that status
@@ -21,6 +23,10 @@ is one of:
   redirect-loop       301 to the same path, forever
   redirect:<url>      302 to <url>
   control-validators  200 with the file, an ETag holding a bare CR and a Last-Modified a ^A
+or an object, for a link shortener: {"status": 301, "location": "...", "delay": 0.5, "body": "...",
+"cookie": "..."}, every member optional (status 200): "{base}" in a location is this server's
+http://127.0.0.1:<port> and "{localhost}" its http://localhost:<port>; "cookie" is sent as a
+Set-Cookie header, after "delay" seconds.
 """
 import email.utils
 import gzip
@@ -52,10 +58,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def record(self, status):
         with log_lock, open(LOG, "a") as f:
-            f.write("%s %s %d inm=%s ims=%s inj=%s\n" % (
+            f.write("%s %s %d inm=%s ims=%s inj=%s cookie=%s length=%s host=%s\n" % (
                 self.command, self.path, status,
                 self.headers.get("If-None-Match", ""), self.headers.get("If-Modified-Since", ""),
-                self.headers.get("Injected", "")))
+                self.headers.get("Injected", ""), self.headers.get("Cookie", ""),
+                self.headers.get("Content-Length", ""), self.headers.get("Host", "")))
 
     def send(self, status, body=b"", headers=None):
         self.record(status)
@@ -84,8 +91,12 @@ class Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True  # the client gave up (a size limit, a kill): expected
 
+    do_HEAD = do_GET
+
     def serve(self):
         fault = faults().get(self.path)
+        if isinstance(fault, dict):
+            return self.shorten(fault)
         if fault == "404":
             return self.send(404, b"not found")
         if fault == "500":
@@ -147,6 +158,17 @@ class Handler(BaseHTTPRequestHandler):
         if self.headers.get("If-None-Match") == etag:
             return self.send(304, headers={"ETag": etag, "Last-Modified": modified})
         self.send(200, body, {"ETag": etag, "Last-Modified": modified, "Content-Type": "application/json"})
+
+    def shorten(self, answer):
+        time.sleep(answer.get("delay", 0))
+        port = self.server.server_address[1]
+        headers = {}
+        if "location" in answer:
+            location = answer["location"].replace("{base}", "http://127.0.0.1:%d" % port)
+            headers["Location"] = location.replace("{localhost}", "http://localhost:%d" % port)
+        if "cookie" in answer:
+            headers["Set-Cookie"] = answer["cookie"]
+        self.send(answer.get("status", 200), answer.get("body", "").encode(), headers)
 
 
 class Server(ThreadingHTTPServer):

@@ -9,6 +9,8 @@ import Foundation
 // redirection, never more than five; each step starts where the last ended; with no step the
 // link is the same bytes; and cleaning what came out again changes nothing more, unless a
 // limit stopped the first round. A pattern the cleaner skips for a host never matches it.
+// The parsed rules kept in the cache (`CleaningRulesCache`) read back as they were, and the
+// cache reader takes any bytes (here, the rules field) without crashing.
 //
 // Input fields: a rules file (JSON in the ClearURLs format), then a link.
 
@@ -23,6 +25,17 @@ public func fuzzCleanLinks(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     invariant(bundled.count == 2, "run from the repository root: the bundled rules are not there")
     for files in [fuzzed.map { [$0] } ?? [], bundled] {
         check(input.field(1), with: files)
+    }
+    _ = CleaningRulesCache.decode(Array(input.field(0).utf8))
+    if let fuzzed {
+        let key = CleaningRulesCache.key(input.field(1), Array(input.field(0).utf8))
+        let decoded = CleaningRulesCache.decode(CleaningRulesCache.encode([fuzzed], [key]))
+        invariant(decoded?.0 == [key], "a cache key does not read back as itself")
+        let file = decoded?.1.first
+        invariant(
+            decoded?.1.count == 1 && file?.source == fuzzed.source && file?.providers == fuzzed.providers
+                && file?.warnings == fuzzed.warnings,
+            "parsed rules do not read back from the cache as they were")
     }
     if let fuzzed, let url = try? WebURL(parsing: input.field(1)) {
         checkShortcut(fuzzed.providers, on: url.scheme.rawValue + "://" + url.host.serialized + "/")

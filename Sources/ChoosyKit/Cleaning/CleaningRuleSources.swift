@@ -8,38 +8,66 @@ struct CleaningRuleSources: Sendable {
     /// The downloaded ClearURLs rules, stored only once their hash was checked.
     let downloadedRules: String
     let userDirectory: String
+    /// `CleaningRulesCache`'s file.
+    let cachePath: String
 
     static let clearURLsFile = "data.min.json"
     static let choosyFile = "choosy.json"
+    static let shortenersFile = "shorteners.txt"
 
     init(executable: String, environment: Environment) {
         bundledDirectory = joinPath(parentDirectory(of: parentDirectory(of: executable)), "share", "choosy", "clean")
         downloadedRules = joinPath(environment.cacheHome, "choosy", "clean", Self.clearURLsFile)
         userDirectory = joinPath(environment.configHome, "choosy", "clean")
+        cachePath = joinPath(environment.cacheHome, "choosy", "clean", "parsed.rules")
     }
 
     /// The rules files, each read leniently; a file that cannot be read costs one warning and is
-    /// left out, and so is a downloaded copy, for the bundled one.
-    func load(fileSystem: FileSystem, diagnostics: DiagnosticSink) -> [ClearURLsRuleFile] {
-        var files: [ClearURLsRuleFile] = []
+    /// left out, and so is a downloaded copy, for the bundled one. What they give is kept in
+    /// `CleaningRulesCache` while the same files are there unchanged (`keepsParsedRules`: not in a
+    /// dry run, which writes nothing).
+    func load(fileSystem: FileSystem, diagnostics: DiagnosticSink, keepsParsedRules: Bool) -> [ClearURLsRuleFile] {
         let bundledRules = joinPath(bundledDirectory, Self.clearURLsFile)
-        var clearURLs: ClearURLsRuleFile?
-        if fileSystem.info(downloadedRules) != nil {
-            clearURLs = read(downloadedRules, fileSystem, diagnostics)
-            // A copy that cannot be read goes, so that it is downloaded again.
-            if clearURLs == nil { fileSystem.remove(downloadedRules) }
-        }
-        if let rules = clearURLs ?? read(bundledRules, fileSystem, diagnostics) {
-            files.append(rules)
-        } else {
-            diagnostics.warning("no link-cleaning rules at \(bundledRules): links are not cleaned")
-            return []
-        }
-        if let own = read(joinPath(bundledDirectory, Self.choosyFile), fileSystem, diagnostics) { files.append(own) }
+        let downloaded = fileSystem.info(downloadedRules) != nil
         let names = (fileSystem.list(userDirectory) ?? []).filter { $0.hasSuffix(".json") }.sorted {
             $0.utf8.lexicographicallyPrecedes($1.utf8)
         }
-        files += names.compactMap { read(joinPath(userDirectory, $0), fileSystem, diagnostics) }
+        let own = joinPath(bundledDirectory, Self.choosyFile)
+        let paths =
+            [downloaded ? downloadedRules : bundledRules] + (fileSystem.info(own) != nil ? [own] : [])
+            + names.map { joinPath(userDirectory, $0) }
+        let cache = CleaningRulesCache(path: cachePath, fileSystem: fileSystem)
+        // Each file is read once: for its key, and parsed from those bytes when the cache misses.
+        var contents: [String: [UInt8]] = [:]
+        for path in paths where fileSystem.info(path) != nil {
+            contents[path] = try? fileSystem.read(path, limit: ClearURLsRuleFile.maximumSize)
+        }
+        let keys = paths.compactMap { path in contents[path].map { CleaningRulesCache.key(path, $0) } }
+        var files: [ClearURLsRuleFile]
+        if keys.count == paths.count, let cached = cache.load(for: keys) {
+            files = cached
+        } else {
+            files = []
+            var clearURLs: ClearURLsRuleFile?
+            if downloaded {
+                clearURLs = read(downloadedRules, contents[downloadedRules], fileSystem, diagnostics)
+                // A copy that cannot be read goes, so that it is downloaded again.
+                if clearURLs == nil { fileSystem.remove(downloadedRules) }
+            }
+            guard let rules = clearURLs ?? read(bundledRules, contents[bundledRules], fileSystem, diagnostics) else {
+                diagnostics.warning("no link-cleaning rules at \(bundledRules): links are not cleaned")
+                return []
+            }
+            files = [rules] + paths.dropFirst().compactMap { read($0, contents[$0], fileSystem, diagnostics) }
+            // Only files that all read, as they were found: a broken one is warned about again.
+            if keepsParsedRules && keys.count == paths.count && files.map(\.source) == paths {
+                do {
+                    try cache.store(files, for: keys)
+                } catch {
+                    diagnostics.explain("cannot keep the parsed cleaning rules in \(cachePath): \(error)")
+                }
+            }
+        }
         for file in files {
             diagnostics.explain("cleaning rules: \(file.source) (\(file.providers.count) providers)")
             file.warnings.forEach(diagnostics.warning)
@@ -47,10 +75,29 @@ struct CleaningRuleSources: Sendable {
         return files
     }
 
-    private func read(_ path: String, _ fileSystem: FileSystem, _ diagnostics: DiagnosticSink) -> ClearURLsRuleFile? {
-        guard fileSystem.info(path) != nil else { return nil }
+    /// The shortener list: `CHOOSY_SHORTENERS`, else the one beside the rules; nil, with one
+    /// warning, when it cannot be read (links are then not unshortened).
+    func shorteners(environment: Environment, fileSystem: FileSystem, diagnostics: DiagnosticSink) -> ShortenerList? {
+        let path = environment.value("CHOOSY_SHORTENERS") ?? joinPath(bundledDirectory, Self.shortenersFile)
         do {
-            return try ClearURLsRuleFile(parsing: try fileSystem.read(path, limit: ClearURLsRuleFile.maximumSize), source: path)
+            guard fileSystem.info(path) != nil else { throw CleaningError("no shortener list at \(path)") }
+            let list = try ShortenerList(parsing: try fileSystem.read(path, limit: ShortenerList.maximumSize), source: path)
+            diagnostics.explain("shortener list: \(path) (\(list.hosts.count) hosts)")
+            list.warning.map(diagnostics.warning)
+            return list
+        } catch let error as CleaningError {
+            diagnostics.warning("\(error.description): links are not unshortened")
+        } catch {
+            diagnostics.warning("\(path): \(error): links are not unshortened")
+        }
+        return nil
+    }
+
+    /// The rules of `path`, parsed from `bytes` when they were read already.
+    private func read(_ path: String, _ bytes: [UInt8]?, _ fileSystem: FileSystem, _ diagnostics: DiagnosticSink) -> ClearURLsRuleFile? {
+        guard bytes != nil || fileSystem.info(path) != nil else { return nil }
+        do {
+            return try ClearURLsRuleFile(parsing: try bytes ?? fileSystem.read(path, limit: ClearURLsRuleFile.maximumSize), source: path)
         } catch let error as CleaningError {
             diagnostics.warning("\(error.description); those rules are not used")
         } catch {

@@ -245,11 +245,8 @@ private struct BrowserView: Equatable {
 
     init?(_ link: String) {
         guard let url = try? WebURL(parsing: link) else { return nil }
-        let port = url.port.map { ":\($0)" } ?? ""
-        origin = url.scheme.rawValue + "://" + url.host.serialized + port
-        href =
-            origin + "/" + url.pathSegments.joined(separator: "/") + (url.query.map { "?" + $0 } ?? "")
-            + (url.fragment.map { "#" + $0 } ?? "")
+        origin = url.origin
+        href = url.href
         isLocal = Self.isLocal(url.host.serialized)
     }
 

@@ -55,12 +55,20 @@ package struct CommandGrammar: Sendable {
             .flag("--private", "open a private window (apps that cannot are refused)") { $0.open.privateWindow = true },
         ])
 
-    /// Whether the link is cleaned of trackers first (handle, open, rule test); without either,
-    /// `clean_links` in the config decides.
+    /// Whether the link is cleaned of trackers first (handle, open, rule test), and whether a
+    /// shortened one is followed before that; without either option, `clean_links` and
+    /// `unshorten` in the config decide.
     static let cleaning: [Option] = [
         .flag("--clean", "remove the link's trackers first (choosy help clean)") { $0.clean = true },
         .flag("--no-clean", "leave the link as it is, whatever clean_links says") { $0.clean = false },
+        unshorten,
+        .flag("--no-unshorten", "never follow a shortened link, whatever unshorten says") { $0.unshorten = false },
     ]
+
+    /// `clean` takes it too.
+    static let unshorten = Option.flag("--unshorten", "follow a shortened link (t.co, bit.ly, …) to where it leads first") {
+        $0.unshorten = true
+    }
 
     /// The named pickers (`--picker`); any other value is a command.
     package static let pickers = ["auto", "tty", "fzf", "rofi", "zenity"]

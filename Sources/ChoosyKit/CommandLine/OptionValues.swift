@@ -17,6 +17,8 @@ package struct OptionValues: Equatable, Sendable {
     package var ask = false
     /// `--clean` (true) or `--no-clean` (false); nil when neither was given.
     package var clean: Bool?
+    /// `--unshorten` (true) or `--no-unshorten` (false); nil when neither was given.
+    package var unshorten: Bool?
     /// `rule add|remove|test --from SOURCE`.
     package var from: String?
     /// `clean --explain`.

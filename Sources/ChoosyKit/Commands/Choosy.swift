@@ -73,7 +73,7 @@ public final class Choosy {
         if let loadedLinkCleaner { return loadedLinkCleaner }
         let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
         let cleaner = LinkCleaner(
-            files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics),
+            files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics, keepsParsedRules: !settings.dryRun),
             removesReferralMarketing: configuration().cleanReferrals, warn: diagnostics.warning
         )
         loadedLinkCleaner = cleaner
@@ -106,14 +106,40 @@ public final class Choosy {
         return refresher
     }
 
-    /// The link as `handle`, `open` and `rule test` pass it on: cleaned when `--clean` (`asked`
-    /// true), or `clean_links` without `--no-clean`, says so, and -v says how. Otherwise it is
-    /// returned as it is, and no rules file is read and no library loaded.
-    func linkToOpen(_ link: String, clean asked: Bool?) -> String {
+    /// The link as `handle`, `open` and `rule test` pass it on: followed to where it leads when
+    /// `linkUnshortener` says so, then cleaned when `--clean` (`asked` true), or `clean_links`
+    /// without `--no-clean`, says so, and -v says how. Otherwise it is returned as it is, and no
+    /// rules file is read and no library loaded.
+    func linkToOpen(_ link: String, clean asked: Bool?, unshorten: Bool?) -> String {
+        var link = link
+        if let unshortener = linkUnshortener(asked: unshorten) {
+            let unshortened = unshortener.unshorten(link)
+            for line in unshortened.explanations { diagnostics.explain(line) }
+            link = unshortened.link
+        }
         guard asked ?? configuration().cleanLinks, (try? WebURL(parsing: link)) != nil else { return link }
         let cleaned = linkCleaner().clean(link)
         for line in cleaned.explanations { diagnostics.explain(line) }
         return cleaned.link
+    }
+
+    private var loadedUnshortener: LinkUnshortener??
+    /// The unshortener, when this command follows shortened links: with `--unshorten` (`asked`
+    /// true), or `unshorten` in the config without `--no-unshorten` and not in a dry run; never
+    /// offline, and not without a readable shortener list.
+    func linkUnshortener(asked: Bool?) -> LinkUnshortener? {
+        guard asked ?? (!settings.dryRun && configuration().unshorten) else { return nil }
+        if let loadedUnshortener { return loadedUnshortener }
+        var unshortener: LinkUnshortener?
+        if settings.offline || environment.flag("CHOOSY_OFFLINE") {
+            diagnostics.explain("offline: shortened links are not followed")
+        } else if let list = CleaningRuleSources(executable: settings.executable, environment: environment).shorteners(
+            environment: environment, fileSystem: fileSystem, diagnostics: diagnostics)
+        {
+            unshortener = LinkUnshortener(shorteners: list, client: httpClient)
+        }
+        loadedUnshortener = .some(unshortener)
+        return unshortener
     }
 
     package func configuration() -> Configuration {
@@ -181,7 +207,7 @@ public final class Choosy {
         if let foundSource { return foundSource }
         let finder = LinkSourceFinder(declared: declaredSource, fileSystem: fileSystem, diagnostics: diagnostics) {
             [unowned self] program in
-            self.ruleSourcePrograms[program]
+            self.sourceEntry(running: program)
         }
         let found = finder.find()
         foundSource = .some(found)
@@ -203,8 +229,13 @@ public final class Choosy {
             }, entryExists: { index.entry(id: $0) != nil })
     }()
 
-    /// The programs of the entries the rules' sources name: an ancestor running one is that source.
-    private lazy var ruleSourcePrograms = sourceNames.programs(of: siteRules.rules().rules.compactMap(\.from), in: probe().index)
+    /// The desktop ID of a usable entry that runs `program`: one a rule's source names, since
+    /// a program such as `flatpak` runs many entries, else the first.
+    private func sourceEntry(running program: String) -> String? {
+        let ids = probe().index.usableEntries(running: program).map(\.id)
+        let sources = siteRules.rules().rules.compactMap(\.from)
+        return ids.first { id in sources.contains { sourceNames.rule($0, names: id) } } ?? ids.first
+    }
 
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
     package func finish() {

@@ -5,7 +5,7 @@ struct HandleCommand: ChoosyCommand {
         "handle", "open a plain link through its app type",
         options: CommandGrammar.cleaning,
         help:
-            "Opens a plain link through its app type: http(s) in the browser, mailto: in the email app, geo: in maps, twitter.com/x.com links in the Twitter app, choosy: links through route. For an http(s) link, its site rule (choosy help rule) decides first. With --clean (or clean_links in the config), the link is cleaned of its trackers first (choosy help clean)."
+            "Opens a plain link through its app type: http(s) in the browser, mailto: in the email app, geo: in maps, twitter.com/x.com links in the Twitter app, choosy: links through route. For an http(s) link, its site rule (choosy help rule) decides first. With --unshorten (or unshorten in the config), a shortened link (t.co, bit.ly, …) is first followed to where it leads; with --clean (or clean_links in the config), the link is cleaned of its trackers (choosy help clean)."
     )
 
     let link: String
@@ -19,7 +19,7 @@ struct HandleCommand: ChoosyCommand {
         let diagnostics = choosy.diagnostics
         let options = context.options.open
         // The cleaned link is the one the rules, the catalog links and the app see.
-        let link = choosy.linkToOpen(link, clean: context.options.clean)
+        let link = choosy.linkToOpen(link, clean: context.options.clean, unshorten: context.options.unshorten)
         // A clicked link has no terminal: what was said about corrupt files is shown on the
         // desktop too, as the fallback's own notice is.
         defer {

@@ -10,7 +10,8 @@ struct OpenCommand: ChoosyCommand {
             the app is opened as it is. The first time (or when a new app of the type
             appears, or the favourite is removed) a picker asks which app to use, just once or
             always. With --clean (or clean_links in the config), each parameter that is a
-            web link is cleaned of its trackers first.
+            web link is cleaned of its trackers first; with --unshorten (or unshorten), a
+            shortened one is first followed to where it leads.
             """
     )
 
@@ -18,6 +19,8 @@ struct OpenCommand: ChoosyCommand {
     let json: Bool
     /// `--clean` or `--no-clean`, if given.
     let clean: Bool?
+    /// `--unshorten` or `--no-unshorten`, if given.
+    let unshorten: Bool?
 
     init(_ line: ParsedCommandLine) throws(ChoosyError) {
         var rest = Array(line.arguments.dropFirst())
@@ -30,12 +33,13 @@ struct OpenCommand: ChoosyCommand {
         request = OpenRequest(type: line.arguments[0], action: action, parameters: try Self.parameters(rest), options: line.options.open)
         json = line.options.json
         clean = line.options.clean
+        unshorten = line.options.unshorten
     }
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let choosy = try context.choosy()
         var request = request
-        request.parameters = request.parameters.map { ($0.0, choosy.linkToOpen($0.1, clean: clean)) }
+        request.parameters = request.parameters.map { ($0.0, choosy.linkToOpen($0.1, clean: clean, unshorten: unshorten)) }
         let source = Self.askedSource(choosy, json: json)
         var result = try choosy.actionOpener().open(request)
         result.source = source

@@ -34,7 +34,8 @@ struct RuleCommand: ChoosyCommand {
         case add(site: String, target: SiteRule.Target, from: String?)
         case list
         case remove(site: String, from: String?)
-        case test(url: String, from: String?, clean: Bool?)
+        /// `unshorten`: only with `--unshorten`, as in a dry run (a test runs nothing).
+        case test(url: String, from: String?, clean: Bool?, unshorten: Bool)
     }
 
     let action: Action
@@ -47,7 +48,8 @@ struct RuleCommand: ChoosyCommand {
         let given = [
             ("--app", options.open.app != nil), ("--profile", options.profile != nil), ("--private", options.open.privateWindow),
             ("--ask", options.ask), ("--from", options.from != nil), ("--json", options.json), ("--clean", options.clean == true),
-            ("--no-clean", options.clean == false),
+            ("--no-clean", options.clean == false), ("--unshorten", options.unshorten == true),
+            ("--no-unshorten", options.unshorten == false),
         ].filter(\.1).map(\.0)
         func only(_ allowed: [String]) throws(ChoosyError) {
             if let stray = given.first(where: { !allowed.contains($0) }) {
@@ -79,8 +81,8 @@ struct RuleCommand: ChoosyCommand {
             action = .remove(site: site, from: options.from)
         default:
             guard let site else { throw .usage("rule test needs a URL, e.g. 'choosy rule test https://github.com/'") }
-            try only(["--from", "--clean", "--no-clean"])
-            action = .test(url: site, from: options.from, clean: options.clean)
+            try only(["--from", "--clean", "--no-clean", "--unshorten", "--no-unshorten"])
+            action = .test(url: site, from: options.from, clean: options.clean, unshorten: options.unshorten == true)
         }
     }
 
@@ -98,9 +100,9 @@ struct RuleCommand: ChoosyCommand {
         case .remove(let site, let from):
             let rule = try Self.remove(site, from: from, in: choosy)
             return CommandOutput(context.interactive ? "Removed the rule of \(singleLine(rule.name)) (\(rule.targetDescription)).\n" : "")
-        case .test(let url, let from, let clean):
-            return CommandOutput(
-                Self.text(try Self.test(choosy.linkToOpen(url, clean: clean), from: from, in: choosy), style: context.style))
+        case .test(let url, let from, let clean, let unshorten):
+            let link = choosy.linkToOpen(url, clean: clean, unshorten: unshorten)
+            return CommandOutput(Self.text(try Self.test(link, from: from, in: choosy), style: context.style))
         }
     }
 

@@ -92,7 +92,10 @@ package enum DesktopEntryParser {
     /// The entry in `bytes`, or nil when they are not a key file with a `[Desktop Entry]` group.
     /// With `keeping`, the same entry or nil, but holding only those keys and no actions.
     package static func parse(_ bytes: [UInt8], id: String, path: String, keeping: [String]? = nil) -> DesktopEntry? {
-        guard let file = KeyFile(parsing: bytes, keeping: keeping.map { (groupName, $0) }),
+        let kept = keeping.map { $0.map { Array($0.utf8) } }
+        guard
+            let file = KeyFile(
+                parsing: bytes, keeping: kept.map { kept in (groupName, { key in kept.contains { $0.elementsEqual(key) } }) }),
             let keys = file.groups[groupName]
         else { return nil }
         // The spec: an action is one `Actions` lists and that has its group; others are ignored.

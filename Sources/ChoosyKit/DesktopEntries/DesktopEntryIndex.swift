@@ -11,18 +11,22 @@ import Synchronization
 /// the handlers of a URL scheme uses a map kept in `$XDG_CACHE_HOME/choosy/`, rebuilt whenever
 /// an applications directory (or any subdirectory) changed; a rebuild takes what a directory's
 /// `mimeinfo.cache` lists when it is no older than the directory (as GIO reads it), else parses
-/// only the entries whose bytes may name a scheme. The index can exclude choosy's own entry,
-/// so that a URL is never handed back to choosy.
+/// only the entries whose bytes may name a scheme. Looking up the entries that run a program
+/// uses a second map beside it, built and checked the same way. The index can exclude choosy's
+/// own entry, so that a URL is never handed back to choosy.
 package final class DesktopEntryIndex: Sendable {
     /// The `applications` directories, in precedence order.
     package let directories: [String]
     package let cachePath: String
+    /// The program map: what finding where a link came from reads (doc/links-and-rules.md).
+    package let programsCachePath: String
     private let searchPath: [String]
     private let fileSystem: FileSystem
     private let clock: Clock
     /// The canonical path of the choosy executable, whose entries are never handlers.
     private let excludedExecutable: String?
     private let schemeMap = Mutex<SchemeCache?>(nil)
+    private let programMap = Mutex<SchemeCache?>(nil)
     /// Entries already found by ID: one command asks for the same few many times (probing,
     /// associations, picker order), and a real entry with its translations is long to parse.
     private let located = Mutex<[String: Located?]>([:])
@@ -49,6 +53,7 @@ package final class DesktopEntryIndex: Sendable {
         }
         self.directories = directories
         self.cachePath = joinPath(environment.cacheHome, "choosy", "desktop-entries.cache")
+        self.programsCachePath = joinPath(environment.cacheHome, "choosy", "desktop-programs.cache")
         self.searchPath = environment.searchPath
         self.fileSystem = fileSystem
         self.clock = clock
@@ -126,12 +131,29 @@ package final class DesktopEntryIndex: Sendable {
     }
 
     /// IDs name files below `applications/`; anything that could climb out is refused (IDs
-    /// come from catalogs and `mimeapps.list`, which choosy does not control). By byte: a `/`
-    /// that a combining mark follows is no `/` Character, and a search by Character cost a
-    /// rebuild more than listing the directories.
-    static func isValidID(_ id: String) -> Bool {
-        id.hasSuffix(".desktop") && id.utf8.count > 8 && !id.hasPrefix(".")
-            && !id.utf8.contains(UInt8(ascii: "/")) && !id.utf8.contains(0)
+    /// come from catalogs and `mimeapps.list`, which choosy does not control).
+    static func isValidID(_ id: String) -> Bool { isValidID(id, ascii: isASCII(id)) }
+
+    /// `isValidID` for an ID known to be ASCII or not. By byte: a `/` that a combining mark
+    /// follows is no `/` Character, and a search by Character cost a rebuild more than listing
+    /// the directories; the suffix and the leading `.` by byte only in ASCII, where every byte
+    /// is a Character (a `.` with a combining mark after it is no `.`).
+    private static func isValidID(_ id: String, ascii: Bool) -> Bool {
+        guard id.utf8.count > 8, hasDesktopSuffix(id, ascii: ascii), !holds(id, UInt8(ascii: "/")), !holds(id, 0) else { return false }
+        return ascii ? id.utf8.first != UInt8(ascii: ".") : !id.hasPrefix(".")
+    }
+
+    /// `name.hasSuffix(".desktop")`, by byte when `name` is ASCII.
+    private static func hasDesktopSuffix(_ name: String, ascii: Bool) -> Bool {
+        guard ascii else { return name.hasSuffix(".desktop") }
+        return name.utf8.withContiguousStorageIfAvailable(hasDesktopSuffix) ?? name.hasSuffix(".desktop")
+    }
+
+    /// Whether the bytes of a name end in `.desktop`.
+    private static func hasDesktopSuffix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let suffix: StaticString = ".desktop"
+        return bytes.count >= suffix.utf8CodeUnitCount
+            && memcmp(bytes.baseAddress! + bytes.count - suffix.utf8CodeUnitCount, suffix.utf8Start, suffix.utf8CodeUnitCount) == 0
     }
 
     /// The first parseable file for `name` below `directory`: `a-b-c.desktop` may be
@@ -183,7 +205,7 @@ package final class DesktopEntryIndex: Sendable {
     package func declaredHandlers(forScheme scheme: String) -> [(entry: DesktopEntry, rank: Int)] {
         let scheme = scheme.lowercased()
         let ids = schemeMap.withLock { map in
-            if map == nil { map = loadOrBuildSchemeMap() }
+            if map == nil { map = loadOrBuild(cachePath, scan: scan) }
             return map?.ids(forScheme: scheme) ?? []
         }
         return ids.compactMap { id in
@@ -202,8 +224,10 @@ package final class DesktopEntryIndex: Sendable {
         return schemes
     }
 
-    private func loadOrBuildSchemeMap() -> SchemeCache {
-        if let bytes = try? fileSystem.read(cachePath, limit: JSONReader.ownFileLimit),
+    /// The map saved at `path` when it was built from the directories as they are now, else a
+    /// new one, saved there.
+    private func loadOrBuild(_ path: String, scan: () -> SchemeCache) -> SchemeCache {
+        if let bytes = try? fileSystem.read(path, limit: JSONReader.ownFileLimit),
             let cache = SchemeCache(decoding: bytes),
             cache.roots == directories,
             cache.directories.allSatisfy({ modificationTime(of: $0.path) == $0.modified })
@@ -214,7 +238,7 @@ package final class DesktopEntryIndex: Sendable {
         let racy = Int64((clock.now() - DesktopEntryIndex.racyInterval) * 1e9)
         if !cache.directories.contains(where: { $0.modified >= racy }) {
             // A cache that cannot be written is only slower next time.
-            try? fileSystem.writeAtomically(cache.encoded(), to: cachePath, permissions: 0o600)
+            try? fileSystem.writeAtomically(cache.encoded(), to: path, permissions: 0o600)
         }
         return cache
     }
@@ -228,11 +252,26 @@ package final class DesktopEntryIndex: Sendable {
 
     /// Lists every applications directory and maps schemes to the IDs that may handle them.
     private func scan() -> SchemeCache {
-        var pathsByID: [String: [(root: Int, path: String)]] = [:]
-        var order: [String] = []
-        let (seen, newest) = walk { id, root, path in
-            if pathsByID[id] == nil { order.append(id) }
-            pathsByID[id, default: []].append((root, path))
+        // The listings first: the files that no listing names are then skipped by their bytes,
+        // before a String is made of them (most of listing was making them). A root whose
+        // listing turns out older than its directories is walked again, whole.
+        let listings = directories.map(schemesListed)
+        let filter = IDFilter(listings)
+        var files: [EntryFile] = []
+        var seen: [(path: String, modified: Int64)] = []
+        var trusted = Array(repeating: false, count: directories.count)
+        var visited: Set<FileIdentity> = []
+        for root in directories.indices {
+            let before = visited
+            var walked = walk(root: root, visited: &visited, skipping: listings[root] == nil ? nil : filter)
+            if let listing = listings[root], listing.modified >= walked.newest {
+                trusted[root] = true
+            } else if listings[root] != nil {
+                visited = before
+                walked = walk(root: root, visited: &visited, skipping: nil)
+            }
+            files += walked.files
+            seen += walked.seen
         }
 
         // The map holds, per scheme, every ID with a file that names it, whichever file wins:
@@ -240,17 +279,138 @@ package final class DesktopEntryIndex: Sendable {
         // parsed to know which one wins. A file names the schemes its directory's
         // `mimeinfo.cache` lists it for, when that file can be trusted (most of a rebuild was
         // parsing entries); otherwise its own, read only when its bytes may name one.
-        let listed = directories.enumerated().map { root, directory in schemesListed(in: directory, notOlderThan: newest[root]) }
-        var handlers: [String: [String]] = [:]
-        for id in order {
-            var schemes: [String] = []
-            for file in pathsByID[id] ?? [] {
-                let named = listed[file.root].map { $0[id] ?? [] } ?? schemesNamed(byEntryAt: file.path, id: id)
-                for scheme in named where !schemes.contains(scheme) { schemes.append(scheme) }
+        // Only IDs that some file names a scheme for are looked at twice: each of the thousands
+        // of files costs one dictionary lookup.
+        var candidates: [String: Candidate] = [:]
+        for (root, listing) in listings.enumerated() where trusted[root] {
+            guard let listed = listing?.listed else { continue }
+            candidates.reserveCapacity(candidates.count + listed.count)
+            for (id, scheme) in listed { candidates[id, default: Candidate()].named.append((root, scheme)) }
+        }
+        for file in files where !trusted[file.root] {
+            for scheme in schemesNamed(byEntryAt: file.path, id: file.id) {
+                candidates[file.id, default: Candidate()].named.append((file.root, scheme))
             }
-            for scheme in schemes { handlers[scheme, default: []].append(id) }
+        }
+        // Through the index: changing a value by its key in place cost more than the lookup.
+        for (position, file) in files.enumerated() {
+            if let index = candidates.index(forKey: file.id) { candidates.values[index].found(file, at: position) }
+        }
+        var handlers: [String: [String]] = [:]
+        for candidate in candidates.values.filter({ !$0.schemes.isEmpty }).sorted(by: { $0.position < $1.position }) {
+            for scheme in candidate.schemes { handlers[scheme, default: []].append(candidate.id) }
         }
         return SchemeCache(roots: directories, directories: seen, handlers: handlers)
+    }
+
+    /// A filter of IDs by a cheap hash of their bytes (FNV-1a, one bit in 2^16), so that most of
+    /// the thousands of files that no listing names are skipped before a String is made of them.
+    /// Exact for ASCII: an ASCII ID equals another String only if their bytes are equal; with
+    /// any other ID among those it holds, or to check, it holds everything.
+    private struct IDFilter {
+        private var bits = Array(repeating: UInt64(0), count: 1 << 10)
+        private var holdsEverything = false
+
+        /// Holding the IDs of every listing.
+        init(_ listings: [(listed: [(id: String, scheme: String)], modified: Int64)?]) {
+            for case let listing? in listings {
+                for (id, _) in listing.listed {
+                    guard let hash = IDFilter.start(id) else {
+                        holdsEverything = true
+                        return
+                    }
+                    let bit = IDFilter.bit(hash)
+                    bits[bit >> 6] |= 1 << (bit & 63)
+                }
+            }
+        }
+
+        /// The hash of `prefix`, to go on with a name's bytes; nil when it is not ASCII.
+        static func start(_ prefix: String) -> UInt64? {
+            prefix.utf8.withContiguousStorageIfAvailable { hash($0, from: 0xcbf2_9ce4_8422_2325) } ?? nil
+        }
+
+        /// Whether it may hold the ID made of the prefix whose hash is `start` and `name`.
+        func mayHold(from start: UInt64?, name: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard !holdsEverything, let start, let hash = IDFilter.hash(name, from: start) else { return true }
+            let bit = IDFilter.bit(hash)
+            return bits[bit >> 6] & (1 << (bit & 63)) != 0
+        }
+
+        private static func bit(_ hash: UInt64) -> Int { Int((hash ^ hash >> 32 ^ hash >> 16) & 0xFFFF) }
+
+        /// The FNV-1a hash of ASCII bytes, continued from `hash`; nil for others.
+        private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, from hash: UInt64) -> UInt64? {
+            var hash = hash
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            return hash
+        }
+    }
+
+    /// An ID that a trusted `mimeinfo.cache` lists, or an entry of another directory names, for
+    /// schemes: which ones, by root (a listing counts only for an ID with a file in its root).
+    private struct Candidate {
+        var named: [(root: Int, scheme: String)] = []
+        /// As its first file spells it (IDs equal as Strings may differ in bytes, and the file's
+        /// bytes are what finds it again), and where that file is in the walk.
+        var id = ""
+        var position = Int.max
+        /// The schemes named for the roots that have a file of it.
+        var schemes: [String] = []
+
+        mutating func found(_ file: EntryFile, at position: Int) {
+            if position < self.position { (id, self.position) = (file.id, position) }
+            for named in named where named.root == file.root && !schemes.contains(named.scheme) { schemes.append(named.scheme) }
+        }
+    }
+
+    // MARK: Lookup by program
+
+    /// The usable entries whose `Exec` runs a program of this file name (`slack` for
+    /// `Exec=/usr/bin/slack %U`), in precedence order. The map of every entry file's program is
+    /// built the first time one is asked for, apart from the scheme map: only finding where a
+    /// link came from asks, and every other command keeps a rebuild that reads no entry. Each
+    /// entry is re-read, as for `declaredHandlers`.
+    package func usableEntries(running program: String) -> [DesktopEntry] {
+        let ids = programMap.withLock { map in
+            if map == nil { map = loadOrBuild(programsCachePath, scan: scanPrograms) }
+            return map?.ids(forScheme: program) ?? []
+        }
+        return ids.compactMap { id in
+            guard let entry = usableEntry(id: id), DesktopEntryIndex.programName(of: entry) == program else { return nil }
+            return entry
+        }
+    }
+
+    /// The file name of the program an entry's `Exec` runs.
+    private static func programName(of entry: DesktopEntry) -> String? {
+        guard let exec = entry.exec, let line = try? ExecCommandLine(parsing: exec) else { return nil }
+        return line.program.split(separator: "/").last.map(String.init)
+    }
+
+    /// Lists and parses every entry file: per program, the IDs with a file (winning or not) of
+    /// `Type=Application`, not hidden, that runs it.
+    private func scanPrograms() -> SchemeCache {
+        var programs: [String: [String]] = [:]
+        var seen: [(path: String, modified: Int64)] = []
+        var visited: Set<FileIdentity> = []
+        for root in directories.indices {
+            let walked = walk(root: root, visited: &visited, skipping: nil)
+            seen += walked.seen
+            for file in walked.files {
+                // `read` refuses what `DesktopEntryParser.read` refuses: not regular, too large.
+                guard let bytes = try? fileSystem.read(file.path, limit: KeyFile.sizeLimit),
+                    let entry = DesktopEntryParser.parse(bytes, id: file.id, path: file.path, keeping: ["Type", "Hidden", "Exec"]),
+                    !entry.isHidden, entry.type == "Application", let program = DesktopEntryIndex.programName(of: entry),
+                    programs[program]?.contains(file.id) != true
+                else { continue }
+                programs[program, default: []].append(file.id)
+            }
+        }
+        return SchemeCache(roots: directories, directories: seen, handlers: programs)
     }
 
     /// The IDs of every file below the applications directories, each once, in precedence
@@ -258,62 +418,90 @@ package final class DesktopEntryIndex: Sendable {
     package func ids() -> [String] {
         var ids: [String] = []
         var known: Set<String> = []
-        _ = walk { id, _, _ in if known.insert(id).inserted { ids.append(id) } }
+        var visited: Set<FileIdentity> = []
+        for root in directories.indices {
+            for file in walk(root: root, visited: &visited, skipping: nil).files where known.insert(file.id).inserted {
+                ids.append(file.id)
+            }
+        }
         return ids
     }
 
-    /// Visits every `.desktop` file below the applications directories (ID, root, path), and
-    /// gives every directory it saw with its mtime, and per root the newest of those mtimes.
-    private func walk(_ visit: (String, Int, String) -> Void) -> (seen: [(path: String, modified: Int64)], newest: [Int64]) {
-        var seen: [(path: String, modified: Int64)] = []
-        var newest = Array(repeating: Int64.min, count: directories.count)
-        // Each directory once, by device and inode, so symlink loops cost nothing (doc/security.md).
-        var visited: Set<FileIdentity> = []
+    /// A `.desktop` file below an applications directory: its ID, the rank of that directory,
+    /// and where it is (its path is built only for the few files that are read).
+    private struct EntryFile {
+        var id: String
+        var root: Int
+        var directory: String
+        var name: String
 
-        func walk(_ directory: String, prefix: String, root: Int, depth: Int) {
+        var path: String { joinPath(directory, name) }
+    }
+
+    /// Every `.desktop` file below the applications directory of rank `root`, but those of ASCII
+    /// IDs that `skipping` surely does not hold; every directory it saw with its mtime, and the
+    /// newest of those mtimes. `visited` holds the directories walked before, by device and
+    /// inode, so that each is walked once and symlink loops cost nothing (doc/security.md).
+    private func walk(root: Int, visited: inout Set<FileIdentity>, skipping: IDFilter?) -> (
+        files: [EntryFile], seen: [(path: String, modified: Int64)], newest: Int64
+    ) {
+        var files: [EntryFile] = []
+        var seen: [(path: String, modified: Int64)] = []
+        var newest = Int64.min
+
+        func walk(_ directory: String, prefix: String, depth: Int) {
             let info = fileSystem.info(directory).flatMap { $0.kind == .directory ? $0 : nil }
             seen.append((directory, info?.modified ?? -1))
-            newest[root] = max(newest[root], info?.modified ?? -1)
+            newest = max(newest, info?.modified ?? -1)
             if let info, !visited.insert(info.identity).inserted { return }
-            guard let names = fileSystem.list(directory) else { return }
-            for name in names.sorted() {
-                let path = joinPath(directory, name)
-                if name.hasSuffix(".desktop") {
+            guard let names = fileSystem.listNames(directory) else { return }
+            func consider(_ name: String, ascii: Bool) {
+                if DesktopEntryIndex.hasDesktopSuffix(name, ascii: ascii) {
                     let id = prefix + name
-                    guard DesktopEntryIndex.isValidID(id) else { continue }
-                    visit(id, root, path)
+                    guard DesktopEntryIndex.isValidID(id, ascii: ascii) else { return }
+                    files.append(EntryFile(id: id, root: root, directory: directory, name: name))
                 } else if depth < DesktopEntryIndex.maxDepth, name != ".", name != "..",
-                    fileSystem.info(path)?.kind == .directory
+                    case let path = joinPath(directory, name), fileSystem.info(path)?.kind == .directory
                 {
-                    walk(path, prefix: prefix + name + "-", root: root, depth: depth + 1)
+                    walk(path, prefix: prefix + name + "-", depth: depth + 1)
                 }
             }
+            guard names.isASCII && isASCII(prefix) else {
+                for name in names.strings.sorted() { consider(name, ascii: false) }
+                return
+            }
+            let start = skipping == nil ? nil : IDFilter.start(prefix)
+            for index in names.byteOrder() {
+                // A name ending in `.desktop` is a file's or nothing's, never a directory's.
+                let skipped = skipping.map { filter in
+                    names.withName(at: index) { DesktopEntryIndex.hasDesktopSuffix($0) && !filter.mayHold(from: start, name: $0) }
+                }
+                if skipped != true { consider(names.string(at: index), ascii: true) }
+            }
         }
-        for (root, directory) in directories.enumerated() {
-            walk(directory, prefix: "", root: root, depth: 0)
-        }
-        return (seen, newest)
+        walk(directories[root], prefix: "", depth: 0)
+        return (files, seen, newest)
     }
 }
 
 extension DesktopEntryIndex {
-    /// Per ID, the schemes of the `x-scheme-handler/*` types that the `mimeinfo.cache` of an
-    /// applications directory (written by update-desktop-database, read by GIO) lists it for;
-    /// nil when that file is missing, malformed, or older than `newest`, the newest mtime of the
-    /// directory and its subdirectories: written last, by a rename into the directory, it is
-    /// never older while no entry was added, removed or renamed since.
-    private func schemesListed(in directory: String, notOlderThan newest: Int64) -> [String: [String]]? {
+    /// Each ID and scheme of the `x-scheme-handler/*` types that the `mimeinfo.cache` of an
+    /// applications directory (written by update-desktop-database, read by GIO) lists it for,
+    /// and that file's mtime; nil when it is missing or malformed. It is trusted when no older
+    /// than the newest mtime of the directory and its subdirectories: written last, by a rename
+    /// into the directory, it is never older while no entry was added, removed or renamed since.
+    private func schemesListed(in directory: String) -> (listed: [(id: String, scheme: String)], modified: Int64)? {
         let path = joinPath(directory, "mimeinfo.cache")
-        guard let info = fileSystem.info(path), info.kind == .regular, info.modified >= newest,
+        guard let info = fileSystem.info(path), info.kind == .regular,
             let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit),
-            let types = KeyFile(parsing: bytes)?.groups["MIME Cache"]
+            let types = KeyFile(parsing: bytes, keeping: ("MIME Cache", DesktopEntryIndex.namesSchemeHandler))?.groups["MIME Cache"]
         else { return nil }
-        var schemes: [String: [String]] = [:]
+        var listed: [(id: String, scheme: String)] = []
         for (type, value) in types {
             guard let scheme = DesktopEntryIndex.scheme(handledBy: type) else { continue }
-            for id in KeyFile.list(value) where schemes[id]?.contains(scheme) != true { schemes[id, default: []].append(scheme) }
+            for id in KeyFile.list(value) { listed.append((id, scheme)) }
         }
-        return schemes
+        return (listed, info.modified)
     }
 
     /// The schemes the usable-looking (parseable, not hidden, `Type=Application`) entry file
@@ -360,6 +548,14 @@ extension DesktopEntryIndex {
     }
 
     private static let schemeHandlerMarker = Array("x-scheme-handler".utf8)
+
+    /// Whether a key of `mimeinfo.cache` may be an `x-scheme-handler/` type (`scheme(handledBy:)`
+    /// decides): it starts so in any ASCII case. The cache lists every MIME type, and storing
+    /// them all was most of reading it.
+    private static func namesSchemeHandler(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        key.count > schemeHandlerMarker.count && key[schemeHandlerMarker.count] == UInt8(ascii: "/")
+            && (0..<schemeHandlerMarker.count).allSatisfy { key[$0] | 0x20 == schemeHandlerMarker[$0] }
+    }
 }
 
 /// The path with every symlink resolved, or nil when it does not exist.

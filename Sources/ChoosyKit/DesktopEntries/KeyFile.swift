@@ -15,14 +15,19 @@ package struct KeyFile: Equatable, Sendable {
     /// Nil for anything that is not a valid key file: invalid UTF-8, control characters (C0, DEL, C1),
     /// over-long lines, keys before the first group, or lines that are neither a comment, a
     /// group header nor `Key=Value`.
-    /// With `keeping`, every line is checked all the same, but only those keys of that group
-    /// are kept (other groups are kept empty): most of parsing is storing values.
-    package init?(parsing bytes: [UInt8], keeping: (group: String, keys: [String])? = nil) {
+    /// With `keeping`, every line is checked all the same, but only the keys of that group for
+    /// which `key` is true, given the key as written, are kept (other groups are kept empty):
+    /// most of parsing is storing keys and values.
+    package init?(parsing bytes: [UInt8], keeping: Keeping? = nil) {
         guard bytes.count <= KeyFile.sizeLimit, String(validating: bytes, as: UTF8.self) != nil,
             let groups = bytes.withUnsafeBufferPointer({ KeyFile.groups(in: $0, keeping: keeping) })
         else { return nil }
         self.groups = groups
     }
+
+    /// A group, and which of its keys to keep by their bytes as written (`Name[de.UTF-8]`,
+    /// not `Name[de]`: a key without `[` is its own normal form).
+    package typealias Keeping = (group: String, key: (UnsafeBufferPointer<UInt8>) -> Bool)
 
     private static let space = UInt8(ascii: " ")
     private static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
@@ -30,11 +35,11 @@ package struct KeyFile: Equatable, Sendable {
     /// The groups of `bytes`, which are valid UTF-8, or nil as for `init(parsing:)`. Read by
     /// byte, as every byte the format gives a meaning to is ASCII: a real desktop entry with its
     /// translations is long, and reading it by Character cost more than the rest of a command.
-    private static func groups(in bytes: UnsafeBufferPointer<UInt8>, keeping: (group: String, keys: [String])?) -> [String: [String:
-        String]]?
-    {
+    private static func groups(in bytes: UnsafeBufferPointer<UInt8>, keeping: Keeping?) -> [String: [String: String]]? {
         var groups: [String: [String: String]] = [:]
         var current: (name: String, keys: [String: String])?
+        // Whether the current group is the one whose keys `keeping` picks.
+        var isKeptGroup = false
         var valid = true
         KeyFileLine.lines(in: bytes) { line in
             guard line.count <= KeyFile.lineLimit, !holdsControlCharacter(bytes, line) else {
@@ -48,12 +53,20 @@ package struct KeyFile: Equatable, Sendable {
                 if let current { groups[current.name] = current.keys }
                 let group = KeyFileLine.text(bytes, name)
                 current = (group, groups.removeValue(forKey: group) ?? [:])
+                isKeptGroup = group == keeping?.group
             case .entry(let keyRange, let value):
-                guard current != nil, let key = normalizedKey(bytes, keyRange) else {
+                guard current != nil else {
                     valid = false
                     return false
                 }
-                if let keeping, current!.name != keeping.group || !keeping.keys.contains(key) { break }
+                if let keeping, !isKeptGroup || !keeping.key(UnsafeBufferPointer(rebasing: bytes[keyRange])) {
+                    valid = isValidKey(bytes, keyRange)
+                    return valid
+                }
+                guard let key = normalizedKey(bytes, keyRange) else {
+                    valid = false
+                    return false
+                }
                 current!.keys[key] = KeyFileLine.text(bytes, value)
             case .malformedGroup, .other:
                 valid = false
@@ -66,34 +79,69 @@ package struct KeyFile: Equatable, Sendable {
         return groups
     }
 
-    /// Tab is the only control character a key file may hold; anything else is binary, and so
-    /// are C1 control codes (U+0080–U+009F, UTF-8 `C2 80`–`C2 9F`), though valid UTF-8.
-    private static func holdsControlCharacter(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
-        for index in line {
+    /// Whether the line holds a control character other than tab: C0, DEL, or C1 (U+0080–U+009F,
+    /// UTF-8 `C2 80`–`C2 9F`), which is valid UTF-8 but binary all the same. Eight bytes at a time
+    /// while they are all printable ASCII, as most are: byte by byte, this was most of reading a
+    /// `mimeinfo.cache`.
+    private static func holdsControlCharacter(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if index + 8 <= range.upperBound, isPrintableASCII(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             if (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F { return true }
-            if byte == 0xC2, index + 1 < line.upperBound, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+            if byte == 0xC2, index + 1 < range.upperBound, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+            index += 1
         }
         return false
     }
 
+    /// Whether all eight bytes are in 0x20...0x7E: none below 0x20, none 0x7F, no high bit (the
+    /// usual tests for a byte below n and a zero byte in a word).
+    private static func isPrintableASCII(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (word &- 0x20 &* ones) & ~word & highBits
+        let delete = word ^ (0x7F &* ones)
+        let is7F = (delete &- ones) & ~delete & highBits
+        return (below20 | is7F | (word & highBits)) == 0
+    }
+
     /// `Key` or `Key[locale]` with the locale's `.ENCODING` dropped; nil when malformed.
     private static func normalizedKey(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        // Keys are ASCII in practice (the spec allows `A-Za-z0-9-` and a `[locale]`), and in
-        // ASCII text every byte is one Character: the same rules on bytes.
         guard range.allSatisfy({ bytes[$0] < 0x80 }) else { return normalizedKey(KeyFileLine.text(bytes, range)) }
+        guard let dropped = droppedPart(ofASCIIKey: range, in: bytes) else { return nil }
+        guard !dropped.isEmpty else { return KeyFileLine.text(bytes, range) }
+        return KeyFileLine.text(bytes, range.lowerBound..<dropped.lowerBound)
+            + KeyFileLine.text(bytes, dropped.upperBound..<range.upperBound)
+    }
+
+    /// Whether `normalizedKey` takes the key, without building it (for keys not kept).
+    private static func isValidKey(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.allSatisfy({ bytes[$0] < 0x80 }) else { return normalizedKey(KeyFileLine.text(bytes, range)) != nil }
+        return droppedPart(ofASCIIKey: range, in: bytes) != nil
+    }
+
+    /// What the normal form of an ASCII key leaves out, the `.ENCODING` of its locale (empty at
+    /// the end when nothing), or nil when the key is malformed. Keys are ASCII in practice (the
+    /// spec allows `A-Za-z0-9-` and a `[locale]`), and in ASCII text every byte is one
+    /// Character: `normalizedKey(_:)`'s rules on bytes.
+    private static func droppedPart(ofASCIIKey range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        let nothing = range.upperBound..<range.upperBound
         guard !range.isEmpty, !range.contains(where: { bytes[$0] == space }) else { return nil }
         guard let openIndex = range.first(where: { bytes[$0] == openBracket }) else {
-            return range.contains { bytes[$0] == closeBracket } ? nil : KeyFileLine.text(bytes, range)
+            return range.contains { bytes[$0] == closeBracket } ? nil : nothing
         }
         // A base, `[`, a locale of at least one byte, and `]` last.
         let last = range.upperBound - 1
         guard openIndex > range.lowerBound, bytes[last] == closeBracket, openIndex + 2 <= last else { return nil }
         let locale = (openIndex + 1)..<last
         guard !locale.contains(where: { bytes[$0] == openBracket || bytes[$0] == closeBracket }) else { return nil }
-        guard let dot = locale.first(where: { bytes[$0] == UInt8(ascii: ".") }) else { return KeyFileLine.text(bytes, range) }
-        let modifier = (dot..<last).first { bytes[$0] == UInt8(ascii: "@") } ?? last
-        return KeyFileLine.text(bytes, range.lowerBound..<dot) + KeyFileLine.text(bytes, modifier..<last) + "]"
+        guard let dot = locale.first(where: { bytes[$0] == UInt8(ascii: ".") }) else { return nothing }
+        return dot..<((dot..<last).first { bytes[$0] == UInt8(ascii: "@") } ?? last)
     }
 
     /// `normalizedKey` for a key that is not ASCII, by Character.
@@ -137,33 +185,58 @@ package struct KeyFile: Equatable, Sendable {
     }
 
     /// A `;`-separated list (`\;` is a literal semicolon), each element unescaped; empty
-    /// elements (the usual trailing `;`) are dropped. Split by byte, as `;` and `\` are ASCII.
+    /// elements (the usual trailing `;`) are dropped. Split by byte, as `;` and `\` are ASCII;
+    /// an element without `\` is taken as it is (a rebuild of the desktop index splits
+    /// thousands).
     package static func list(_ raw: String) -> [String] {
-        let semicolon = UInt8(ascii: ";")
-        let backslash = UInt8(ascii: "\\")
-        var elements: [String] = []
-        var current: [UInt8] = []
-        func endElement() {
-            if !current.isEmpty { elements.append(unescape(String(decoding: current, as: UTF8.self))) }
-            current.removeAll(keepingCapacity: true)
-        }
-        var bytes = raw.utf8.makeIterator()
-        while let byte = bytes.next() {
-            switch byte {
-            case semicolon:
-                endElement()
-            case backslash:
-                guard let next = bytes.next() else {
-                    current.append(backslash)
+        var raw = raw
+        return raw.withUTF8 { bytes in
+            var elements: [String] = []
+            var start = 0
+            var escaped = false
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case semicolon:
+                    appendElement(bytes[start..<index], escaped: escaped, to: &elements)
+                    start = index + 1
+                    escaped = false
+                case backslash:
+                    escaped = true
+                    index += 1
+                default:
                     break
                 }
-                if next != semicolon { current.append(backslash) }
-                current.append(next)
-            default:
-                current.append(byte)
+                index += 1
             }
+            appendElement(bytes[start..<bytes.count], escaped: escaped, to: &elements)
+            return elements
         }
-        endElement()
-        return elements
+    }
+
+    private static let semicolon = UInt8(ascii: ";"), backslash = UInt8(ascii: "\\")
+
+    /// One element of `list`, unless empty: `\;` made `;`, then unescaped.
+    private static func appendElement(_ element: Slice<UnsafeBufferPointer<UInt8>>, escaped: Bool, to elements: inout [String]) {
+        guard !element.isEmpty else { return }
+        guard escaped else {
+            elements.append(String(decoding: UnsafeBufferPointer(rebasing: element), as: UTF8.self))
+            return
+        }
+        var current: [UInt8] = []
+        var bytes = element.makeIterator()
+        while let byte = bytes.next() {
+            guard byte == backslash else {
+                current.append(byte)
+                continue
+            }
+            guard let next = bytes.next() else {
+                current.append(backslash)
+                break
+            }
+            if next != semicolon { current.append(backslash) }
+            current.append(next)
+        }
+        elements.append(unescape(String(decoding: current, as: UTF8.self)))
     }
 }

@@ -137,7 +137,6 @@ package struct LinkHandlerInstaller {
         var result = Uninstalled()
         do {
             record = try readRecord()
-            if record == nil { result.unrestored = "\(recordPath) is missing" }
         } catch {
             result.unrestored = "\(error)"
         }
@@ -148,15 +147,19 @@ package struct LinkHandlerInstaller {
         // Lines naming choosy go even when its entry and record were deleted by hand.
         let withdrawn = try editor.withdraw(Self.entryID, restoring: restoring)
         // Without a record or a line, only choosy's own entry says it is installed: one that
-        // an uninstall already put back is the user's.
-        guard withdrawn || fileSystem.info(recordPath) != nil || holdsOwnEntry() else { return nil }
+        // an uninstall already put back is the user's. A copy without a record is an install
+        // killed before it saved the record (it had changed nothing yet): the copy goes back.
+        let kept = fileSystem.info(backupPath) != nil
+        guard withdrawn || kept || fileSystem.info(recordPath) != nil || holdsOwnEntry() else { return nil }
+        // Only lines naming choosy needed the record.
+        if record == nil, withdrawn, result.unrestored == nil { result.unrestored = "\(recordPath) is missing" }
         // A file install created and that holds nothing else goes too.
         if record?.createdFile == true, let bytes = try? fileSystem.read(editor.path, limit: 1024),
             trimmed(String(decoding: bytes, as: UTF8.self)) == "[Default Applications]"
         {
             fileSystem.remove(editor.path)
         }
-        if record?.createdEntry == false, fileSystem.info(backupPath) != nil {
+        if record?.createdEntry != true, kept {
             do {
                 try fileSystem.rename(backupPath, to: entryPath)
                 result.restoredEntry = true

@@ -2,11 +2,15 @@ import Glibc
 
 /// The saved scheme map and what it was built from. A line-based text file: a header, `R`
 /// lines (the applications roots, in order), `D` lines (every directory with its mtime) and
-/// `S` lines (a scheme and its IDs); fields are tab-separated and percent-escaped.
+/// `S` lines (a scheme and its IDs); fields are tab-separated and percent-escaped. The program
+/// map (`desktop-programs.cache`) is the same file with program names for schemes.
 ///
 /// Reading one is on the path of every command that looks up a scheme, and with thousands of
 /// entries the file holds thousands of IDs: it is checked whole (a malformed file is never
-/// used), but bytewise, and the IDs of a scheme are only decoded when that scheme is asked for.
+/// used), but bytewise, and the IDs of a scheme are only decoded when that scheme is asked for:
+/// the `S` lines are in the byte order of their escaped schemes, so the file is checked without
+/// decoding one, and a scheme is found by binary search (the program map has thousands of lines,
+/// and hashing each into a dictionary cost ten times the check).
 struct SchemeCache: Sendable {
     static let header = "choosy-desktop-index 1"
 
@@ -14,9 +18,9 @@ struct SchemeCache: Sendable {
     var directories: [(path: String, modified: Int64)]
     /// The map of a scan.
     private var decoded: [String: [String]]
-    /// The map of a file read back: the file, and per scheme where its escaped IDs are.
+    /// The map of a file read back: the file, and per `S` line where its escaped scheme and IDs are.
     private var bytes: [UInt8] = []
-    private var encodedIDs: [String: Range<Int>] = [:]
+    private var lines: [(scheme: Range<Int>, ids: Range<Int>)] = []
 
     private static let tab = UInt8(ascii: "\t")
     private static let newline = UInt8(ascii: "\n")
@@ -30,7 +34,8 @@ struct SchemeCache: Sendable {
 
     /// Nil for anything but a well-formed cache of this version: valid UTF-8, the header line,
     /// then only `R` lines with one field, `D` lines with an integer and a path, and `S` lines
-    /// with a scheme (once) and at least one ID, every field validly escaped, each line ended.
+    /// with a scheme and at least one ID, in ascending byte order of their escaped schemes (so
+    /// each scheme once), every field validly escaped, each line ended.
     init?(decoding bytes: [UInt8]) {
         let header = Array((SchemeCache.header + "\n").utf8)
         guard bytes.count >= header.count, bytes[..<header.count].elementsEqual(header),
@@ -38,7 +43,7 @@ struct SchemeCache: Sendable {
         else { return nil }
         var roots: [String] = []
         var directories: [(path: String, modified: Int64)] = []
-        var encodedIDs: [String: Range<Int>] = [:]
+        var lines: [(scheme: Range<Int>, ids: Range<Int>)] = []
         var start = header.count
         while start < bytes.count {
             // The last byte is a newline, so every line has one.
@@ -60,53 +65,78 @@ struct SchemeCache: Sendable {
                 directories.append((SchemeCache.unescape(bytes[(firstTab + 1)..<end]), modified))
             case UInt8(ascii: "S"):
                 guard let firstTab else { return nil }
-                let scheme = SchemeCache.unescape(bytes[fields.lowerBound..<firstTab])
-                guard encodedIDs[scheme] == nil else { return nil }
-                encodedIDs[scheme] = (firstTab + 1)..<end
+                let scheme = fields.lowerBound..<firstTab
+                if let previous = lines.last?.scheme, !bytes[previous].lexicographicallyPrecedes(bytes[scheme]) { return nil }
+                lines.append((scheme, (firstTab + 1)..<end))
             default:
                 return nil
             }
         }
         self.init(roots: roots, directories: directories, handlers: [:])
         self.bytes = bytes
-        self.encodedIDs = encodedIDs
+        self.lines = lines
     }
 
     /// The IDs that handle `scheme`, in precedence order.
     func ids(forScheme scheme: String) -> [String] {
         if let ids = decoded[scheme] { return ids }
-        guard let range = encodedIDs[scheme] else { return [] }
-        return bytes[range].split(separator: SchemeCache.tab, omittingEmptySubsequences: false).map(SchemeCache.unescape)
+        let key = Array(SchemeCache.escape(scheme).utf8)
+        var (low, high) = (0, lines.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if bytes[lines[middle].scheme].lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
+        }
+        guard low < lines.count, bytes[lines[low].scheme].elementsEqual(key) else { return [] }
+        return bytes[lines[low].ids].split(separator: SchemeCache.tab, omittingEmptySubsequences: false).map(SchemeCache.unescape)
     }
 
     /// Every scheme and its IDs.
     var handlers: [String: [String]] {
         var all = decoded
-        for scheme in encodedIDs.keys { all[scheme] = ids(forScheme: scheme) }
+        for line in lines {
+            let scheme = SchemeCache.unescape(bytes[line.scheme])
+            all[scheme] = ids(forScheme: scheme)
+        }
         return all
     }
 
+    /// Appended as bytes: a rebuild writes thousands of IDs, and joining Strings for each line
+    /// cost more than working out the map.
     func encoded() -> [UInt8] {
         let handlers = handlers
-        var text = SchemeCache.header + "\n"
-        for root in roots { text += "R\t\(SchemeCache.escape(root))\n" }
-        for directory in directories { text += "D\t\(directory.modified)\t\(SchemeCache.escape(directory.path))\n" }
-        for scheme in handlers.keys.sorted() {
-            text += (["S", SchemeCache.escape(scheme)] + handlers[scheme]!.map(SchemeCache.escape)).joined(separator: "\t") + "\n"
+        var bytes = Array((SchemeCache.header + "\n").utf8)
+        func line(_ kind: String, _ fields: [String]) {
+            bytes.append(contentsOf: kind.utf8)
+            for field in fields {
+                bytes.append(SchemeCache.tab)
+                bytes.append(contentsOf: SchemeCache.escape(field).utf8)
+            }
+            bytes.append(SchemeCache.newline)
         }
-        return Array(text.utf8)
+        for root in roots { line("R", [root]) }
+        for directory in directories { line("D", [String(directory.modified), directory.path]) }
+        // In the order `init(decoding:)` checks: the escaped schemes' bytes.
+        let schemes = handlers.keys.map { (scheme: $0, escaped: Array(SchemeCache.escape($0).utf8)) }
+        for scheme in schemes.sorted(by: { $0.escaped.lexicographicallyPrecedes($1.escaped) }) {
+            line("S", [scheme.scheme] + handlers[scheme.scheme]!)
+        }
+        return bytes
     }
 
     /// File names may hold tabs and newlines; they must not break the line format.
     private static func escape(_ field: String) -> String {
         // Thousands of IDs on a rebuild, almost never with a byte to escape.
-        guard field.utf8.contains(where: { $0 == SchemeCache.percent || $0 == SchemeCache.tab || $0 == SchemeCache.newline || $0 == 0x0D })
-        else {
-            return field
-        }
+        let plain =
+            field.utf8.withContiguousStorageIfAvailable { !$0.contains(where: SchemeCache.isEscaped) }
+            ?? !field.utf8.contains(where: SchemeCache.isEscaped)
+        guard !plain else { return field }
         var result = ""
         appendEscaped(field, to: &result) { scalar in SchemeCache.escapes[scalar] }
         return result
+    }
+
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        byte == SchemeCache.percent || byte == SchemeCache.tab || byte == SchemeCache.newline || byte == 0x0D
     }
 
     /// `%` and the bytes that end a field or a line, percent-encoded.

@@ -43,6 +43,9 @@ package enum AppScope {
         guard DesktopEntryIndex.isValidID(id), !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             return .noApp("the scope '\(singleLine(unit))' names no desktop ID one can have")
         }
+        // GIO puts what it launches in `app-glib-<ID>-<pid>.scope`, and the portal's OpenURI
+        // launches choosy through GIO: that scope says who got the link, not who sent it.
+        guard id != "choosy.desktop" else { return .noApp("the scope '\(singleLine(unit))' is choosy's own, started for the link") }
         return .app(id)
     }
 

@@ -13,15 +13,20 @@ package struct Configuration: Equatable, Sendable {
     package var cleanReferrals: Bool
     /// `clean_links`: `handle`, `open` and `rule test` clean links unless `--no-clean` is given.
     package var cleanLinks: Bool
+    /// `unshorten`: `handle`, `open` and `rule test` follow shortened links to where they lead
+    /// unless `--no-unshorten` is given (a dry run only with `--unshorten`).
+    package var unshorten: Bool
 
     package init(
-        catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false, cleanLinks: Bool = false
+        catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false, cleanLinks: Bool = false,
+        unshorten: Bool = false
     ) {
         self.catalogURL = catalogURL
         self.schemes = schemes
         self.picker = picker
         self.cleanReferrals = cleanReferrals
         self.cleanLinks = cleanLinks
+        self.unshorten = unshorten
     }
 
     init(json: JSONValue) throws(JSONError) {
@@ -31,7 +36,8 @@ package struct Configuration: Equatable, Sendable {
             schemes: try fields.optional("schemes", .array(of: .string)) ?? [],
             picker: try fields.optional("picker", .string),
             cleanReferrals: try fields.optional("clean_referrals", .bool) ?? false,
-            cleanLinks: try fields.optional("clean_links", .bool) ?? false
+            cleanLinks: try fields.optional("clean_links", .bool) ?? false,
+            unshorten: try fields.optional("unshorten", .bool) ?? false
         )
     }
 

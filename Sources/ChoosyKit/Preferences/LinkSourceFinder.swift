@@ -67,16 +67,21 @@ package struct LinkSourceFinder {
                 diagnostics.explain("process \(pid) ended while it was read: its ancestors are not looked at")
                 return nil
             }
-            if let app = app(pid, in: directory) { return app }
+            // Anyone may read a live process's arguments: with neither them nor an executable, it ended.
+            let programs = programNames(in: directory)
+            guard !programs.isEmpty else {
+                diagnostics.explain("process \(pid) ended while it was read: its ancestors are not looked at")
+                return nil
+            }
+            if let app = app(pid, in: directory, running: programs) { return app }
             pid = stat.parent
         }
         return nil
     }
 
     /// The app process `pid` is, or nil for a process that passes links on or is no app.
-    private func app(_ pid: Int32, in directory: String) -> LinkSource? {
-        let programs = programNames(in: directory)
-        guard let name = programs.first else { return nil }
+    private func app(_ pid: Int32, in directory: String, running programs: [String]) -> LinkSource? {
+        let name = programs[0]
         if programs.contains(where: Self.passThrough.contains) { return nil }
         for program in programs {
             if let id = entryRunning(program) {

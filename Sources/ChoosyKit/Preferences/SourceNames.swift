@@ -43,20 +43,4 @@ package final class SourceNames {
     private static func desktopID(_ source: String) -> String {
         source.hasSuffix(".desktop") ? source : source + ".desktop"
     }
-
-    /// The desktop IDs `sources` stand for whose usable entries run a program, by the
-    /// program's file name (`slack` for `Exec=/usr/bin/slack %U`): what an ancestor's
-    /// executable is matched against.
-    package func programs(of sources: [String], in index: DesktopEntryIndex) -> [String: String] {
-        var programs: [String: String] = [:]
-        for source in sources {
-            for id in desktopIDs(of: source).sorted() {
-                guard let exec = index.usableEntry(id: id)?.exec, let line = try? ExecCommandLine(parsing: exec),
-                    let name = line.program.split(separator: "/").last.map(String.init), programs[name] == nil
-                else { continue }
-                programs[name] = id
-            }
-        }
-        return programs
-    }
 }

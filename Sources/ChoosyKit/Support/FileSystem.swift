@@ -68,6 +68,8 @@ package protocol FileSystem: Sendable {
     func read(_ path: String, limit: Int) throws -> [UInt8]
     /// The names in a directory (without `.` and `..`), or nil when it cannot be listed.
     func list(_ directory: String) -> [String]?
+    /// `list`, as bytes (for directories of thousands of names).
+    func listNames(_ directory: String) -> DirectoryNames?
     /// True for a regular file this process may execute.
     func isExecutable(_ path: String) -> Bool
     /// What the symbolic link `path` points to (`readlink`), or nil when it is none or cannot be read.
@@ -86,6 +88,12 @@ package protocol FileSystem: Sendable {
     /// Blocks until this process holds the exclusive lock of the lock file `path` (creating
     /// it and its directory), or throws after `timeout` seconds.
     func lock(_ path: String, timeout: Double) throws -> any HeldLock
+}
+
+extension FileSystem {
+    package func listNames(_ directory: String) -> DirectoryNames? {
+        list(directory).map(DirectoryNames.init)
+    }
 }
 
 /// A lock held until `unlock` (or the end of the process).
@@ -157,14 +165,22 @@ package struct LocalFileSystem: FileSystem {
     }
 
     package func list(_ directory: String) -> [String]? {
+        listNames(directory)?.strings
+    }
+
+    package func listNames(_ directory: String) -> DirectoryNames? {
         guard let stream = opendir(directory) else { return nil }
         defer { closedir(stream) }
-        var names: [String] = []
+        var names = DirectoryNames()
+        // The name in place: reading `d_name` copies all 256 bytes of it first.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+            let start = UnsafeRawPointer(entry).advanced(by: nameOffset)
+            let name = UnsafeBufferPointer(
+                start: start.assumingMemoryBound(to: UInt8.self), count: strlen(start.assumingMemoryBound(to: CChar.self)))
+            let isDotOrDotDot =
+                (name.count == 1 || name.count == 2) && name[0] == UInt8(ascii: ".") && (name.count == 1 || name[1] == UInt8(ascii: "."))
+            if !isDotOrDotDot { names.append(name) }
         }
         return names
     }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The version `--version` prints and the User-Agent carries.
 package let choosyVersion = "0.1.0"
 
@@ -111,4 +113,18 @@ package func wrapped(_ words: [String], width: Int, indent: String = "") -> Stri
 /// `text` with spaces after it up to `width` characters, for a column.
 func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+
+/// Whether every byte of `text` is ASCII: then a byte is a Character (but for CR LF, one
+/// Character).
+package func isASCII(_ text: String) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
+}
+
+/// Whether `text` holds `byte` (memchr).
+package func holds(_ text: String, _ byte: UInt8) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable { bytes in
+        guard let base = bytes.baseAddress else { return false }
+        return memchr(base, Int32(byte), bytes.count) != nil
+    } ?? text.utf8.contains(byte)
 }

@@ -21,6 +21,16 @@ package struct WebURL: Hashable, Sendable {
     /// Percent-encoded, without the `#`; nil when the link has none.
     package let fragment: String?
 
+    /// The scheme, host and port as the URL standard writes them (`https://example.org:8443`).
+    package var origin: String {
+        scheme.rawValue + "://" + host.serialized + (port.map { ":\($0)" } ?? "")
+    }
+
+    /// The whole link as the URL standard serializes it (a browser's `href`): what it requests.
+    package var href: String {
+        origin + "/" + pathSegments.joined(separator: "/") + (query.map { "?" + $0 } ?? "") + (fragment.map { "#" + $0 } ?? "")
+    }
+
     /// Parses `link`, or says why a browser would not open it (or why it is not http(s)).
     package init(parsing link: String) throws(WebError) {
         // Controls and spaces around a link are not part of it, and tabs and newlines inside it

@@ -24,6 +24,29 @@ import Testing
         #expect(output.stdout == "https://example.org/a?b=1\n")
     }
 
+    /// The parsed rules go into the cache, where the next command reads them; a broken cache, or
+    /// rules that changed, are parsed again. A dry run writes none.
+    @Test func theParsedRulesAreKeptUntilTheRulesChange() {
+        let parsed = sandbox.cacheHome + "/choosy/clean/parsed.rules"
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
+        #expect(sandbox.run([choosy, "handle", "https://example.org/?utm_source=x", "--clean", "--dry-run"]).status == 0)
+        #expect(sandbox.read(parsed) == nil)
+        let link = "https://example.net/a?mine=1&utm_source=x"
+        #expect(clean(link).stdout == "https://example.net/a?mine=1\n")
+        let written = sandbox.read(parsed)
+        #expect(written?.hasPrefix("choosy parsed cleaning rules") == true)
+        #expect(clean(link).stdout == "https://example.net/a?mine=1\n")
+        #expect(sandbox.read(parsed) == written)
+        sandbox.write(
+            sandbox.configHome + "/choosy/clean/mine.json",
+            #"{"providers":{"mine":{"urlPattern":"^https?:\\/\\/example\\.net","rules":["mine"]}}}"#)
+        #expect(clean(link).stdout == "https://example.net/a\n")
+        sandbox.write(parsed, String(written?.dropLast(3) ?? ""))
+        let output = clean(link)
+        #expect(output.stdout == "https://example.net/a\n" && output.stderr == "", "\(output.stderr)")
+        #expect(sandbox.read(parsed)?.contains("mine.json") == true)
+    }
+
     @Test func explainsEachRule() {
         let output = clean("https://l.facebook.com/l.php?u=https%3A%2F%2Fexample.org%2F%3Futm_source%3Dfb", "--explain")
         let lines = output.stdout.split(separator: "\n").map(String.init)

@@ -71,6 +71,33 @@ import Testing
         #expect(Sandbox.jsonObject(sandbox.choosy("handle", "https://example.org/", "--json").stdout)?["source"] == nil)
     }
 
+    @Test func withoutRulesBySourceVerboseStillNamesAnAppByItsExecutable() {
+        let explained = choosy(from: "chatter", via: ["/bin/sh", "-c", "\"$@\"", "sh"], "handle", link, "-v")
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(
+            explained.stderrLines.contains {
+                $0.hasPrefix("choosy: the link came from chatter.desktop (process ")
+                    && $0.hasSuffix(" runs chatter, the Exec of chatter.desktop)")
+            }, "\(explained.stderr)")
+        #expect(sandbox.launched("firefox") == [[link]])
+    }
+
+    /// The kernel allows 128 KiB per variable: three make an environment choosy does not read.
+    @Test func anAppWithAHugeEnvironmentIsNoSourceAndVerboseSaysWhy() {
+        rule("add", "*", "--from", "org.example.Mailer", "--app", "chromium")
+        var huge: [String: String] = [:]
+        for name in ["HUGE_A", "HUGE_B", "HUGE_C"] { huge[name] = String(repeating: "x", count: 100 * 1024) }
+        let explained = choosy(from: "mailer", gio: true, "handle", link, "-v", environment: huge)
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(
+            explained.stderrLines.contains {
+                $0.hasPrefix("choosy: the environment of process ") && $0.contains(" (mailer) is not searched: ")
+            },
+            "\(explained.stderr)")
+        #expect(explained.stderrLines.contains("choosy: the link came from no app choosy can name"))
+        #expect(sandbox.launched("firefox") == [[link]], "the ordinary rules decide")
+    }
+
     /// choosy as the desktop's handler (`choosy install`), reached by the real xdg-open.
     @Test func throughXDGOpenTheSourceIsStillTheApp() throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open"))

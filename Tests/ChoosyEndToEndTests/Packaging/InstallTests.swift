@@ -29,6 +29,7 @@ import Testing
         "usr/share/choosy/clean/README.md",
         "usr/share/choosy/clean/choosy.json",
         "usr/share/choosy/clean/data.min.json",
+        "usr/share/choosy/clean/shorteners.txt",
         "usr/share/choosy/installed-directories",
     ]
 

@@ -91,6 +91,17 @@ import Testing
         expectRestored("after \(CrashSafetyTests.kills) killed runs and an uninstall")
     }
 
+    /// An install killed after it kept the entry and before it saved the record leaves the copy
+    /// alone: the next uninstall puts it back (the same bytes) and leaves nothing of choosy's.
+    @Test func aCopyWithoutARecordIsPutBack() {
+        sandbox.write(backupPath, Self.before)
+        let output = sandbox.choosy("uninstall")
+        #expect(output.status == 0 && output.stderr.isEmpty, "\(output.stderr)")
+        #expect(output.stdout == "Put back the previous \(entryPath) and restored the previous link handlers.\n")
+        expectRestored("after an uninstall of a copy without a record")
+        #expect(sandbox.choosy("uninstall").stdout == "choosy was not installed.\n")
+    }
+
     /// A FIFO in place of the lock stops install and uninstall at once, with status 7.
     @Test func aLockThatIsNoRegularFileStopsInstallAndUninstall() throws {
         try FileManager.default.createDirectory(atPath: sandbox.configHome + "/choosy", withIntermediateDirectories: true)

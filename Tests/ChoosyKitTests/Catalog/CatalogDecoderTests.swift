@@ -327,15 +327,15 @@ import Testing
     }
 
     @Test func onlyHTTPSOrLoopbackURLsAreFetched() {
-        #expect(CatalogURLPolicy.permits("https://example.org/x"))
-        #expect(CatalogURLPolicy.permits("http://127.0.0.1:8080/x"))
-        #expect(CatalogURLPolicy.permits("http://localhost/x"))
-        #expect(CatalogURLPolicy.permits("http://[::1]:9/x"))
-        #expect(!CatalogURLPolicy.permits("http://example.org/x"))
-        #expect(!CatalogURLPolicy.permits("http://127.0.0.1.evil.org/x"))
-        #expect(!CatalogURLPolicy.permits("http://localhost@evil.org/x"))
-        #expect(!CatalogURLPolicy.permits("file:///etc/passwd"))
-        #expect(!CatalogURLPolicy.permits("ftp://example.org/x"))
+        #expect(HTTPURLPolicy.permits("https://example.org/x"))
+        #expect(HTTPURLPolicy.permits("http://127.0.0.1:8080/x"))
+        #expect(HTTPURLPolicy.permits("http://localhost/x"))
+        #expect(HTTPURLPolicy.permits("http://[::1]:9/x"))
+        #expect(!HTTPURLPolicy.permits("http://example.org/x"))
+        #expect(!HTTPURLPolicy.permits("http://127.0.0.1.evil.org/x"))
+        #expect(!HTTPURLPolicy.permits("http://localhost@evil.org/x"))
+        #expect(!HTTPURLPolicy.permits("file:///etc/passwd"))
+        #expect(!HTTPURLPolicy.permits("ftp://example.org/x"))
     }
 }
 

@@ -71,13 +71,15 @@ import Testing
         #expect(
             try HelpCommand.text(for: "open").hasPrefix(
                 """
-                choosy open TYPE [ACTION] [KEY=VALUE…] [--clean] [--no-clean] [--app KEY]
-                            [--choose] [--no-remember] [--picker P] [--title T] [--dry-run]
-                            [--json] [--configure CMD] [--private]
+                choosy open TYPE [ACTION] [KEY=VALUE…] [--clean] [--no-clean] [--unshorten]
+                            [--no-unshorten] [--app KEY] [--choose] [--no-remember] [--picker P]
+                            [--title T] [--dry-run] [--json] [--configure CMD] [--private]
 
 
                 """))
-        #expect(try HelpCommand.text(for: "handle").hasPrefix("choosy handle URL [--clean] [--no-clean] [open's options]\n\n"))
+        #expect(
+            try HelpCommand.text(for: "handle").hasPrefix(
+                "choosy handle URL [--clean] [--no-clean] [--unshorten] [--no-unshorten]\n              [open's options]\n\n"))
         #expect(try HelpCommand.text(for: "reset").hasPrefix("choosy reset TYPE | --all\n\n"))
         #expect(try HelpCommand.text(for: "help").hasPrefix("choosy help [COMMAND] | --help | --version\n\n"))
     }

@@ -255,6 +255,38 @@ import Testing
         #expect(sandbox.read(first.cachePath)?.contains("four.desktop") == true)
     }
 
+    @Test func theEntriesThatRunAProgramComeFromASavedMapAndAreReRead() throws {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry("slack.desktop", sandbox.application(name: "Slack", exec: "/usr/bin/slack %U"))
+        sandbox.desktopEntry("sub/slack-beta.desktop", sandbox.application(name: "Slack Beta", exec: "slack --beta %U"))
+        sandbox.desktopEntry("gone.desktop", "[Desktop Entry]\nType=Application\nExec=slack\nHidden=true\n")
+        sandbox.desktopEntry("link.desktop", "[Desktop Entry]\nType=Link\nExec=slack\n")
+        sandbox.desktopEntry("mail.desktop", sandbox.application(name: "Mail", exec: "mail"))
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
+        let first = index(sandbox)
+        #expect(first.usableEntries(running: "slack").map(\.id) == ["slack.desktop", "sub-slack-beta.desktop"])
+        #expect(first.usableEntries(running: "mail").map(\.id) == ["mail.desktop"])
+        #expect(first.usableEntries(running: "bin").isEmpty)
+        #expect(!sandbox.exists(first.cachePath), "the scheme map is not built for it")
+        let saved = try #require(sandbox.read(first.programsCachePath))
+        #expect(saved.hasPrefix("choosy-desktop-index 1\n") && saved.contains("S\tslack\tslack.desktop\tsub-slack-beta.desktop\n"))
+
+        // An entry edited in place (its directory unchanged) is read as it is now.
+        let applications = sandbox.dataHome + "/applications"
+        let modified = try FileManager.default.attributesOfItem(atPath: applications)[.modificationDate]
+        sandbox.desktopEntry("slack.desktop", sandbox.application(name: "Slack", exec: "/opt/other %U"))
+        try FileManager.default.setAttributes([.modificationDate: try #require(modified)], ofItemAtPath: applications)
+        #expect(index(sandbox).usableEntries(running: "slack").map(\.id) == ["sub-slack-beta.desktop"])
+        #expect(sandbox.read(first.programsCachePath) == saved, "answered from the saved map")
+
+        // A new entry changes its directory: the map is built again.
+        sandbox.desktopEntry("sub/slack-work.desktop", sandbox.application(name: "Slack Work", exec: "slack --work"))
+        #expect(index(sandbox).usableEntries(running: "slack").map(\.id) == ["sub-slack-beta.desktop", "sub-slack-work.desktop"])
+        sandbox.write(first.programsCachePath, "choosy-desktop-index 1\nS\tslack\n")
+        #expect(index(sandbox).usableEntries(running: "other").map(\.id) == ["slack.desktop"], "a corrupt map is never used")
+    }
+
     @Test func corruptCacheIsIgnoredAndRebuilt() throws {
         let sandbox = Sandbox()
         sandbox.desktopEntry("one.desktop", sandbox.application(name: "One", exec: "one %u", "MimeType=x-scheme-handler/demo;\n"))

@@ -34,11 +34,21 @@ import Testing
     }
 
     @Test(arguments: [
-        "R\ta\tb\n", "D\t5\n", "D\t5\ta\tb\n", "D\tx\ta\n", "D\t%35\ta\n", "S\ts\n", "S\ts\ta\nS\ts\tb\n", "R\t%2\n", "R\t%41\n",
+        "R\ta\tb\n", "D\t5\n", "D\t5\ta\tb\n", "D\tx\ta\n", "D\t%35\ta\n", "S\ts\n", "S\ts\ta\nS\ts\tb\n", "S\tt\ta\nS\ts\tb\n", "R\t%2\n",
+        "R\t%41\n",
         "R\t%0a\n", "R\ta", "\n", "R\n", "RX\ta\n", "X\ta\n", "R\ta\n\n",
     ])
     func malformedFilesAreNotUsed(_ body: String) {
         #expect(SchemeCache(decoding: Array((header + body).utf8)) == nil)
+    }
+
+    /// The program map holds a line per program: every one is found, by the bytes of its name.
+    @Test func thousandsOfSchemesAreEachFoundAndOnlyTheirs() throws {
+        var handlers: [String: [String]] = [:]
+        for number in 0..<3000 { handlers["p\(number)-\(number % 7 == 0 ? "é%\t" : "x")"] = ["\(number).desktop"] }
+        let decoded = try #require(SchemeCache(decoding: SchemeCache(roots: [], directories: [], handlers: handlers).encoded()))
+        for (scheme, ids) in handlers { #expect(decoded.ids(forScheme: scheme) == ids, "\(scheme)") }
+        for absent in ["", "p", "p1", "p3000-x", "p0-\u{65}\u{301}%\t", "q"] { #expect(decoded.ids(forScheme: absent) == [], "\(absent)") }
     }
 
     @Test func otherVersionsAndInvalidUTF8AreNotUsed() {

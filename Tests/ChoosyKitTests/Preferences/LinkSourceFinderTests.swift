@@ -154,6 +154,36 @@ struct ProcFixture {
         #expect(said.explanations.contains("the GIO_LAUNCHED_DESKTOP_FILE of process 40 names no desktop entry: '/a/applications/\u{FF}'"))
     }
 
+    /// The portal's OpenURI (xdg-desktop-portal, `open-uri.c`) launches the handler itself
+    /// through GIO: choosy's parent is the portal, its grandparent the user's systemd, and
+    /// GIO puts it in a scope of its own. Neither says which sandboxed app sent the link.
+    @Test func aLinkThroughThePortalHasNoSource() {
+        let proc = ProcFixture(
+            selfParent: 900, cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-glib-choosy-4242.scope\n")
+        proc.process(
+            900, parent: 800, exe: "/usr/libexec/xdg-desktop-portal", arguments: ["/usr/libexec/xdg-desktop-portal"],
+            environment: Self.gio + ["XDG_CURRENT_DESKTOP=GNOME"])
+        proc.process(800, parent: 1, exe: "/usr/lib/systemd/systemd", arguments: ["/usr/lib/systemd/systemd", "--user"])
+        let diagnostics = RecordingDiagnostics()
+        #expect(proc.find(programs: ["slack": "com.slack.Slack.desktop"], diagnostics: diagnostics) == nil)
+        #expect(diagnostics.explanations.contains("the scope 'app-glib-choosy-4242.scope' is choosy's own, started for the link"))
+        #expect(diagnostics.explanations.last == "the link came from no app choosy can name")
+    }
+
+    @Test func aProcessWhoseOtherFilesVanishAfterItsStatIsNoSourceAndIsSaid() {
+        let proc = slackTree(cgroup: "")
+        for file in ["cmdline", "environ"] { proc.fileSystem.remove("/proc/40/\(file)") }
+        proc.fileSystem.links.withLock { $0["/proc/40/exe"] = nil }
+        let diagnostics = RecordingDiagnostics()
+        #expect(proc.find(programs: ["slack": "com.slack.Slack.desktop"], diagnostics: diagnostics) == nil)
+        #expect(diagnostics.explanations.contains("process 40 ended while it was read: its ancestors are not looked at"))
+        // With its executable still there, its environment is what vanished.
+        proc.fileSystem.links.withLock { $0["/proc/40/exe"] = "/app/bin/slack" }
+        let said = RecordingDiagnostics()
+        #expect(proc.find(diagnostics: said) == nil)
+        #expect(said.explanations.contains { $0.hasPrefix("the environment of process 40 (slack) is not searched: /proc/40/environ") })
+    }
+
     @Test func aLoopOfParentsEnds() {
         let proc = ProcFixture(selfParent: 50, cgroup: "")
         proc.process(50, parent: 51, exe: "/usr/bin/a", arguments: ["a"])

@@ -1,5 +1,5 @@
 /// HTTPS only, except for loopback hosts (tests and local mirrors).
-package enum CatalogURLPolicy {
+package enum HTTPURLPolicy {
     package static func permits(_ url: String) -> Bool {
         let lowered = url.lowercased()
         if lowered.hasPrefix("https://") { return true }

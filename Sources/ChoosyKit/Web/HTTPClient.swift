@@ -1,6 +1,17 @@
-/// A GET with the catalog's conditional headers; the real one is `CurlHTTPClient`.
+/// A GET with the catalog's conditional headers, and a HEAD that follows no redirect (for
+/// unshortening); the real one is `CurlHTTPClient`.
 package protocol HTTPClient: Sendable {
     func get(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse
+    /// One HEAD request to `url`, https only (http on loopback), without cookies or a body, taking
+    /// at most `timeout` seconds; its redirect is not followed.
+    func head(_ url: String, timeout: Double) throws(HTTPError) -> HTTPHead
+}
+
+/// What a HEAD request answered: its status and, for a redirect, where to (resolved against the
+/// URL asked, as given otherwise).
+package struct HTTPHead: Equatable, Sendable {
+    package var status: Int
+    package var location: String?
 }
 
 package struct HTTPRequest: Sendable {

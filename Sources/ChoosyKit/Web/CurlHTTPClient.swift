@@ -3,7 +3,7 @@ import Glibc
 
 /// HTTP over libcurl, loaded with dlopen on the first request so that commands which never
 /// download do not pay for loading it. Redirects are followed here, not by libcurl, so that
-/// every hop is checked against `CatalogURLPolicy`.
+/// every hop is checked against `HTTPURLPolicy`.
 package struct CurlHTTPClient: HTTPClient {
     private let limits: HTTPLimits
     private let showProgress: Bool
@@ -21,13 +21,13 @@ package struct CurlHTTPClient: HTTPClient {
         let deadline = monotonicSeconds() + limits.totalTimeout
         var url = request.url
         for _ in 0...limits.maxRedirects {
-            guard CatalogURLPolicy.permits(url) else {
+            guard HTTPURLPolicy.permits(url) else {
                 throw HTTPError("refusing \(url): only https:// (or http:// on loopback) is allowed")
             }
             let remaining = deadline - monotonicSeconds()
             guard remaining > 0 else { throw HTTPError("\(request.url): timed out") }
             let transfer = Transfer(limit: limits.maxBodyBytes, label: request.label, showProgress: showProgress)
-            let code = perform(curl, handle, url: url, request: request, transfer: transfer, timeout: remaining)
+            let code = perform(curl, handle, url: url, request: request, transfer: transfer, timeout: remaining, headOnly: false)
             transfer.clearProgress()
             if transfer.tooLarge {
                 throw HTTPError("\(url): response larger than \(limits.maxBodyBytes / 1024) KiB")
@@ -48,9 +48,27 @@ package struct CurlHTTPClient: HTTPClient {
         throw HTTPError("\(request.url): more than \(limits.maxRedirects) redirects")
     }
 
+    package func head(_ url: String, timeout: Double) throws(HTTPError) -> HTTPHead {
+        guard HTTPURLPolicy.permits(url) else {
+            throw HTTPError("refusing \(url): only https:// (or http:// on loopback) is allowed")
+        }
+        let curl = try CurlLibrary.shared()
+        guard let handle = curl.easyInit() else { throw HTTPError("libcurl could not start a transfer") }
+        defer { curl.easyCleanup(handle) }
+        // No body is asked for, so none counts against the limit; a server that sends one anyway
+        // is not read.
+        let transfer = Transfer(limit: limits.maxBodyBytes, label: url, showProgress: false)
+        let code = perform(
+            curl, handle, url: url, request: HTTPRequest(url: url, label: url), transfer: transfer, timeout: timeout, headOnly: true)
+        guard code == CURLE_OK else { throw HTTPError("\(url): \(curl.errorText(code))") }
+        let status = curl.responseCode(handle)
+        return HTTPHead(status: status, location: [301, 302, 303, 307, 308].contains(status) ? curl.redirectURL(handle) : nil)
+    }
+
+    /// `headOnly`: a HEAD request (no body asked for or read), with no connection kept for another.
     private func perform(
         _ curl: CurlLibrary, _ handle: UnsafeMutableRawPointer, url: String, request: HTTPRequest,
-        transfer: Transfer, timeout: Double
+        transfer: Transfer, timeout: Double, headOnly: Bool
     ) -> CURLcode {
         curl.reset(handle)
         var headers: OpaquePointer?
@@ -64,7 +82,11 @@ package struct CurlHTTPClient: HTTPClient {
         curl.set(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         curl.set(handle, CURLOPT_FOLLOWLOCATION, 0)
         curl.set(handle, CURLOPT_NOSIGNAL, 1)
-        curl.set(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(limits.connectTimeout * 1000))
+        curl.set(handle, CURLOPT_CONNECTTIMEOUT_MS, max(1, Int(min(limits.connectTimeout, timeout) * 1000)))
+        if headOnly {
+            curl.set(handle, CURLOPT_NOBODY, 1)
+            curl.set(handle, CURLOPT_FORBID_REUSE, 1)
+        }
         curl.set(handle, CURLOPT_TIMEOUT_MS, max(1, Int(timeout * 1000)))
         curl.set(handle, CURLOPT_MAXFILESIZE_LARGE, offset: Int64(limits.maxBodyBytes))
         curl.set(handle, CURLOPT_ACCEPT_ENCODING, "")
@@ -182,7 +204,8 @@ private struct CurlLibrary: @unchecked Sendable {
 
     private static let loaded = Result { () throws(SharedLibraryError) in
         let library = try SharedLibrary(
-            "libcurl", sonames: ["libcurl.so.4", "libcurl.so"], package: "libcurl4", neededFor: "to download the catalog")
+            "libcurl", sonames: ["libcurl.so.4", "libcurl.so"], package: "libcurl4", neededFor: "to download the catalog or unshorten links"
+        )
         let globalInit: GlobalInitFunction = try library.function("curl_global_init")
         let curl = CurlLibrary(
             easyInitFunction: try library.function("curl_easy_init"), easyCleanupFunction: try library.function("curl_easy_cleanup"),
