@@ -56,6 +56,10 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
             if Self.crashSignals.contains(result.status - 128) {
                 return .notShown("\(Program.name) ended by signal \(result.status - 128) before a choice")
             }
+            if Program.errorStatus == result.status {
+                let detail = messages.last.map { ": " + singleLine(String($0.prefix(120))) } ?? ""
+                return .notShown("\(Program.name) failed with status \(result.status)\(detail)")
+            }
         }
         if lent { extras.activation?.markUsed() }
         guard result.status == 0 else { return .cancelled }
@@ -107,6 +111,8 @@ package protocol ExternalPickerProgram: Sendable {
     static func choiceLine(_ output: String) -> String
     /// Changes to the environment it runs in: by default none.
     static func adjust(_ variables: inout [String: String])
+    /// The status it exits with when it stopped on an error, never a cancel: by default none.
+    static var errorStatus: Int32? { get }
 }
 
 extension ExternalPickerProgram {
@@ -115,6 +121,7 @@ extension ExternalPickerProgram {
     package static var isGraphical: Bool { false }
     package static func choiceLine(_ output: String) -> String { output }
     package static func adjust(_ variables: inout [String: String]) {}
+    package static var errorStatus: Int32? { nil }
 
     /// For a picker that decodes its title and rows in the locale's character set and stops
     /// before it shows when it cannot: under a locale that is not UTF-8 (`LANG=C`), choosy's

@@ -9,6 +9,10 @@ package enum ZenityProgram: ExternalPickerProgram {
     /// title it cannot convert ("This option is not available") before it shows.
     package static func adjust(_ variables: inout [String: String]) { decodeAsUTF8(&variables) }
 
+    /// zenity's -1, for an option it refuses or a dialog it cannot make; 1 is Cancel or the
+    /// window closed.
+    package static let errorStatus: Int32? = 255
+
     /// With no rows on the command line zenity reads them from stdin, one per line.
     package static func argv(_ executable: String, title: String) -> [String] {
         [executable, "--list", "--title=\(title)", "--text=\(pangoEscaped(title))", "--column=App", "--hide-header"]

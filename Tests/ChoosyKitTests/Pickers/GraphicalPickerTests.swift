@@ -192,6 +192,9 @@ import Testing
         case "bemenu":
             BemenuPicker(
                 executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        case "zenity":
+            ZenityPicker(
+                executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
         default:
             TofiPicker(
                 executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
@@ -222,5 +225,18 @@ import Testing
         #expect(
             try picker(name, failing, sandbox).choose(request)
                 == .notShown("\(name) could not open its display (error: failed to connect to wayland display)"))
+    }
+
+    /// zenity stops with status 255 on an error (what the real one prints for an option it
+    /// refuses, as under a locale that cannot hold its title): not a cancel, the next picker is
+    /// tried. Closing its window is status 1, a cancel.
+    @Test func zenityStoppedByAnErrorIsNotShown() throws {
+        let sandbox = Sandbox()
+        let message = "This option is not available. Please see --help for all possible usages.\\n"
+        let failing = standIn("zenity", in: sandbox, answer: "", status: 255, stderr: message)
+        #expect(
+            try picker("zenity", failing, sandbox).choose(request)
+                == .notShown("zenity failed with status 255: This option is not available. Please see --help for all possible usages."))
+        #expect(try picker("zenity", standIn("zenity", in: sandbox, answer: "", status: 1), sandbox).choose(request) == .cancelled)
     }
 }
