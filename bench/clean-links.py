@@ -12,6 +12,7 @@ when valgrind is installed). It prints, and with --append adds to RESULTS.md, th
 target: with cleaning on, at most 2 ms of CPU more than with it off.
 """
 import argparse
+import json
 import os
 import re
 import resource
@@ -22,10 +23,30 @@ import tempfile
 
 TRACKED = "https://www.google.com/url?q=https%3A%2F%2Fexample.org%2Fpage%3Futm_source%3Dx%26fbclid%3Dy&sa=D"
 PLAIN = "https://example.org/some/page"
+# A link of 2,000 parameters, 64 KiB in all, that every pattern is tried on.
+HOSTILE_LINK = "https://example.org/?" + "&".join("utm_%d=%s" % (n, "x" * 24) for n in range(2000))
 CASES = (("off", [TRACKED]), ("--clean, trackers", [TRACKED, "--clean"]), ("--clean, none", [PLAIN, "--clean"]),
-         ("--clean, trackers, no parsed rules", [TRACKED, "--clean"]))
+         ("--clean, trackers, no parsed rules", [TRACKED, "--clean"]),
+         ("off, hostile link", [HOSTILE_LINK]), ("--clean, hostile link", [HOSTILE_LINK, "--clean"]))
 # The case that starts without the parsed rules of the cache.
 COLD = "--clean, trackers, no parsed rules"
+# Hostile rules files of the user's (~/.config/choosy/clean/), each in a home of its own, on the
+# link with trackers; the target: at most 100 ms more than cleaning off.
+HOSTILE_FILES = ("catastrophic patterns", "10 MB of providers", "invalid JSON")
+HOSTILE_TARGET_MS = 100
+
+
+def hostile_rules(name):
+    if name == "catastrophic patterns":
+        provider = {"urlPattern": "^https?://(a|a)*(a|a)*(a|a)*$", "completeProvider": False,
+                    "rules": ["(x+x+)+y", "(.*)*(.*)*=", "(a|aa)+$"], "rawRules": ["((.+)+)+!"],
+                    "exceptions": ["(\\w+\\W*)+$"], "redirections": ["^(.+)+=(.*)*$"]}
+        return json.dumps({"providers": {"catastrophic%d" % n: dict(provider, urlPattern=".*") for n in range(20)}})
+    if name == "10 MB of providers":
+        provider = json.dumps({"urlPattern": "^https?://([a-z0-9-]+\\.)?example\\.com", "rules": ["utm_[a-z]+", "fbclid"] * 20})
+        count = 10_000_000 // (len(provider) + 16)
+        return '{"providers": {' + ",".join('"p%d": %s' % (n, provider) for n in range(count)) + "}}"
+    return '{"providers": {"broken": {"urlPattern": "example", "rules": ["utm_' + "[" * 5000 + '"'
 
 
 def install(root, choosy, source):
@@ -91,13 +112,39 @@ def main():
             elif not os.path.exists(parsed):
                 cpu_ms(warm, environment)
             count = instructions(argvs[name], environment)
-            lines.append("| %s | %.2f | %+.2f | %s |" % (name, median, median - off, "%.1f M" % (count / 1e6) if count else "n/a"))
+            base = statistics.median(times["off, hostile link"]) if "hostile" in name else off
+            lines.append("| %s | %.2f | %+.2f | %s |" % (name, median, median - base, "%.1f M" % (count / 1e6) if count else "n/a"))
+        hostile = hostile_homes(root, environment)
+        argv = argvs["--clean, trackers"]
+        hostile_times = {name: [] for name in hostile}
+        for _ in range(arguments.runs):
+            for name, home in hostile.items():
+                hostile_times[name].append(cpu_ms(argv, home))
+        lines += ["", "| handle --clean, a rules file of the user's with | CPU ms (median of %d) | more than off | target |" % arguments.runs,
+                  "|---|---:|---:|---|"]
+        for name in hostile:
+            extra = statistics.median(hostile_times[name]) - off
+            lines.append("| %s | %.2f | %+.2f | %s |" % (name, statistics.median(hostile_times[name]), extra,
+                                                        "met" if extra <= HOSTILE_TARGET_MS else "**MISSED**"))
     print("\n".join(lines))
     if arguments.append:
         with open(arguments.append, "a") as results:
             results.write("\n".join(["", "## Clean links (bench/clean-links.py)", "",
                                       "`handle LINK --offline --dry-run`, with cleaning off and with `--clean`; the target: at most",
-                                      "2 ms of CPU more than off for the first cleaned link of a command.", ""] + lines) + "\n")
+                                      "2 ms of CPU more than off for the first cleaned link of a command, and at most %d ms more" % HOSTILE_TARGET_MS,
+                                      "with a hostile rules file of the user's or a hostile link (2,000 parameters, 64 KiB).", ""] + lines) + "\n")
+
+
+def hostile_homes(root, environment):
+    """An environment per hostile rules file: its own config directory, the same home."""
+    homes = {}
+    for number, name in enumerate(HOSTILE_FILES):
+        config = os.path.join(root, "config-hostile-%d" % number)
+        os.makedirs(os.path.join(config, "choosy", "clean"))
+        with open(os.path.join(config, "choosy", "clean", "hostile.json"), "w") as rules:
+            rules.write(hostile_rules(name))
+        homes[name] = dict(environment, XDG_CONFIG_HOME=config, XDG_CACHE_HOME=os.path.join(root, "cache-hostile-%d" % number))
+    return homes
 
 
 if __name__ == "__main__":

@@ -97,11 +97,15 @@ final class LinkCleaner {
         let names =
             provider.rules.map { ($0, CleaningStep.Kind.rule($0)) }
             + (removesReferralMarketing ? provider.referralMarketing.map { ($0, .referralMarketing($0)) } : [])
+        var items = QueryItems(result.link)
+        // A `?` or `#` with nothing after it goes with the first rule, as any removal would take it.
+        var bareMark = items.link != result.link
         for (name, kind) in names {
             // The add-on tests each item's name against ^rule$, with the rule as written.
             guard let expression = expression("^" + name + "$", provider, file) else { continue }
-            let after = QueryItems.removing(from: result.link) { expression.matches($0) }
-            guard after != result.link else { continue }
+            guard items.remove(where: { expression.matches($0) }) || bareMark else { continue }
+            bareMark = false
+            let after = items.link
             result.steps.append(CleaningStep(provider: provider.name, kind: kind, before: result.link, after: after))
             result.link = after
             changed = true
@@ -266,31 +270,88 @@ private struct BrowserView: Equatable {
 }
 
 /// The items of a link's query and fragment, as the add-on reads their names: a query item's
-/// name form-decoded (`+` a space), a fragment item's as written.
-enum QueryItems {
-    /// `link` without the query and fragment items whose name `isRemoved`; the rest as it was,
-    /// byte for byte, and no `?` or `#` left with nothing after it.
-    static func removing(from link: String, where isRemoved: (String) -> Bool) -> String {
-        let fragmentStart = link.firstIndex(of: "#")
+/// name form-decoded (`+` a space), a fragment item's as written. The link is split once, so
+/// that each rule costs a test of each name rather than another pass over the link (a link may
+/// hold thousands of items).
+struct QueryItems {
+    private struct Item {
+        let text: Substring
+        /// Nil for an item that no rule removes (an empty one; in the fragment, an empty name).
+        let name: String?
+        var kept = true
+    }
+
+    private let base: Substring
+    private var query: [Item]?
+    private var fragment: [Item]?
+    private let wholeFragment: Substring
+    private var fragmentChanged = false
+
+    init(_ link: String) {
+        let bytes = link.utf8
+        let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#"))
         let beforeFragment = link[..<(fragmentStart ?? link.endIndex)]
-        var base = String(beforeFragment)
-        if let queryStart = beforeFragment.firstIndex(of: "?") {
-            let kept = beforeFragment[beforeFragment.index(after: queryStart)...].split(separator: "&", omittingEmptySubsequences: false)
-                .filter { item in item.isEmpty || !isRemoved(formDecoded(name(of: item))) }
-            base = String(beforeFragment[..<queryStart]) + (kept.allSatisfy(\.isEmpty) ? "" : "?" + kept.joined(separator: "&"))
+        wholeFragment = link[(fragmentStart ?? link.endIndex)...]
+        if let queryStart = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            base = beforeFragment[..<queryStart]
+            query = Self.items(beforeFragment[beforeFragment.index(after: queryStart)...]) { item in
+                item.isEmpty ? nil : PercentEncoding.decodeLeniently(Self.name(of: item), plusIsSpace: true)
+            }
+        } else {
+            base = beforeFragment
         }
-        guard let fragmentStart else { return base }
-        let items = link[link.index(after: fragmentStart)...].split(separator: "&", omittingEmptySubsequences: false)
-        let kept = items.filter { item in name(of: item).isEmpty || !isRemoved(String(name(of: item))) }
-        if kept.count == items.count { return base + link[fragmentStart...] }
-        return base + (kept.allSatisfy(\.isEmpty) ? "" : "#" + kept.joined(separator: "&"))
+        if let fragmentStart {
+            fragment = Self.items(link[link.index(after: fragmentStart)...]) { item in
+                let name = Self.name(of: item)
+                return name.isEmpty ? nil : String(name)
+            }
+        }
+    }
+
+    /// Removes the items whose name `isRemoved`; true when one was.
+    mutating func remove(where isRemoved: (String) -> Bool) -> Bool {
+        let removedFromQuery = Self.remove(from: &query, where: isRemoved)
+        let removedFromFragment = Self.remove(from: &fragment, where: isRemoved)
+        fragmentChanged = fragmentChanged || removedFromFragment
+        return removedFromQuery || removedFromFragment
+    }
+
+    /// The link without the removed items; the rest as it was, byte for byte, and no `?` or `#`
+    /// left with nothing after it.
+    var link: String {
+        var link = String(base)
+        if let query {
+            let kept = query.filter(\.kept).map(\.text)
+            if !kept.allSatisfy(\.isEmpty) { link += "?" + kept.joined(separator: "&") }
+        }
+        guard let fragment else { return link }
+        guard fragmentChanged else { return link + wholeFragment }
+        let kept = fragment.filter(\.kept).map(\.text)
+        return link + (kept.allSatisfy(\.isEmpty) ? "" : "#" + kept.joined(separator: "&"))
+    }
+
+    private static func items(_ text: Substring, name: (Substring) -> String?) -> [Item] {
+        // By byte: `&` and `=` are ASCII, so each piece is whole UTF-8.
+        text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { piece in
+            let item = Substring(piece)
+            return Item(text: item, name: name(item))
+        }
+    }
+
+    private static func remove(from items: inout [Item]?, where isRemoved: (String) -> Bool) -> Bool {
+        guard var list = items else { return false }
+        items = nil  // so that the list is changed in place
+        var removed = false
+        for index in list.indices where list[index].kept {
+            guard let name = list[index].name, isRemoved(name) else { continue }
+            list[index].kept = false
+            removed = true
+        }
+        items = list
+        return removed
     }
 
     private static func name(of item: Substring) -> Substring {
-        item[..<(item.firstIndex(of: "=") ?? item.endIndex)]
-    }
-
-    private static func formDecoded(_ name: Substring) -> String {
-        PercentEncoding.decodeLeniently(name, plusIsSpace: true)
+        item[..<(item.utf8.firstIndex(of: UInt8(ascii: "=")) ?? item.endIndex)]
     }
 }

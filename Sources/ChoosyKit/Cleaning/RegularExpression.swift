@@ -42,8 +42,14 @@ struct RegularExpression: @unchecked Sendable {
         firstMatch(in: Array(text.utf8), from: 0)
     }
 
+    /// Whether `text` matches; the test every item name of a link gets, so it copies nothing.
     func matches(_ text: String) -> Bool {
-        firstMatch(in: text) != nil
+        var text = text
+        return text.withUTF8 { buffer in
+            let data = library.createMatchData(code, nil)
+            defer { library.freeMatchData(data) }
+            return library.match(code, buffer.baseAddress, buffer.count, 0, 0, data, library.matchContext) > 0
+        }
     }
 
     /// `text` with every match removed (JavaScript's `replace(new RegExp(pattern, "gi"), "")`).

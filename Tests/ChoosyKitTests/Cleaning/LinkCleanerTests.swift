@@ -43,12 +43,26 @@ import Testing
         ("https://test.clearurls.xyz/void/index.html?url=https%3A%2F%2Fexample.org%2F%3Ftest%3D1", "https://example.org/?test=1"),
         // Raw rules: Amazon's /ref=… path segment; referral tags are kept by default.
         ("https://www.amazon.com/dp/B000TEST/ref=sr_1_1?tag=aff-20&qid=123", "https://www.amazon.com/dp/B000TEST?tag=aff-20"),
+        // Empty items and names stay; a mark with nothing after it goes; a fragment item with
+        // no name is never removed.
+        ("https://example.com/a?&utm_source=x&&=v#=w&fbclid=1", "https://example.com/a?&&=v#=w"),
+        ("https://example.com/a?#fbclid=1", "https://example.com/a"),
+        ("https://example.com/a?utm_source=1#", "https://example.com/a#"),
+        // Items are split by byte: a combining mark after `&` does not join it.
+        ("https://example.com/a?x=1&\u{301}y=2&utm_source=3", "https://example.com/a?x=1&\u{301}y=2"),
         // Local hosts are left alone, as the add-on's default does.
         ("http://127.0.0.1:8080/?utm_source=x", "http://127.0.0.1:8080/?utm_source=x"),
         ("http://localhost/?utm_source=x", "http://localhost/?utm_source=x"),
     ])
     func cleans(_ link: String, _ expected: String) {
         #expect(cleaned(link).link == expected)
+    }
+
+    /// A link of thousands of items is split once, not once per rule.
+    @Test func aLinkOfThousandsOfItemsKeepsWhatNoRuleNames() {
+        let kept = (0..<3000).map { "k\($0)=v" }
+        let link = "https://example.com/?" + zip(kept, (0..<3000).map { "utm_source=\($0)" }).map { $0 + "&" + $1 }.joined(separator: "&")
+        #expect(cleaned(link).link == "https://example.com/?" + kept.joined(separator: "&"))
     }
 
     @Test func referralMarketingGoesOnlyWhenAsked() {
