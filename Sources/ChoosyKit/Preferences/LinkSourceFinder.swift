@@ -18,6 +18,7 @@ package struct LinkSourceFinder {
         "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "busybox",
         "xdg-open", "gio", "gio-launch-desktop", "env", "setsid", "flatpak-spawn", "choosy",
     ]
+    private static let variableNames: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"]
     /// A tree deeper than this is no desktop's.
     private static let maxAncestors = 64
 
@@ -51,8 +52,10 @@ package struct LinkSourceFinder {
             return nil
         }
         var pid = ids.parent
-        var seen: Set<Int32> = [ids.pid]
-        while pid > 1, seen.count <= Self.maxAncestors, seen.insert(pid).inserted {
+        // An array: at most `maxAncestors`, and a Set of pids cost more than the walk.
+        var seen: [Int32] = [ids.pid]
+        while pid > 1, seen.count <= Self.maxAncestors, !seen.contains(pid) {
+            seen.append(pid)
             let directory = joinPath(proc, String(pid))
             guard let info = fileSystem.info(directory), info.kind == .directory else {
                 diagnostics.explain("process \(pid) is gone: its ancestors are not looked at")
@@ -88,11 +91,10 @@ package struct LinkSourceFinder {
                 return LinkSource(id: id, how: "process \(pid) runs \(singleLine(program)), the Exec of \(id)")
             }
         }
-        let names: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"]
         let variables: [String: String]
         do {
             variables = ProcessFiles.variables(
-                names, inEnviron: try fileSystem.read(joinPath(directory, "environ"), limit: ProcessFiles.environmentLimit))
+                Self.variableNames, inEnviron: try fileSystem.read(joinPath(directory, "environ"), limit: ProcessFiles.environmentLimit))
         } catch {
             diagnostics.explain("the environment of process \(pid) (\(singleLine(name))) is not searched: \(error)")
             return nil
