@@ -117,8 +117,10 @@ package struct LinkSourceFinder {
     /// The file names of what a process runs: the script an interpreter runs (`sh
     /// /usr/bin/xdg-open URL` is xdg-open), else its executable and its `argv[0]`.
     private func programNames(in directory: String) -> [String] {
-        let arguments = smallFile(joinPath(directory, "cmdline")).map(ProcessFiles.arguments(ofCmdline:)) ?? []
-        if arguments.count >= 2, arguments[1].contains("/"), fileSystem.isExecutable(arguments[1]) {
+        let arguments = smallFile(joinPath(directory, "cmdline")).map { ProcessFiles.arguments(ofCmdline: $0, limit: 2) } ?? []
+        if arguments.count >= 2, arguments[1].utf8.contains(UInt8(ascii: "/")), arguments[1].contains("/"),
+            fileSystem.isExecutable(arguments[1])
+        {
             return [fileName(arguments[1])]
         }
         var names: [String] = []

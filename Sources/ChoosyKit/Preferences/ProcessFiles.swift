@@ -36,14 +36,14 @@ package enum ProcessFiles {
     /// Names are compared by their bytes, as `getenv` compares them (and a String of each of
     /// the dozens of names cost more than reading the file).
     package static func variables(_ names: Set<String>, inEnviron bytes: [UInt8]) -> [String: String] {
-        let wanted = names.map { (name: $0, bytes: Array($0.utf8)) }
         var found: [String: String] = [:]
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0) ?? bytes.endIndex
             defer { start = end + 1 }
             guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")),
-                let name = wanted.first(where: { bytes[start..<equals].elementsEqual($0.bytes) })?.name, found[name] == nil,
+                let name = names.first(where: { $0.utf8.count == equals - start && $0.utf8.elementsEqual(bytes[start..<equals]) }),
+                found[name] == nil,
                 let value = String(validating: bytes[(equals + 1)..<end], as: UTF8.self)
             else { continue }
             found[name] = value
@@ -52,9 +52,11 @@ package enum ProcessFiles {
     }
 
     /// The arguments of `cmdline`, each ended by a NUL (a process may rewrite it: then it is
-    /// what it wrote).
-    package static func arguments(ofCmdline bytes: [UInt8]) -> [String] {
-        bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    /// what it wrote); only the first `limit` (the rest of a long command line is not read).
+    package static func arguments(ofCmdline bytes: [UInt8], limit: Int = .max) -> [String] {
+        bytes.split(separator: 0, maxSplits: limit, omittingEmptySubsequences: true).prefix(limit).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// The last component of the unified (`0::`) hierarchy's path in `cgroup`: the unit a

@@ -70,9 +70,9 @@ package struct SiteRule: Equatable, Sendable {
             key: try fields.required("app", .string), profile: profile, privateWindow: try fields.optional("private", .bool) ?? false)
     }
 
-    /// A Set made once: rules.json holds a rule per site, and building it for each cost more
-    /// than reading the rule.
-    private static let members: Set = ["site", "from", "ask", "app", "profile", "private"]
+    /// Made once: rules.json holds a rule per site, and building them for each cost more than
+    /// reading the rule.
+    private static let members = ["site", "from", "ask", "app", "profile", "private"]
 
     var json: JSONValue {
         var members: [(String, JSONValue)] = [("site", .string(siteText))]
