@@ -157,8 +157,15 @@ package struct LinkSourceFinder {
         try? fileSystem.read(path, limit: ProcessFiles.smallFileLimit)
     }
 
+    /// The last component: by byte in ASCII, where each byte is a Character (splitting by
+    /// Character was most of reading an ancestor's names).
     private func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? ""
+        guard isASCII(path) else { return path.split(separator: "/").last.map(String.init) ?? "" }
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        return String(path[start..<end])
     }
 
     /// The desktop ID of an entry's path: below an `applications` directory, its path there
