@@ -205,7 +205,7 @@ package final class DesktopEntryIndex: Sendable {
     package func declaredHandlers(forScheme scheme: String) -> [(entry: DesktopEntry, rank: Int)] {
         let scheme = scheme.lowercased()
         let ids = schemeMap.withLock { map in
-            if map == nil { map = loadOrBuild(cachePath, scan: scan) }
+            if map == nil { map = loadOrBuild(cachePath, decode: { SchemeCache(decoding: $0) }, scan: scan) }
             return map?.ids(forScheme: scheme) ?? []
         }
         return ids.compactMap { id in
@@ -224,16 +224,21 @@ package final class DesktopEntryIndex: Sendable {
         return schemes
     }
 
-    /// The map saved at `path` when it was built from the directories as they are now, else a
-    /// new one, saved there.
-    private func loadOrBuild(_ path: String, scan: () -> SchemeCache) -> SchemeCache {
+    /// The map saved at `path` when it was built from the directories as they are now (or it
+    /// has the stamps of a map checked in this command), else a new one, saved there.
+    private func loadOrBuild(_ path: String, decode: ([UInt8]) -> SchemeCache?, scan: () -> SchemeCache) -> SchemeCache {
         if let bytes = try? fileSystem.read(path, limit: JSONReader.ownFileLimit),
-            let cache = SchemeCache(decoding: bytes),
-            cache.roots == directories,
-            cache.directories.allSatisfy({ modificationTime(of: $0.path) == $0.modified })
+            let cache = decode(bytes),
+            cache.hasCheckedStamps
+                || cache.roots == directories && cache.directories.allSatisfy({ modificationTime(of: $0.path) == $0.modified })
         {
             return cache
         }
+        return build(path, scan: scan)
+    }
+
+    /// A new map, saved at `path` unless a directory changed too recently.
+    private func build(_ path: String, scan: () -> SchemeCache) -> SchemeCache {
         let cache = scan()
         let racy = Int64((clock.now() - DesktopEntryIndex.racyInterval) * 1e9)
         if !cache.directories.contains(where: { $0.modified >= racy }) {
@@ -376,7 +381,14 @@ package final class DesktopEntryIndex: Sendable {
     /// entry is re-read, as for `declaredHandlers`.
     package func usableEntries(running program: String) -> [DesktopEntry] {
         let ids = programMap.withLock { map in
-            if map == nil { map = loadOrBuild(programsCachePath, scan: scanPrograms) }
+            if map == nil {
+                // The scheme map's stamps, when this command checked them, need no checking again.
+                let schemes = schemeMap.withLock { $0 }
+                map = loadOrBuild(programsCachePath, decode: { SchemeCache(decodingStampsOf: $0, sameAs: schemes) }, scan: scanPrograms)
+            }
+            if let ids = map?.ids(forScheme: program) { return ids }
+            // A malformed line: built again, as for a malformed file.
+            map = build(programsCachePath, scan: scanPrograms)
             return map?.ids(forScheme: program) ?? []
         }
         return ids.compactMap { id in

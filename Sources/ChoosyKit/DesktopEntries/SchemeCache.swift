@@ -10,7 +10,9 @@ import Glibc
 /// used), but bytewise, and the IDs of a scheme are only decoded when that scheme is asked for:
 /// the `S` lines are in the byte order of their escaped schemes, so the file is checked without
 /// decoding one, and a scheme is found by binary search (the program map has thousands of lines,
-/// and hashing each into a dictionary cost ten times the check).
+/// and hashing each into a dictionary cost ten times the check). The program map is read with
+/// `init(decodingStampsOf:)`: its `S` lines are left unchecked, and a lookup checks the few it
+/// reads (checking its hundreds of KiB was most of what finding a link's source cost).
 struct SchemeCache: Sendable {
     static let header = "choosy-desktop-index 1"
 
@@ -21,6 +23,13 @@ struct SchemeCache: Sendable {
     /// The map of a file read back: the file, and per `S` line where its escaped scheme and IDs are.
     private var bytes: [UInt8] = []
     private var lines: [(scheme: Range<Int>, ids: Range<Int>)] = []
+    /// Read by `init(decodingStampsOf:)`: where its unchecked `S` lines are.
+    private var unchecked: Range<Int>?
+    /// Of a file read back whose `S` lines all come after the others (as `encoded` writes
+    /// them): the bytes of the header and the `R` and `D` lines.
+    private var stamps: ArraySlice<UInt8>?
+    /// Whether it was read with the stamps of a map the caller had checked (`init(decodingStampsOf:sameAs:)`).
+    private(set) var hasCheckedStamps = false
 
     private static let tab = UInt8(ascii: "\t")
     private static let newline = UInt8(ascii: "\n")
@@ -37,21 +46,65 @@ struct SchemeCache: Sendable {
     /// with a scheme and at least one ID, in ascending byte order of their escaped schemes (so
     /// each scheme once), every field validly escaped, each line ended.
     init?(decoding bytes: [UInt8]) {
+        self.init(bytes, checkingEveryLine: true)
+    }
+
+    /// Nil as for `init(decoding:)`, but only for what comes before the first `S` line (the
+    /// header, the `R` and `D` lines); the `S` lines after it, as `encoded` writes them, are
+    /// checked when a lookup reads them: `ids(forScheme:)` is nil for a malformed one.
+    /// When the file's header, `R` and `D` lines are byte for byte those of `checked`, a map
+    /// whose stamps the caller has checked, they are taken from it instead (the program map
+    /// has the scheme map's: decoding them again cost as much as the rest of finding a source).
+    init?(decodingStampsOf bytes: [UInt8], sameAs checked: SchemeCache? = nil) {
+        if let checked, let stamps = checked.stamps, bytes.last == SchemeCache.newline, bytes.count > stamps.count,
+            bytes[stamps.count] == UInt8(ascii: "S"), SchemeCache.startsWith(bytes, stamps)
+        {
+            self.init(roots: checked.roots, directories: checked.directories, handlers: [:])
+            self.bytes = bytes
+            self.unchecked = stamps.count..<bytes.count
+            self.hasCheckedStamps = true
+            return
+        }
+        self.init(bytes, checkingEveryLine: false)
+    }
+
+    private static func startsWith(_ bytes: [UInt8], _ prefix: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBytes { whole in
+            prefix.withUnsafeBytes { part in
+                part.count <= whole.count && (part.isEmpty || memcmp(whole.baseAddress!, part.baseAddress!, part.count) == 0)
+            }
+        }
+    }
+
+    private init?(_ bytes: [UInt8], checkingEveryLine: Bool) {
         let header = Array((SchemeCache.header + "\n").utf8)
         guard bytes.count >= header.count, bytes[..<header.count].elementsEqual(header),
-            bytes.last == SchemeCache.newline, String(validating: bytes, as: UTF8.self) != nil
+            bytes.last == SchemeCache.newline, !checkingEveryLine || String(validating: bytes, as: UTF8.self) != nil
         else { return nil }
         var roots: [String] = []
         var directories: [(path: String, modified: Int64)] = []
         var lines: [(scheme: Range<Int>, ids: Range<Int>)] = []
+        var unchecked: Range<Int>?
+        var firstS: Int?
+        var stampsFirst = true
         var start = header.count
         while start < bytes.count {
+            if bytes[start] == UInt8(ascii: "S") {
+                if firstS == nil { firstS = start }
+                if !checkingEveryLine {
+                    unchecked = start..<bytes.count
+                    break
+                }
+            } else if firstS != nil {
+                stampsFirst = false
+            }
             // The last byte is a newline, so every line has one.
             let end = SchemeCache.find(SchemeCache.newline, in: bytes, start..<bytes.count)!
             defer { start = end + 1 }
             // A one-letter kind, a tab, then the fields.
             guard end - start >= 2, bytes[start + 1] == SchemeCache.tab,
-                SchemeCache.isValidlyEscaped(bytes, (start + 2)..<end)
+                SchemeCache.isValidlyEscaped(bytes, (start + 2)..<end),
+                checkingEveryLine || String(validating: bytes[start..<end], as: UTF8.self) != nil
             else { return nil }
             let fields = (start + 2)..<end
             let firstTab = SchemeCache.find(SchemeCache.tab, in: bytes, fields)
@@ -75,27 +128,76 @@ struct SchemeCache: Sendable {
         self.init(roots: roots, directories: directories, handlers: [:])
         self.bytes = bytes
         self.lines = lines
+        self.unchecked = unchecked
+        if stampsFirst { self.stamps = bytes[..<(firstS ?? bytes.count)] }
     }
 
-    /// The IDs that handle `scheme`, in precedence order.
-    func ids(forScheme scheme: String) -> [String] {
+    /// The IDs that handle `scheme`, in precedence order; nil when the line that would hold
+    /// them is malformed (only in a map of `init(decodingStampsOf:)`).
+    func ids(forScheme scheme: String) -> [String]? {
         if let ids = decoded[scheme] { return ids }
         let key = Array(SchemeCache.escape(scheme).utf8)
-        var (low, high) = (0, lines.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if bytes[lines[middle].scheme].lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
+        let found: Range<Int>
+        if let unchecked {
+            switch SchemeCache.search(key, in: bytes, unchecked) {
+            case .found(let ids): found = ids
+            case .absent: return []
+            case .malformed: return nil
+            }
+        } else {
+            var (low, high) = (0, lines.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if bytes[lines[middle].scheme].lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
+            }
+            guard low < lines.count, bytes[lines[low].scheme].elementsEqual(key) else { return [] }
+            found = lines[low].ids
         }
-        guard low < lines.count, bytes[lines[low].scheme].elementsEqual(key) else { return [] }
-        return bytes[lines[low].ids].split(separator: SchemeCache.tab, omittingEmptySubsequences: false).map(SchemeCache.unescape)
+        return bytes[found].split(separator: SchemeCache.tab, omittingEmptySubsequences: false).map(SchemeCache.unescape)
     }
 
-    /// Every scheme and its IDs.
+    private enum Search {
+        case found(ids: Range<Int>)
+        case absent
+        case malformed
+    }
+
+    /// The `S` line of `key` among the lines of `section` (whole lines, in order), by binary
+    /// search over their bytes: each line it reads is checked as `init(decoding:)` checks it.
+    private static func search(_ key: [UInt8], in bytes: [UInt8], _ section: Range<Int>) -> Search {
+        // `low` and `high` are where lines start, and the line of `key` is between them.
+        var (low, high) = (section.lowerBound, section.upperBound)
+        while low < high {
+            let middle = low + (high - low) / 2
+            let start = findLast(newline, in: bytes, low..<middle).map { $0 + 1 } ?? low
+            // The section ends with a newline, so every line has one.
+            let end = find(newline, in: bytes, start..<section.upperBound)!
+            guard end - start >= 2, bytes[start] == UInt8(ascii: "S"), bytes[start + 1] == tab,
+                let firstTab = find(tab, in: bytes, (start + 2)..<end)
+            else { return .malformed }
+            let scheme = (start + 2)..<firstTab
+            if bytes[scheme].lexicographicallyPrecedes(key) {
+                low = end + 1
+            } else if bytes[scheme].elementsEqual(key) {
+                guard isValidlyEscaped(bytes, (start + 2)..<end), String(validating: bytes[start..<end], as: UTF8.self) != nil else {
+                    return .malformed
+                }
+                return .found(ids: (firstTab + 1)..<end)
+            } else {
+                high = start
+            }
+        }
+        return .absent
+    }
+
+    /// Every scheme and its IDs (of a map of `init(decodingStampsOf:)`, those of the file
+    /// checked whole: none of a malformed one).
     var handlers: [String: [String]] {
+        if unchecked != nil { return SchemeCache(decoding: bytes)?.handlers ?? [:] }
         var all = decoded
         for line in lines {
             let scheme = SchemeCache.unescape(bytes[line.scheme])
-            all[scheme] = ids(forScheme: scheme)
+            all[scheme] = ids(forScheme: scheme) ?? []
         }
         return all
     }
@@ -161,6 +263,11 @@ struct SchemeCache: Sendable {
             guard let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
             return UnsafeRawPointer(found) - base
         }
+    }
+
+    /// The last index of `byte` in `range` (a line's few dozen bytes back).
+    private static func findLast(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in range.reversed().first { buffer[$0] == byte } }
     }
 
     private static func unescaped(_ high: UInt8, _ low: UInt8) -> UInt8? {

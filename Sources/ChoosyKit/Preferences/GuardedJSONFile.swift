@@ -187,6 +187,6 @@ extension GuardedJSONContents {
         let fields = try JSONFields(json)
         version = try fields.required("version", .int)
         try read(fields, skippingFailures: version > Self.understoodVersion)
-        unknownMembers = fields.unknownMembers(known: Self.members.union(["version"]))
+        unknownMembers = fields.unknownMembers(known: Array(Self.members) + ["version"])
     }
 }

@@ -18,6 +18,7 @@ package struct LinkSourceFinder {
         "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "busybox",
         "xdg-open", "gio", "gio-launch-desktop", "env", "setsid", "flatpak-spawn", "choosy",
     ]
+    private static let variableNames: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"]
     /// A tree deeper than this is no desktop's.
     private static let maxAncestors = 64
 
@@ -51,8 +52,10 @@ package struct LinkSourceFinder {
             return nil
         }
         var pid = ids.parent
-        var seen: Set<Int32> = [ids.pid]
-        while pid > 1, seen.count <= Self.maxAncestors, seen.insert(pid).inserted {
+        // An array: at most `maxAncestors`, and a Set of pids cost more than the walk.
+        var seen: [Int32] = [ids.pid]
+        while pid > 1, seen.count <= Self.maxAncestors, !seen.contains(pid) {
+            seen.append(pid)
             let directory = joinPath(proc, String(pid))
             guard let info = fileSystem.info(directory), info.kind == .directory else {
                 diagnostics.explain("process \(pid) is gone: its ancestors are not looked at")
@@ -88,11 +91,10 @@ package struct LinkSourceFinder {
                 return LinkSource(id: id, how: "process \(pid) runs \(singleLine(program)), the Exec of \(id)")
             }
         }
-        let names: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"]
         let variables: [String: String]
         do {
             variables = ProcessFiles.variables(
-                names, inEnviron: try fileSystem.read(joinPath(directory, "environ"), limit: ProcessFiles.environmentLimit))
+                Self.variableNames, inEnviron: try fileSystem.read(joinPath(directory, "environ"), limit: ProcessFiles.environmentLimit))
         } catch {
             diagnostics.explain("the environment of process \(pid) (\(singleLine(name))) is not searched: \(error)")
             return nil
@@ -115,8 +117,10 @@ package struct LinkSourceFinder {
     /// The file names of what a process runs: the script an interpreter runs (`sh
     /// /usr/bin/xdg-open URL` is xdg-open), else its executable and its `argv[0]`.
     private func programNames(in directory: String) -> [String] {
-        let arguments = smallFile(joinPath(directory, "cmdline")).map(ProcessFiles.arguments(ofCmdline:)) ?? []
-        if arguments.count >= 2, arguments[1].contains("/"), fileSystem.isExecutable(arguments[1]) {
+        let arguments = smallFile(joinPath(directory, "cmdline")).map { ProcessFiles.arguments(ofCmdline: $0, limit: 2) } ?? []
+        if arguments.count >= 2, arguments[1].utf8.contains(UInt8(ascii: "/")), arguments[1].contains("/"),
+            fileSystem.isExecutable(arguments[1])
+        {
             return [fileName(arguments[1])]
         }
         var names: [String] = []
@@ -153,8 +157,15 @@ package struct LinkSourceFinder {
         try? fileSystem.read(path, limit: ProcessFiles.smallFileLimit)
     }
 
+    /// The last component: by byte in ASCII, where each byte is a Character (splitting by
+    /// Character was most of reading an ancestor's names).
     private func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? ""
+        guard isASCII(path) else { return path.split(separator: "/").last.map(String.init) ?? "" }
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        return String(path[start..<end])
     }
 
     /// The desktop ID of an entry's path: below an `applications` directory, its path there

@@ -14,19 +14,37 @@ package enum ProcessFiles {
         guard let space = bytes.firstIndex(of: UInt8(ascii: " ")), let close = bytes.lastIndex(of: UInt8(ascii: ")")),
             space < close, let pid = decimal(bytes[..<space]), pid > 0
         else { return nil }
-        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count >= 2, let parent = decimal(fields[1]) else { return nil }
-        return (pid, parent)
+        // The second field after the command name, fields being runs of bytes between spaces
+        // (by index: splitting the rest of the line cost more than reading the file).
+        var index = close + 1
+        var field = 0
+        while index < bytes.count {
+            guard bytes[index] != UInt8(ascii: " ") else {
+                index += 1
+                continue
+            }
+            let end = bytes[index...].firstIndex(of: UInt8(ascii: " ")) ?? bytes.endIndex
+            if field == 1 { return decimal(bytes[index..<end]).map { (pid, $0) } }
+            field += 1
+            index = end
+        }
+        return nil
     }
 
     /// The values of `names` in `environ` (`NAME=VALUE` entries, each ended by a NUL); the
     /// first of a name wins, as `getenv` finds it. A value that is not UTF-8 is left out.
+    /// Names are compared by their bytes, as `getenv` compares them (and a String of each of
+    /// the dozens of names cost more than reading the file).
     package static func variables(_ names: Set<String>, inEnviron bytes: [UInt8]) -> [String: String] {
         var found: [String: String] = [:]
-        for entry in bytes.split(separator: 0) {
-            guard let equals = entry.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            guard let name = String(validating: entry[..<equals], as: UTF8.self), names.contains(name), found[name] == nil,
-                let value = String(validating: entry[(equals + 1)...], as: UTF8.self)
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0) ?? bytes.endIndex
+            defer { start = end + 1 }
+            guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")),
+                let name = names.first(where: { $0.utf8.count == equals - start && $0.utf8.elementsEqual(bytes[start..<equals]) }),
+                found[name] == nil,
+                let value = String(validating: bytes[(equals + 1)..<end], as: UTF8.self)
             else { continue }
             found[name] = value
         }
@@ -34,9 +52,11 @@ package enum ProcessFiles {
     }
 
     /// The arguments of `cmdline`, each ended by a NUL (a process may rewrite it: then it is
-    /// what it wrote).
-    package static func arguments(ofCmdline bytes: [UInt8]) -> [String] {
-        bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    /// what it wrote); only the first `limit` (the rest of a long command line is not read).
+    package static func arguments(ofCmdline bytes: [UInt8], limit: Int = .max) -> [String] {
+        bytes.split(separator: 0, maxSplits: limit, omittingEmptySubsequences: true).prefix(limit).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// The last component of the unified (`0::`) hierarchy's path in `cgroup`: the unit a

@@ -57,7 +57,7 @@ package struct SiteRule: Equatable, Sendable {
                 throw JSONError(shape: "is not a site: \(error.reason)").inside("site")
             }
         }
-        unknownMembers = fields.unknownMembers(known: ["site", "from", "ask", "app", "profile", "private"])
+        unknownMembers = fields.unknownMembers(known: Self.members)
         if try fields.optional("ask", .bool) == true {
             target = .ask
             return
@@ -69,6 +69,10 @@ package struct SiteRule: Equatable, Sendable {
         target = .app(
             key: try fields.required("app", .string), profile: profile, privateWindow: try fields.optional("private", .bool) ?? false)
     }
+
+    /// Made once: rules.json holds a rule per site, and building them for each cost more than
+    /// reading the rule.
+    private static let members = ["site", "from", "ask", "app", "profile", "private"]
 
     var json: JSONValue {
         var members: [(String, JSONValue)] = [("site", .string(siteText))]

@@ -137,28 +137,26 @@ package struct LocalFileSystem: FileSystem {
         }
         // Refused before a byte is read: a file of gigabytes costs nothing (doc/security.md).
         guard status.st_size <= limit else { throw FileSystemError.tooLarge(path, limit: limit) }
-        // Read into uninitialized space sized by fstat (one byte more, to see the end in one
-        // read): most files choosy reads are a few KiB, and zeroing a large buffer for each
-        // cost more than reading them. Files that grow or lie about their size still work.
+        // Read into the uninitialized space of an array sized by fstat (one byte more, to see
+        // the end in one read): most files choosy reads are a few KiB, and zeroing a large
+        // buffer for each cost more than reading them, as did copying a buffer of hundreds of
+        // KiB into the array. Files that grow or lie about their size still work.
         let sizeHint = status.st_size > 0 ? Int(status.st_size) : 0
         var bytes: [UInt8] = []
         var chunkSize = min(max(sizeHint + 1, 4096), limit + 1, 1 << 20)
         while true {
             var failure: Int32 = 0
-            let count = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunkSize) { chunk -> Int in
-                let count = Glibc.read(fd, chunk.baseAddress, chunk.count)
-                if count < 0 {
-                    failure = errno
-                } else {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[0..<count]))
-                }
-                return count
+            let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
+                let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+                if count < 0 { failure = errno }
+                initialized = max(count, 0)
             }
-            if count < 0 {
+            if failure != 0 {
                 if failure == EINTR { continue }
                 throw FileSystemError(path: path, code: failure)
             }
-            if count == 0 { return bytes }
+            if chunk.isEmpty { return bytes }
+            if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
             if bytes.count > limit { throw FileSystemError.tooLarge(path, limit: limit) }
             chunkSize = 65536
         }

@@ -218,7 +218,10 @@ package enum JSONReader {
 
         mutating func object(depth: Int) throws(JSONError) -> JSONValue {
             try checkDepth(depth)
+            // Room for the members of most objects at once: growing the array member by member
+            // cost more than the rest of reading a file of many small objects (rules.json).
             var members: [(String, JSONValue)] = []
+            members.reserveCapacity(8)
             try items(closedBy: UInt8(ascii: "}"), of: "an object") { parser throws(JSONError) in
                 guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
                     throw parser.failure("expected a member name in double quotes, found \(parser.found)")

@@ -78,29 +78,35 @@ extension JSONShape {
 /// required field must be there and not null, an optional one may be missing or null, and
 /// members nobody asks for are ignored.
 package struct JSONFields {
-    private let value: JSONValue
+    /// The object's members, taken out of it once for the lookups of its fields.
+    private let members: [(String, JSONValue)]
 
     init(_ value: JSONValue) throws(JSONError) {
-        guard case .object = value else { throw JSONError(shape: "should be an object") }
-        self.value = value
+        guard case .object(let members) = value else { throw JSONError(shape: "should be an object") }
+        self.members = members
+    }
+
+    /// The first member named `name`, as `JSONValue`'s subscript finds it.
+    private func member(_ name: String) -> JSONValue? {
+        members.first { $0.0 == name }?.1
     }
 
     func required<Value>(_ name: String, _ shape: JSONShape<Value>) throws(JSONError) -> Value {
-        guard let member = value[name] else { throw JSONError(shape: "is missing").inside(name) }
+        guard let member = member(name) else { throw JSONError(shape: "is missing").inside(name) }
         return try read(member, name, shape)
     }
 
     func optional<Value>(_ name: String, _ shape: JSONShape<Value>) throws(JSONError) -> Value? {
-        guard let member = value[name] else { return nil }
+        guard let member = member(name) else { return nil }
         if case .null = member { return nil }
         return try read(member, name, shape)
     }
 
     /// The members none of `known` names, in order: a rewrite puts them back, so a file a newer
-    /// choosy wrote keeps what this one does not understand.
-    func unknownMembers(known: Set<String>) -> UnknownJSONMembers {
-        guard case .object(let members) = value else { return UnknownJSONMembers() }
-        return UnknownJSONMembers(members: members.filter { !known.contains($0.0) })
+    /// choosy wrote keeps what this one does not understand. `known` is a few names, compared
+    /// in turn (hashing each member's name cost more than reading a rule of rules.json).
+    func unknownMembers(known: [String]) -> UnknownJSONMembers {
+        UnknownJSONMembers(members: members.filter { !known.contains($0.0) })
     }
 
     private func read<Value>(_ member: JSONValue, _ name: String, _ shape: JSONShape<Value>) throws(JSONError) -> Value {

@@ -285,6 +285,26 @@ import Testing
         #expect(index(sandbox).usableEntries(running: "slack").map(\.id) == ["sub-slack-beta.desktop", "sub-slack-work.desktop"])
         sandbox.write(first.programsCachePath, "choosy-desktop-index 1\nS\tslack\n")
         #expect(index(sandbox).usableEntries(running: "other").map(\.id) == ["slack.desktop"], "a corrupt map is never used")
+
+        // A map whose stamps are right but whose line for the program is malformed is built again.
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        #expect(index(sandbox).usableEntries(running: "other").map(\.id) == ["slack.desktop"])
+        let rebuilt = try #require(sandbox.read(first.programsCachePath))
+        let corrupt = rebuilt.replacingOccurrences(of: "S\tother\tslack.desktop\n", with: "S\tother\t%zz\n")
+        #expect(corrupt != rebuilt)
+        sandbox.write(first.programsCachePath, corrupt)
+        #expect(index(sandbox).usableEntries(running: "other").map(\.id) == ["slack.desktop"], "a malformed line is never used")
+        #expect(sandbox.read(first.programsCachePath) == rebuilt)
+
+        // Stamps the saved scheme map had when this command checked them are not checked again:
+        // an entry added since is seen by the next command.
+        #expect(index(sandbox).declaredHandlers(forScheme: "demo").isEmpty)
+        #expect(sandbox.exists(first.cachePath))
+        let both = index(sandbox)
+        #expect(both.declaredHandlers(forScheme: "demo").isEmpty)
+        sandbox.desktopEntry("new-other.desktop", sandbox.application(name: "Other", exec: "other"))
+        #expect(both.usableEntries(running: "other").map(\.id) == ["slack.desktop"])
+        #expect(index(sandbox).usableEntries(running: "other").map(\.id) == ["new-other.desktop", "slack.desktop"])
     }
 
     @Test func corruptCacheIsIgnoredAndRebuilt() throws {

@@ -51,6 +51,43 @@ import Testing
         for absent in ["", "p", "p1", "p3000-x", "p0-\u{65}\u{301}%\t", "q"] { #expect(decoded.ids(forScheme: absent) == [], "\(absent)") }
     }
 
+    /// The program map is read with only its stamps checked: a lookup finds what the whole
+    /// check would, and checks the lines it reads.
+    @Test func aMapReadByItsStampsFindsTheSameAndChecksWhatItReads() throws {
+        var handlers: [String: [String]] = [:]
+        for number in 0..<3000 { handlers["p\(number)-\(number % 7 == 0 ? "é%\t" : "x")"] = ["\(number).desktop", "b%\(number)"] }
+        let cache = SchemeCache(roots: ["/r"], directories: [("/r", 7), ("/r/s\t", -1)], handlers: handlers)
+        let bytes = cache.encoded()
+        let strict = try #require(SchemeCache(decoding: bytes))
+        let lazy = try #require(SchemeCache(decodingStampsOf: bytes))
+        #expect(lazy.roots == ["/r"])
+        #expect(lazy.directories.map(\.path) == ["/r", "/r/s\t"] && lazy.directories.map(\.modified) == [7, -1])
+        #expect(!lazy.hasCheckedStamps)
+        for (scheme, ids) in handlers { #expect(lazy.ids(forScheme: scheme) == ids, "\(scheme)") }
+        for absent in ["", "p", "p1", "p3000-x", "q", "\u{10FFFF}"] { #expect(lazy.ids(forScheme: absent) == [], "\(absent)") }
+        #expect(lazy.handlers == strict.handlers)
+
+        // With the stamps of a map checked before, they are taken from it.
+        let same = try #require(SchemeCache(decodingStampsOf: bytes, sameAs: strict))
+        #expect(same.hasCheckedStamps && same.roots == ["/r"] && same.directories.count == 2)
+        #expect(same.ids(forScheme: "p43-x") == ["43.desktop", "b%43"])
+        let other = try #require(SchemeCache(decoding: SchemeCache(roots: ["/r"], directories: [("/r", 8)], handlers: [:]).encoded()))
+        #expect(try #require(SchemeCache(decodingStampsOf: bytes, sameAs: other)).hasCheckedStamps == false)
+
+        // A malformed line is nil where a lookup reads it, and the stamps are checked whole.
+        let text = header + "R\t/r\nS\ta\tx\nS\tb\t%zz\nS\tc\ty\n"
+        let broken = try #require(SchemeCache(decodingStampsOf: Array(text.utf8)))
+        #expect(broken.ids(forScheme: "a") == ["x"])
+        #expect(broken.ids(forScheme: "b") == nil)
+        #expect(SchemeCache(decodingStampsOf: Array((header + "S\ta\tx\nX\n").utf8))?.ids(forScheme: "b") == nil)
+        #expect(SchemeCache(decodingStampsOf: Array((header + "S\ta\t\u{E9}\n").utf8))?.ids(forScheme: "a") == ["\u{E9}"])
+        #expect(SchemeCache(decodingStampsOf: Array(header.utf8) + [0x53, 0x09, 0x61, 0x09, 0xC3, 0x0A])?.ids(forScheme: "a") == nil)
+        for stamps in ["R\ta\tb\n", "D\tx\ta\n", "R\t%2\n", "R", "R\t\u{E9}"] {
+            #expect(SchemeCache(decodingStampsOf: Array((header + stamps).utf8)) == nil, "\(stamps)")
+        }
+        #expect(SchemeCache(decodingStampsOf: Array(header.utf8) + [0x52, 0x09, 0xC3, 0x0A, 0x53, 0x09, 0x61, 0x09, 0x0A]) == nil)
+    }
+
     @Test func otherVersionsAndInvalidUTF8AreNotUsed() {
         #expect(SchemeCache(decoding: Array("choosy-desktop-index 2\n".utf8)) == nil)
         #expect(SchemeCache(decoding: Array("choosy-desktop-index 1".utf8)) == nil)
