@@ -53,7 +53,7 @@ chmod 644 "$doc/changelog.Debian.gz"
 install -d "$tree/usr/share/lintian/overrides"
 install -m 644 "$packaging/lintian-overrides" "$tree/usr/share/lintian/overrides/choosy"
 
-# The libraries the binary links (libc6, libstdc++6, libgcc-s1), with the versions it needs.
+# The libraries the binary links (libc6: the Makefile links libstdc++ in), with the version it needs.
 printf 'Source: choosy\n\nPackage: choosy\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O -e"$tree/usr/bin/choosy" | sed -n 's/^shlibs:Depends=//p')
 rm "$work/debian/control"
