@@ -53,9 +53,17 @@ chmod 644 "$doc/changelog.Debian.gz"
 install -d "$tree/usr/share/lintian/overrides"
 install -m 644 "$packaging/lintian-overrides" "$tree/usr/share/lintian/overrides/choosy"
 
-# The libraries the binary links (libc6, libstdc++6, libgcc-s1), with the versions it needs.
+# The libraries the binary links (libc6: the Makefile links libstdc++ in), with the version it needs.
 printf 'Source: choosy\n\nPackage: choosy\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O -e"$tree/usr/bin/choosy" | sed -n 's/^shlibs:Depends=//p')
+# dpkg-shlibdeps reads symbols only; the packed relative relocations of the Makefile's link
+# need the glibc that knows them (it names GLIBC_ABI_DT_RELR), 2.36.
+if readelf -V "$bin" | grep -q GLIBC_ABI_DT_RELR; then
+    glibc=$(printf '%s\n' "$depends" | sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p')
+    if [ -n "$glibc" ] && dpkg --compare-versions "$glibc" lt 2.36; then
+        depends=$(printf '%s\n' "$depends" | sed "s/libc6 (>= $glibc)/libc6 (>= 2.36)/")
+    fi
+fi
 rm "$work/debian/control"
 installed_size=$(du -sk "$tree/usr" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$installed_size/" \

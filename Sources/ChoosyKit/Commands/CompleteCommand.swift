@@ -12,7 +12,7 @@ package struct CompleteCommand: ChoosyCommand {
     }
 
     package func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
-        CommandOutput(candidates(with: try context.choosy()).map { $0.line + "\n" }.joined())
+        CommandOutput(concatenated(candidates(with: try context.choosy()).map { $0.line + "\n" }))
     }
 
     /// It runs on every Tab, so it reads local catalog data only (the bundled catalog, the

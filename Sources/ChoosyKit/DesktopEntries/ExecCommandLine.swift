@@ -33,7 +33,7 @@ package struct ExecCommandLine: Equatable, Sendable {
 
     /// The program: a name looked up on `PATH` or an absolute path.
     package var program: String {
-        arguments[0].map { if case .text(let text) = $0 { text } else { "" } }.joined()
+        concatenated(arguments[0].map { if case .text(let text) = $0 { text } else { "" } })
     }
 
     /// True when the command line takes a URL or file (`%u %U %f %F`); without one, the app is

@@ -1,7 +1,7 @@
 /// One shell word per argument, quoted only when needed, so `--dry-run` output can be pasted
 /// into a POSIX shell and run as the same argv.
 package func shellQuoted(_ argv: [String]) -> String {
-    argv.map(shellQuoted).joined(separator: " ")
+    concatenated(argv.map(shellQuoted), separator: " ")
 }
 
 package func shellQuoted(_ word: String) -> String {

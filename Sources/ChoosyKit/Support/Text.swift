@@ -12,6 +12,18 @@ package func trimmed<S: StringProtocol>(_ text: S) -> String {
     return String(text[first...last])
 }
 
+/// The parts one after the other, `separator` between them: `joined(separator:)` on an array
+/// of strings is not specialized, and its first call in a process looks up the array's
+/// associated types at run time, about 0.1 M instructions (doc/DEVELOPING.md, "Start-up").
+package func concatenated(_ parts: [String], separator: String = "") -> String {
+    var text = ""
+    for (index, part) in parts.enumerated() {
+        if index > 0 { text += separator }
+        text += part
+    }
+    return text
+}
+
 /// Edit distance for "did you mean" suggestions: insertions, deletions, substitutions and
 /// swaps of two neighbouring characters (`opne` → `open`) each count 1 (optimal string alignment).
 func editDistance(_ a: String, _ b: String) -> Int {

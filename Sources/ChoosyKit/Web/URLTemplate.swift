@@ -116,7 +116,8 @@ package struct URLTemplate: Equatable, Sendable {
         var literal = ""
         var rest = Substring(format)
         while let open = rest.firstRange(of: "{{") {
-            literal += rest[..<open.lowerBound]
+            // append(contentsOf:) of a Substring, not the generic `+=` of a sequence.
+            literal.append(contentsOf: rest[..<open.lowerBound])
             let afterOpen = rest[open.upperBound...]
             if let close = afterOpen.firstRange(of: "}}") {
                 let key = afterOpen[..<close.lowerBound]
@@ -131,7 +132,7 @@ package struct URLTemplate: Equatable, Sendable {
             literal += "{{"
             rest = afterOpen
         }
-        literal += rest
+        literal.append(contentsOf: rest)
         if !literal.isEmpty { tokens.append(.literal(literal)) }
         return tokens
     }

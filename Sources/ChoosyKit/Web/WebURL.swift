@@ -49,13 +49,21 @@ package struct WebURL: Hashable, Sendable {
         self.scheme = scheme
     }
 
+    /// The scalars as text, one at a time: `String.UnicodeScalarView(_:)` of a slice is
+    /// generic code whose first call costs about 0.1 M instructions (doc/DEVELOPING.md, "Start-up").
+    private static func text(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var text = String.UnicodeScalarView()
+        for scalar in scalars { text.append(scalar) }
+        return String(text)
+    }
+
     /// The scheme, and where what follows its `:` starts.
     private static func scheme(of input: [Unicode.Scalar]) throws(WebError) -> (Scheme, Int) {
         let end = input.firstIndex { !($0.isASCIILetter || ("0"..."9").contains($0) || ["+", "-", "."].contains($0)) }
         guard let first = input.first, first.isASCIILetter, let end, input[end] == ":" else {
             throw WebError("not an absolute URL: it does not start with a scheme")
         }
-        let name = String(String.UnicodeScalarView(input[..<end])).lowercased()
+        let name = text(input[..<end]).lowercased()
         guard let scheme = Scheme(rawValue: name) else { throw WebError("not an http(s) link: its scheme is '\(name)'") }
         return (scheme, end + 1)
     }
@@ -72,11 +80,11 @@ package struct WebURL: Hashable, Sendable {
             hostEnd += 1
         }
         guard hostEnd > hostStart else { throw WebError("the link has no host") }
-        let host = try WebHost(parsing: String(String.UnicodeScalarView(authority[hostStart..<hostEnd])))
+        let host = try WebHost(parsing: text(authority[hostStart..<hostEnd]))
         guard hostEnd < authority.endIndex else { return (host, nil) }
         let digits = authority[(hostEnd + 1)...]
         guard digits.allSatisfy({ ("0"..."9").contains($0) }) else {
-            throw WebError("the port '\(singleLine(String(String.UnicodeScalarView(digits))))' is not a number")
+            throw WebError("the port '\(singleLine(text(digits)))' is not a number")
         }
         guard !digits.isEmpty else { return (host, nil) }
         let port = digits.reduce(0) { min($0 * 10 + Int($1.value - 0x30), 65536) }
