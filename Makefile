@@ -59,7 +59,7 @@ DEBDIR ?= build
 FUZZ_SECONDS ?= 300
 FUZZ_SMOKE_SECONDS ?= 8
 
-.PHONY: all build check lint test demo install uninstall deb bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-deb deps-bench deps-fuzz toolchain
+.PHONY: all build check lint test test-release demo install uninstall deb bench fuzz fuzz-smoke catalog-verify clean deps-build deps-test deps-deb deps-bench deps-fuzz toolchain
 
 all: build
 
@@ -109,6 +109,13 @@ test: toolchain deps-test lint
 	$(SWIFT) test --skip-build --skip '$(GUI_TESTS)'
 	$(SWIFT) test --skip-build --filter '$(GUI_TESTS)'
 	@$(MAKE) --no-print-directory fuzz-smoke
+
+## test-release: the end-to-end tests again, against the release binary that make install
+## installs (it links differently from the debug one: lld, static libstdc++, packed relocations)
+test-release: build deps-test
+	$(SWIFT) build --build-tests
+	CHOOSY_TEST_BINARY=$(CURDIR)/.build/release/choosy $(SWIFT) test --skip-build --filter 'ChoosyEndToEndTests' --skip '$(GUI_TESTS)'
+	CHOOSY_TEST_BINARY=$(CURDIR)/.build/release/choosy $(SWIFT) test --skip-build --filter '$(GUI_TESTS)'
 
 ## lint: the Swift sources against .swift-format (swift format, from the toolchain); `swift
 ## format -i -r Sources Tests …` fixes what it finds
