@@ -39,7 +39,7 @@ BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils d
 # -z now, with the RELRO the linker already gives: every relocation is resolved at start and
 # then made read-only, so a memory bug cannot redirect a call through them; choosy handles
 # links from anywhere (lazy binding would save only 0.15 M instructions a command now).
-# What every command pays before its first line (bench/RESULTS.md, "Start-up instructions"):
+# What every command pays before its first line (bench/README.md, "Start-up"):
 # - libstdc++ and libgcc's unwinder, which the Swift runtime uses, are linked in as the runtime
 #   itself is (packaging/link/libstdc++.so points -lstdc++ at the archive): loading libstdc++.so
 #   and binding its symbols was a fifth of a warm command;
