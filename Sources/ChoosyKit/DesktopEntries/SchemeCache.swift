@@ -244,8 +244,11 @@ struct SchemeCache: Sendable {
     /// `%` and the bytes that end a field or a line, percent-encoded.
     private static let escapes: [Unicode.Scalar: String] = ["%": "%25", "\t": "%09", "\n": "%0A", "\r": "%0D"]
 
-    /// The escapes `escape` writes are the only ones allowed: `%25`, `%09`, `%0A`, `%0D`.
+    /// The escapes `escape` writes are the only ones allowed: `%25`, `%09`, `%0A`, `%0D`; and a
+    /// byte it escapes is never there as it is (a raw `\r` would make a scheme that no lookup,
+    /// which escapes the scheme asked for, can find).
     private static func isValidlyEscaped(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+        guard find(0x0D, in: bytes, range) == nil else { return false }
         var index = range.lowerBound
         while let percent = find(SchemeCache.percent, in: bytes, index..<range.upperBound) {
             guard percent + 2 < range.upperBound, unescaped(bytes[percent + 1], bytes[percent + 2]) != nil else { return false }

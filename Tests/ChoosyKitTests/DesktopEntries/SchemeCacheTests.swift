@@ -37,6 +37,8 @@ import Testing
         "R\ta\tb\n", "D\t5\n", "D\t5\ta\tb\n", "D\tx\ta\n", "D\t%35\ta\n", "S\ts\n", "S\ts\ta\nS\ts\tb\n", "S\tt\ta\nS\ts\tb\n", "R\t%2\n",
         "R\t%41\n",
         "R\t%0a\n", "R\ta", "\n", "R\n", "RX\ta\n", "X\ta\n", "R\ta\n\n",
+        // A byte that is written escaped is never there as it is (found by fuzz/scheme-cache).
+        "S\ts\r\ta\n", "D\t5\ta\rb\n",
     ])
     func malformedFilesAreNotUsed(_ body: String) {
         #expect(SchemeCache(decoding: Array((header + body).utf8)) == nil)
