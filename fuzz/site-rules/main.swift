@@ -6,7 +6,8 @@
 // URL parser agrees with the one with it); the link `https://` + that host is the site's; a
 // link a rule matches has the rule's host (or is under its domain) and begins with its path;
 // whether `rule add` would refuse it as never matching is the same for its written form;
-// rules.json of any text either reads, and then reads back as itself when written, or is refused.
+// rules.json of any text either reads, and then reads back as itself when written, or is refused;
+// its index by domain decides a link as the whole file does; an index of any bytes never crashes.
 //
 // Input fields: a SITE, then a link, then a rules.json.
 
@@ -40,6 +41,32 @@ public func fuzzSiteRules(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if let json = try? JSONReader.parse(Array(input.field(2).utf8)), let rules = try? SiteRules(json: json) {
         let again = try? SiteRules(json: JSONReader.parse(Array(rules.json.rendered(indented: true).utf8)))
         invariant(again == rules, "rules.json \(input.field(2).debugDescription) does not read back as itself")
+        let key = SiteRuleIndex.Key(Array(input.field(2).utf8))
+        if let url = try? WebURL(parsing: input.field(1)), let encoded = SiteRuleIndex.encoded(rules, for: key) {
+            let index = SiteRuleIndex(decoding: encoded, for: key)
+            invariant(index != nil, "the index of \(input.field(2).debugDescription) does not read back")
+            let candidates = index?.rules(for: url.host).map(SiteRules.init)
+            invariant(candidates != nil, "the index of \(input.field(2).debugDescription) has a line it cannot read")
+            for source in [nil, "a.desktop"] {
+                let names = source.map { source in { (from: String) in from == source } }
+                invariant(
+                    candidates?.match(url, from: names) == rules.match(url, from: names),
+                    "the index of \(input.field(2).debugDescription) decides \(input.field(1).debugDescription) otherwise")
+            }
+        }
+    }
+    // An index whose body is any bytes, under a header that stands for them, must not crash.
+    let body = Array(input.field(2).utf8)
+    let key = SiteRuleIndex.Key(Array(input.field(0).utf8))
+    func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+    let lines = body.lazy.filter { $0 == UInt8(ascii: "\n") }.count - 1
+    let header = "choosy site rule index 1\n\(key.size) \(hex(key.hash)) \(hex(ContentHash.of(body))) \(max(lines, 0))\n"
+    if let index = SiteRuleIndex(decoding: Array(header.utf8) + body, for: key), let url = try? WebURL(parsing: input.field(1)) {
+        _ = index.rules(for: url.host)
+        _ = index.sources
     }
     return 0
 }

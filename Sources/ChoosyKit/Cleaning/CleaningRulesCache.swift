@@ -2,7 +2,7 @@
 /// `$XDG_CACHE_HOME/choosy/clean/parsed.rules` (doc/links-and-rules.md, "Clean links"):
 /// parsing the 105 KB of ClearURLs JSON was most of what cleaning a command's first link cost.
 /// It stands for as long as the same files are there, each with the bytes it had (its size and
-/// FNV-1a hash: the files are the user's own, or checked against a published SHA-256); it is
+/// `ContentHash`: the files are the user's own, or checked against a published SHA-256); it is
 /// written atomically (never torn), and one that does not read back whole is not used (the
 /// files are parsed again and it is written anew).
 struct CleaningRulesCache {
@@ -16,7 +16,7 @@ struct CleaningRulesCache {
     let path: String
     private let fileSystem: FileSystem
 
-    private static let magic = "choosy parsed cleaning rules 2\n"
+    private static let magic = "choosy parsed cleaning rules 3\n"
 
     init(path: String, fileSystem: FileSystem) {
         self.path = path
@@ -25,11 +25,7 @@ struct CleaningRulesCache {
 
     /// The key of the file at `path` that holds `bytes`.
     static func key(_ path: String, _ bytes: [UInt8]) -> Key {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return Key(path: path, size: bytes.count, hash: hash)
+        Key(path: path, size: bytes.count, hash: ContentHash.of(bytes))
     }
 
     /// The files as they were read, when the cache was written for exactly these keys.

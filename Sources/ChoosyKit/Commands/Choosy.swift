@@ -233,7 +233,7 @@ public final class Choosy {
     /// a program such as `flatpak` runs many entries, else the first.
     private func sourceEntry(running program: String) -> String? {
         let ids = probe().index.usableEntries(running: program).map(\.id)
-        let sources = siteRules.rules().rules.compactMap(\.from)
+        let sources = siteRules.sources()
         return ids.first { id in sources.contains { sourceNames.rule($0, names: id) } } ?? ids.first
     }
 

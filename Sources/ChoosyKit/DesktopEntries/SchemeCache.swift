@@ -257,15 +257,10 @@ struct SchemeCache: Sendable {
         return true
     }
 
-    /// The first index of `byte` in `range` (memchr: the file is scanned once per byte, and
-    /// with thousands of entries it is tens of KiB on every command that looks up a scheme).
+    /// The first index of `byte` in `range` (the file is scanned once per byte, and with
+    /// thousands of entries it is tens of KiB on every command that looks up a scheme).
     private static func find(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Int? {
-        guard !range.isEmpty else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress!)
-            guard let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
-            return UnsafeRawPointer(found) - base
-        }
+        bytes.firstIndex(of: byte, in: range)
     }
 
     /// The last index of `byte` in `range` (a line's few dozen bytes back).

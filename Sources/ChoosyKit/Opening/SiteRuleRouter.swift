@@ -61,10 +61,10 @@ struct SiteRuleRouter {
         throws(ChoosyError) -> SiteRuleDecision
     {
         guard options.app == nil, !options.choose else { return .none }
-        let all = rules.rules()
+        let candidates = rules.rules(for: link.url)
         // Finding the source reads /proc: only for rules that need it.
-        let source = given ?? (all.haveSources ? sources.source()?.id : nil)
-        guard let rule = all.match(link.url, from: source.map { source in { sources.names($0, source) } }) else { return .none }
+        let source = given ?? (candidates.haveSources ? sources.source()?.id : nil)
+        guard let rule = candidates.match(link.url, from: source.map { source in { sources.names($0, source) } }) else { return .none }
         guard case .app(let key, let profile, _) = rule.target else {
             diagnostics.explain("the site rule '\(rule.name)' asks: the picker is shown")
             return .ask(rule)

@@ -91,20 +91,36 @@ package struct GuardedJSONFile<Contents: GuardedJSONContents> {
     /// The stored contents; empty when there is no file. A corrupt file is reported once and
     /// read as empty, and stays where it is.
     package func load() -> Contents {
-        switch stored() {
+        reported(stored()).contents
+    }
+
+    /// The file's bytes, or nil when it is missing or cannot be read: for a cache of what
+    /// they hold, which `load(_:)` reads when the cache does not stand for them.
+    package func bytes() -> [UInt8]? {
+        try? fileSystem.read(path, limit: JSONReader.ownFileLimit)
+    }
+
+    /// `load()` of the file that holds `bytes`, and whether they read cleanly as this choosy's
+    /// version (only then may a cache stand for what they hold).
+    package func load(_ bytes: [UInt8]) -> (contents: Contents, isCurrent: Bool) {
+        reported(stored(bytes))
+    }
+
+    private func reported(_ stored: Stored) -> (contents: Contents, isCurrent: Bool) {
+        switch stored {
         case .missing:
-            return empty
+            return (empty, false)
         case .read(let contents, nil):
-            return contents
+            return (contents, true)
         case .read(let contents, let newer?):
             warnings.report(
                 path,
                 "\(path) was written by a newer choosy (version \(newer); this one knows version \(understoodVersion)): using what it understands, and changing nothing in it"
             )
-            return contents
+            return (contents, false)
         case .corrupt(let reason, _):
             warnings.report(path, "\(path) is corrupt (\(reason)): going on with \(lost); the next command that changes it moves it aside")
-            return empty
+            return (empty, false)
         }
     }
 
@@ -117,9 +133,17 @@ package struct GuardedJSONFile<Contents: GuardedJSONContents> {
 
     private func stored() -> Stored {
         guard fileSystem.info(path) != nil else { return .missing }
-        let json: JSONValue
         do {
-            json = try JSONReader.parse(fileSystem.read(path, limit: JSONReader.ownFileLimit))
+            return stored(try fileSystem.read(path, limit: JSONReader.ownFileLimit))
+        } catch {
+            return .corrupt(reason: Self.reason(of: error), newer: nil)
+        }
+    }
+
+    private func stored(_ bytes: [UInt8]) -> Stored {
+        let json: JSONValue
+        do throws(JSONError) {
+            json = try JSONReader.parse(bytes)
         } catch {
             return .corrupt(reason: Self.reason(of: error), newer: nil)
         }

@@ -9,12 +9,19 @@ package final class SiteRuleStore {
     package static var goOnWithoutRules: WhenCorrupt { .startEmpty }
 
     private let file: GuardedJSONFile<SiteRules>
+    private let fileSystem: FileSystem
+    /// `site-rules.index` in choosy's cache directory (`SiteRuleIndex`).
+    package let indexPath: String
     private var loaded: SiteRules?
+    /// The index that stands for rules.json, looked for once (nil inside: none does).
+    private var index: SiteRuleIndex??
 
     package var path: String { file.path }
 
     package init(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock) {
         file = GuardedJSONFile(environment: environment, fileSystem: fileSystem, warnings: warnings, clock: clock)
+        self.fileSystem = fileSystem
+        indexPath = joinPath(environment.cacheHome, "choosy", "site-rules.index")
     }
 
     /// Read once per command; a corrupt file is no rules.
@@ -23,6 +30,44 @@ package final class SiteRuleStore {
         let rules = file.load()
         loaded = rules
         return rules
+    }
+
+    /// The rules that may decide links of `url`'s host, in their order (`SiteRuleIndex`): the
+    /// answer of `match` for such a link is that of all the rules.
+    package func rules(for url: WebURL) -> SiteRules {
+        if loaded == nil, let index = currentIndex(), let rules = index.rules(for: url.host) { return SiteRules(rules) }
+        return rules()
+    }
+
+    /// The sources the rules name (`from`), each once.
+    package func sources() -> [String] {
+        if loaded == nil, let index = currentIndex(), let sources = index.sources { return sources }
+        return rules().sources
+    }
+
+    /// The index of rules.json as it is; when there is none, rules.json is read whole and an
+    /// index of it is written (a dry run writes none). Nil when there is no rules.json, or one
+    /// that does not read cleanly: that is read, and reported, every time.
+    private func currentIndex() -> SiteRuleIndex? {
+        if let index { return index }
+        guard let bytes = file.bytes() else {
+            index = .some(nil)
+            return nil
+        }
+        let key = SiteRuleIndex.Key(bytes)
+        if let stored = try? fileSystem.read(indexPath, limit: JSONReader.ownFileLimit),
+            let found = SiteRuleIndex(decoding: stored, for: key)
+        {
+            index = found
+            return found
+        }
+        let (rules, isCurrent) = file.load(bytes)
+        loaded = rules
+        index = .some(nil)
+        if isCurrent, let encoded = SiteRuleIndex.encoded(rules, for: key) {
+            try? fileSystem.writeAtomically(encoded, to: indexPath, permissions: 0o600)
+        }
+        return nil
     }
 
     /// The rules, or nil when the file cannot be read; nothing is moved or reported (for

@@ -1,0 +1,14 @@
+import Glibc
+
+extension Array where Element == UInt8 {
+    /// The first index of `byte` in `range`, by memchr: the caches' lines are found in files
+    /// of tens of KiB this way at a fraction of a byte-by-byte loop's cost.
+    func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+        guard !range.isEmpty else { return nil }
+        return withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            guard let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+    }
+}
