@@ -199,7 +199,7 @@ public final class Choosy {
 
     /// rules.json, read when a web link or a `rule` command first asks.
     package private(set) lazy var siteRules = SiteRuleStore(
-        environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock)
+        environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock, keepsIndex: !settings.dryRun)
 
     private var foundSource: LinkSource??
     /// Where this command's link came from, looked for once, when first asked.

@@ -12,15 +12,20 @@ package final class SiteRuleStore {
     private let fileSystem: FileSystem
     /// `site-rules.index` in choosy's cache directory (`SiteRuleIndex`).
     package let indexPath: String
+    /// False for a dry run, which writes nothing: making an index it cannot keep would only cost.
+    private let keepsIndex: Bool
     private var loaded: SiteRules?
     /// The index that stands for rules.json, looked for once (nil inside: none does).
     private var index: SiteRuleIndex??
 
     package var path: String { file.path }
 
-    package init(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock) {
+    package init(
+        environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock, keepsIndex: Bool = true
+    ) {
         file = GuardedJSONFile(environment: environment, fileSystem: fileSystem, warnings: warnings, clock: clock)
         self.fileSystem = fileSystem
+        self.keepsIndex = keepsIndex
         indexPath = joinPath(environment.cacheHome, "choosy", "site-rules.index")
     }
 
@@ -64,7 +69,7 @@ package final class SiteRuleStore {
         let (rules, isCurrent) = file.load(bytes)
         loaded = rules
         index = .some(nil)
-        if isCurrent, let encoded = SiteRuleIndex.encoded(rules, for: key) {
+        if isCurrent, keepsIndex, let encoded = SiteRuleIndex.encoded(rules, for: key) {
             try? fileSystem.writeAtomically(encoded, to: indexPath, permissions: 0o600)
         }
         return nil

@@ -114,10 +114,10 @@ import Testing
     var indexPath: String { sandbox.cacheHome + "/choosy/site-rules.index" }
     let link = try! WebURL(parsing: "https://docs.github.com/x")
 
-    func store(_ fileSystem: FileSystem = LocalFileSystem()) -> SiteRuleStore {
+    func store(_ fileSystem: FileSystem = LocalFileSystem(), keepsIndex: Bool = true) -> SiteRuleStore {
         SiteRuleStore(
             environment: sandbox.choosyEnvironment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: diagnostics),
-            clock: FixedClock(time: 1_800_000_000)
+            clock: FixedClock(time: 1_800_000_000), keepsIndex: keepsIndex
         )
     }
 
@@ -178,6 +178,8 @@ import Testing
         write(SiteRuleIndexTests.rules)
         #expect(store(DryRunFileSystem(reading: LocalFileSystem())).rules(for: link).match(link) == SiteRuleIndexTests.rules.match(link))
         #expect(!sandbox.exists(indexPath), "a dry run writes nothing")
+        #expect(store(keepsIndex: false).rules(for: link).match(link) == SiteRuleIndexTests.rules.match(link))
+        #expect(!sandbox.exists(indexPath), "a store that keeps no index (a dry run's) makes none")
         sandbox.write(sandbox.cacheHome + "/choosy", "a file where the directory would be")
         #expect(store().rules(for: link).match(link) == SiteRuleIndexTests.rules.match(link))
         #expect(store().sources() == ["slack.desktop", "thunderbird.desktop"])
