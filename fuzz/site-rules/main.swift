@@ -58,13 +58,10 @@ public func fuzzSiteRules(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // An index whose body is any bytes, under a header that stands for them, must not crash.
     let body = Array(input.field(2).utf8)
     let key = SiteRuleIndex.Key(Array(input.field(0).utf8))
-    func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
     let lines = body.lazy.filter { $0 == UInt8(ascii: "\n") }.count - 1
-    let header = "choosy site rule index 1\n\(key.size) \(hex(key.hash)) \(hex(ContentHash.of(body))) \(max(lines, 0))\n"
-    if let index = SiteRuleIndex(decoding: Array(header.utf8) + body, for: key), let url = try? WebURL(parsing: input.field(1)) {
+    if let index = SiteRuleIndex(decoding: SiteRuleIndex.framed(body, lines: max(lines, 0), for: key), for: key),
+        let url = try? WebURL(parsing: input.field(1))
+    {
         _ = index.rules(for: url.host)
         _ = index.sources
     }

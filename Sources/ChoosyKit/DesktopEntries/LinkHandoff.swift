@@ -11,8 +11,7 @@ package enum LinkHandoff {
         for byte in link.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        return ASCIINumber.hex16(hash)
     }
 
     /// Whether this process was started, through whatever wrappers, by a choosy that handed

@@ -12,7 +12,7 @@ package enum ProcessFiles {
     /// command name may hold spaces and parentheses, so it ends at the last `)`.
     package static func ids(ofStat bytes: [UInt8]) -> (pid: Int32, parent: Int32)? {
         guard let space = bytes.firstIndex(of: UInt8(ascii: " ")), let close = bytes.lastIndex(of: UInt8(ascii: ")")),
-            space < close, let pid = decimal(bytes[..<space]), pid > 0
+            space < close, let pid = ASCIINumber.decimal(bytes[..<space]).flatMap(Int32.init(exactly:)), pid > 0
         else { return nil }
         // The second field after the command name, fields being runs of bytes between spaces
         // (by index: splitting the rest of the line cost more than reading the file).
@@ -24,7 +24,7 @@ package enum ProcessFiles {
                 continue
             }
             let end = bytes[index...].firstIndex(of: UInt8(ascii: " ")) ?? bytes.endIndex
-            if field == 1 { return decimal(bytes[index..<end]).map { (pid, $0) } }
+            if field == 1 { return ASCIINumber.decimal(bytes[index..<end]).flatMap(Int32.init(exactly:)).map { (pid, $0) } }
             field += 1
             index = end
         }
@@ -68,12 +68,5 @@ package enum ProcessFiles {
             return name.isEmpty ? nil : String(validating: name, as: UTF8.self)
         }
         return nil
-    }
-
-    private static func decimal(_ digits: ArraySlice<UInt8>) -> Int32? {
-        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-            return nil
-        }
-        return Int32(String(decoding: digits, as: UTF8.self))
     }
 }

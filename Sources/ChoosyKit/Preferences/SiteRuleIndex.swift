@@ -41,8 +41,9 @@ package struct SiteRuleIndex {
             return nil
         }
         let fields = bytes[Self.magic.count..<headerEnd].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard fields.count == 4, let size = Self.decimal(fields[0]), size == key.size, let hash = Self.hex(fields[1]), hash == key.hash,
-            let bodyHash = Self.hex(fields[2]), let count = Self.decimal(fields[3]), count <= bytes.count
+        guard fields.count == 4, let size = ASCIINumber.decimal(fields[0]), size == key.size, let hash = ASCIINumber.hex16(fields[1]),
+            hash == key.hash,
+            let bodyHash = ASCIINumber.hex16(fields[2]), let count = ASCIINumber.decimal(fields[3]), count <= bytes.count
         else { return nil }
         let body = (headerEnd + 1)..<bytes.count
         guard bytes.withUnsafeBytes({ ContentHash.of(UnsafeRawBufferPointer(rebasing: $0[body])) }) == bodyHash,
@@ -89,7 +90,12 @@ package struct SiteRuleIndex {
             body += entry.rule.utf8
             body.append(newline)
         }
-        let header = "\(key.size) \(hexText(key.hash)) \(hexText(ContentHash.of(body))) \(entries.count)\n"
+        return framed(body, lines: entries.count, for: key)
+    }
+
+    /// The index file of `body` (the sources line, then `lines` rule lines), for the rules.json of `key`.
+    package static func framed(_ body: [UInt8], lines: Int, for key: Key) -> [UInt8] {
+        let header = "\(key.size) \(ASCIINumber.hex16(key.hash)) \(ASCIINumber.hex16(ContentHash.of(body))) \(lines)\n"
         return magic + Array(header.utf8) + body
     }
 
@@ -145,28 +151,12 @@ package struct SiteRuleIndex {
     private func rule(at index: Int, domain: Substring) -> (order: Int, rule: SiteRule)? {
         let (line, domainField) = lines[index]
         let afterDomain = domainField.upperBound + 1
-        guard let tab = Self.find(Self.tab, in: bytes, afterDomain..<line.upperBound), let order = Self.decimal(bytes[afterDomain..<tab]),
+        guard let tab = Self.find(Self.tab, in: bytes, afterDomain..<line.upperBound),
+            let order = ASCIINumber.decimal(bytes[afterDomain..<tab]),
             let json = try? JSONReader.parse(bytes[(tab + 1)..<line.upperBound]), let rule = try? SiteRule(json: json),
             (rule.site?.host.domainName ?? "") == domain
         else { return nil }
         return (order, rule)
-    }
-
-    private static func hexText(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    private static func hex(_ digits: ArraySlice<UInt8>) -> UInt64? {
-        guard digits.count == 16 else { return nil }
-        return UInt64(String(decoding: digits, as: UTF8.self), radix: 16)
-    }
-
-    private static func decimal(_ digits: ArraySlice<UInt8>) -> Int? {
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-            return nil
-        }
-        return digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
     private static func find(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Int? {

@@ -69,7 +69,8 @@ package final class SiteRuleStore {
         let (rules, isCurrent) = file.load(bytes)
         loaded = rules
         index = .some(nil)
-        if isCurrent, keepsIndex, let encoded = SiteRuleIndex.encoded(rules, for: key) {
+        // One larger than a read takes would be written anew by every command.
+        if isCurrent, keepsIndex, let encoded = SiteRuleIndex.encoded(rules, for: key), encoded.count <= JSONReader.ownFileLimit {
             try? fileSystem.writeAtomically(encoded, to: indexPath, permissions: 0o600)
         }
         return nil

@@ -82,11 +82,7 @@ import Testing
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let body = Array(lines[2...])
         func rehashed(_ body: [String]) -> [UInt8] {
-            let joined = Array(body.joined(separator: "\n").utf8)
-            var header = lines[1].split(separator: " ").map(String.init)
-            let digits = String(ContentHash.of(joined), radix: 16)
-            header[2] = String(repeating: "0", count: 16 - digits.count) + digits
-            return Array((lines[0] + "\n" + header.joined(separator: " ") + "\n").utf8) + joined
+            SiteRuleIndex.framed(Array(body.joined(separator: "\n").utf8), lines: body.count - 2, for: key)
         }
         #expect(SiteRuleIndex(decoding: rehashed(body), for: key) != nil, "the test rebuilds an index as written")
         var reversed = Array(body[1..<(body.count - 1)].reversed())
