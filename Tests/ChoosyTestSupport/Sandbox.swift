@@ -92,14 +92,16 @@ package final class Sandbox: @unchecked Sendable {
     }
 
     /// An executable that records each run's argv (NUL-separated), working directory,
-    /// environment and pid under `records/<name>.<n>`; returns its path.
+    /// environment and pid under `records/<name>.<n>`; returns its path. `n` begins with the
+    /// pid, which the kernel gives in the order choosy starts them: a detached app may run
+    /// after one started later, and the runs are still listed in the order they were launched.
     @discardableResult
     package func recorder(_ name: String) -> String {
         write(
             bin + "/" + name,
             """
             #!/bin/sh
-            n=$(date +%s%N)-$$
+            n=$(printf '%010d' $$)-$(date +%s%N)
             pwd > "\(records)/\(name).$n.cwd"
             echo $$ > "\(records)/\(name).$n.pid"
             cat /proc/$$/environ > "\(records)/\(name).$n.env"
@@ -109,7 +111,7 @@ package final class Sandbox: @unchecked Sendable {
             """, mode: 0o755)
     }
 
-    /// The argv of every finished run of recorder `name` (argv[0] first), oldest first.
+    /// The argv of every finished run of recorder `name` (argv[0] first), in launch order.
     package func recordedRuns(_ name: String) -> [[String]] {
         recordedArgumentBytes(name).map { $0.map { String(decoding: $0, as: UTF8.self) } }
     }
@@ -127,7 +129,7 @@ package final class Sandbox: @unchecked Sendable {
         }
     }
 
-    /// The environment and pid of every finished run of recorder `name`, oldest first.
+    /// The environment and pid of every finished run of recorder `name`, in launch order.
     package func recordedProcesses(_ name: String) -> [(environment: [String: String], pid: String)] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? [])
             .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".argv") }
