@@ -11,7 +11,7 @@ catalog file (choosy's $XDG_CONFIG_HOME/choosy/catalog/) that adds Lagrange to t
 type by its gemini: scheme only, without desktop_ids, so that every choosy command about
 browsers looks a scheme up in choosy's desktop index (the path that could depend on N); and
 env / env.args files with the variables to use (env-sources / env-sources.args: the same with a
-configuration that adds 50 rules by source app).
+configuration that adds 50 rules by source app, and a cache directory of its own).
 
 The entries are realistic: names and comments with translations, Categories, Keywords,
 MimeType lists drawn from real MIME types, desktop actions, some NoDisplay, some in
@@ -219,8 +219,12 @@ def main():
 
     # The same configuration with 50 rules by source besides (`--from`, every tenth for `*`),
     # for entries of the tree: no ancestor of the bench runs one, so `handle` looks at every
-    # ancestor and still opens the default browser (env-sources, env-sources.args).
+    # ancestor and still opens the default browser (env-sources, env-sources.args). It has a
+    # cache of its own, as a user with these rules has: the site rule index in the cache
+    # stands for one rules.json, so a shared one would make one of the two read rules.json
+    # whole on every run.
     sources_config = os.path.join(root, "config-sources")
+    sources_cache = os.path.join(home, ".cache-sources")
     shutil.copytree(paths["XDG_CONFIG_HOME"], sources_config)
     for i in range(50):
         site = "*" if i % 10 == 0 else [f"site{i}.example.net", f"=www.site{i}.example.com", f"docs{i}.example.io"][i % 3]
@@ -233,8 +237,9 @@ def main():
     variables["PATH"] = f"{bin_dir}:/usr/local/bin:/usr/bin:/bin"
     variables["LANG"] = "C.UTF-8"
     variables["NO_COLOR"] = "1"
-    for suffix, config in (("", paths["XDG_CONFIG_HOME"]), ("-sources", sources_config)):
+    for suffix, config, cache in (("", paths["XDG_CONFIG_HOME"], paths["XDG_CACHE_HOME"]), ("-sources", sources_config, sources_cache)):
         variables["XDG_CONFIG_HOME"] = config
+        variables["XDG_CACHE_HOME"] = cache
         # For sh: `. env` (what else could change the answers is unset).
         with open(os.path.join(root, "env" + suffix), "w") as f:
             f.write("unset XDG_CURRENT_DESKTOP XDG_SESSION_DESKTOP DESKTOP_SESSION KDE_FULL_SESSION GNOME_DESKTOP_SESSION_ID "

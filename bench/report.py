@@ -279,9 +279,10 @@ spawn to exit, CPU time from `wait4`. Instructions: one run under callgrind.
 ## Rules by source app
 
 `choosy handle` as above, with the tree's configuration and with the same plus 50 rules by source
-(`--from` entries of the tree, every tenth for `*`; `env-sources`): from no app they name, so choosy
-reads each ancestor's `/proc` files and looks its program up in the map of the entries' programs,
-and opens the default browser all the same. {source_runs} runs of each, every size interleaved
+(`--from` entries of the tree, every tenth for `*`; `env-sources`, with a cache directory of its own,
+so that each configuration reads rules.json through its own site rule index): from no app they
+name, so choosy reads each ancestor's `/proc` files and looks its program up in the map of the
+entries' programs, and opens the default browser all the same. {source_runs} runs of each, every size interleaved
 (`bench/interleave.py`); instructions: one run under callgrind.
 
 {source_table}

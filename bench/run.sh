@@ -88,16 +88,26 @@ for n in $sizes; do
         # shellcheck disable=SC2086
         answer=$("$choosy" $handle_args) || fail "N=$n: choosy handle --dry-run failed"
         [ "$answer" = "$expected_handle_argv" ] || fail "N=$n: choosy handle --dry-run printed '$answer'"
-        # The same link with 50 rules by source besides: from no app they name, the same answer.
-        # A dry run saves no cache: one real click (a stub firefox) under a parent that is no
-        # shell (shells are not looked up) saves the map of the entries' programs.
-        XDG_CONFIG_HOME=$tree/config-sources "$choosy" --offline default browser firefox
-        XDG_CONFIG_HOME=$tree/config-sources timeout 60 "$choosy" handle https://example.org/some/page --offline > /dev/null \
+        # A dry run saves no cache: one real click (a stub firefox) saves the index of rules.json.
+        timeout 60 "$choosy" handle https://example.org/some/page --offline > /dev/null || fail "N=$n: choosy handle failed"
+        [ -s "$XDG_CACHE_HOME/choosy/site-rules.index" ] || fail "N=$n: choosy wrote no site rule index"
+        # The same link with 50 rules by source besides, in their own configuration and cache:
+        # from no app they name, the same answer. One real click under a parent that is no
+        # shell (shells are not looked up) saves the map of the entries' programs too.
+        sources="XDG_CONFIG_HOME=$tree/config-sources XDG_CACHE_HOME=$HOME/.cache-sources"
+        # shellcheck disable=SC2086
+        env $sources "$choosy" --offline default browser firefox
+        # shellcheck disable=SC2086
+        env $sources "$choosy" $url_args > /dev/null
+        # shellcheck disable=SC2086
+        env $sources timeout 60 "$choosy" handle https://example.org/some/page --offline > /dev/null \
             || fail "N=$n: choosy handle with source rules failed"
         # shellcheck disable=SC2086
-        answer=$(XDG_CONFIG_HOME=$tree/config-sources "$choosy" $handle_args) || fail "N=$n: choosy handle with source rules failed"
+        answer=$(env $sources "$choosy" $handle_args) || fail "N=$n: choosy handle with source rules failed"
         [ "$answer" = "$expected_handle_argv" ] || fail "N=$n: choosy handle with source rules printed '$answer'"
-        [ -s "$XDG_CACHE_HOME/choosy/desktop-programs.cache" ] || fail "N=$n: choosy wrote no map of the entries' programs"
+        for file in desktop-programs.cache site-rules.index; do
+            [ -s "$HOME/.cache-sources/choosy/$file" ] || fail "N=$n: choosy wrote no $file for the source rules"
+        done
         gio mime x-scheme-handler/https | grep -q "x-scheme-handler/https.*: firefox.desktop" \
             || fail "N=$n: gio mime does not name firefox.desktop: $(gio mime x-scheme-handler/https 2>&1 | head -1)"
         answer=$(xdg-mime query default x-scheme-handler/https)
@@ -145,7 +155,7 @@ for n in $sizes; do
                     | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
             done
             # shellcheck disable=SC2086
-            fact instr_handle_sources "$(XDG_CONFIG_HOME=$tree/config-sources valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+            fact instr_handle_sources "$(env $sources valgrind --tool=callgrind --callgrind-out-file=/dev/null \
                 "$work/choosy-nodebug" $handle_args 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
 
         fi
