@@ -20,6 +20,10 @@ int choosy_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }
 
+void *choosy_memrchr(const void *s, int c, size_t n) {
+    return memrchr(s, c, n);
+}
+
 int choosy_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }

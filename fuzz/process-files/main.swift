@@ -21,10 +21,11 @@ private func checkedID(_ id: String, from input: String) {
 public func fuzzProcessFiles(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
     let bytes = input.bytes
-    if let ids = ProcessFiles.ids(ofStat: bytes) {
-        invariant(ids.pid > 0 && ids.parent >= 0, "stat \(bytes) gives \(ids)")
+    if let stat = ProcessFiles.stat(bytes) {
+        invariant(stat.pid > 0 && stat.parent >= 0, "stat \(bytes) gives \(stat)")
+        invariant(stat.name.unicodeScalars.count < bytes.count, "stat \(bytes) gives the name \(stat.name.debugDescription)")
     }
-    let names: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT", ""]
+    let names = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT", ""]
     let entries = Set(bytes.split(separator: 0).map { Array($0) })
     for (name, value) in ProcessFiles.variables(names, inEnviron: bytes) {
         invariant(

@@ -11,6 +11,9 @@
 /// pipe2(fds, O_CLOEXEC): both ends close on exec, with no window for another spawn.
 int choosy_pipe_cloexec(int fds[2]);
 
+/// memrchr: the last `c` in the `n` bytes at `s`, or NULL.
+void *choosy_memrchr(const void *s, int c, size_t n);
+
 /// posix_spawn_file_actions_addchdir_np: the child's working directory.
 int choosy_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 

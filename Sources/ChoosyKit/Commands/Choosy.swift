@@ -233,6 +233,8 @@ public final class Choosy {
     /// a program such as `flatpak` runs many entries, else the first.
     private func sourceEntry(running program: String) -> String? {
         let ids = probe().index.usableEntries(running: program).map(\.id)
+        // Most programs run one entry: the rules' sources are read only to choose among several.
+        guard ids.count > 1 else { return ids.first }
         let sources = siteRules.sources()
         return ids.first { id in sources.contains { sourceNames.rule($0, names: id) } } ?? ids.first
     }

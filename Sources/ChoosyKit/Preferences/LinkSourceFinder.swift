@@ -3,7 +3,7 @@
 /// an app (its program runs a desktop entry's `Exec` program, or its own environment holds
 /// GIO's `GIO_LAUNCHED_DESKTOP_FILE` with its pid, or `BAMF_DESKTOP_FILE_HINT`), processes that
 /// only pass a link on skipped; then the app scope of choosy's own cgroup. Everything is read
-/// through the file system seam, below `proc`, and only the user's own processes are read.
+/// through the file system seam, below `/proc`, and only the user's own processes are read.
 package struct LinkSourceFinder {
     /// `CHOOSY_SOURCE`.
     private let declared: String?
@@ -11,25 +11,31 @@ package struct LinkSourceFinder {
     /// The desktop ID of a usable entry whose `Exec` program has this file name, if any.
     private let entryRunning: (String) -> String?
     private let diagnostics: DiagnosticSink
-    private let proc: String
+    private static let proc = "/proc"
 
-    /// Processes that only pass a link on: shells, the openers, and choosy itself.
-    package static let passThrough: Set<String> = [
-        "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "busybox",
-        "xdg-open", "gio", "gio-launch-desktop", "env", "setsid", "flatpak-spawn", "choosy",
-    ]
-    private static let variableNames: Set = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"]
+    /// Whether a program only passes a link on: shells, the openers, and choosy itself. (A
+    /// switch of short names costs less per ancestor than hashing them into a Set.)
+    package static func passesLinksOn(_ program: String) -> Bool {
+        switch program {
+        // gio-launch-desktop's command name is cut to 15 bytes in `stat`.
+        case "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh", "busybox",
+            "xdg-open", "gio", "gio-launch-desktop", "gio-launch-desk", "env", "setsid", "flatpak-spawn", "choosy":
+            true
+        default:
+            false
+        }
+    }
+    private static let variableNames = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT"]
     /// A tree deeper than this is no desktop's.
     private static let maxAncestors = 64
 
     package init(
-        declared: String?, fileSystem: FileSystem, diagnostics: DiagnosticSink, proc: String = "/proc",
+        declared: String?, fileSystem: FileSystem, diagnostics: DiagnosticSink,
         entryRunning: @escaping (String) -> String?
     ) {
         self.declared = declared
         self.fileSystem = fileSystem
         self.diagnostics = diagnostics
-        self.proc = proc
         self.entryRunning = entryRunning
     }
 
@@ -46,17 +52,18 @@ package struct LinkSourceFinder {
     // MARK: Ancestors
 
     private func ancestorApp() -> LinkSource? {
-        let me = joinPath(proc, "self")
-        guard let ids = smallFile(joinPath(me, "stat")).flatMap(ProcessFiles.ids(ofStat:)), let user = fileSystem.info(me)?.owner else {
+        let me = Self.proc + "/self"
+        guard let ids = smallFile(me + "/stat").flatMap(ProcessFiles.stat), let user = fileSystem.info(me)?.owner else {
             diagnostics.explain("cannot read \(me)/stat: choosy's ancestors are not looked at")
             return nil
         }
         var pid = ids.parent
-        // An array: at most `maxAncestors`, and a Set of pids cost more than the walk.
-        var seen: [Int32] = [ids.pid]
-        while pid > 1, seen.count <= Self.maxAncestors, !seen.contains(pid) {
-            seen.append(pid)
-            let directory = joinPath(proc, String(pid))
+        // An array: at most `maxAncestors`, and a Set of pids cost more than the walk. Of Int,
+        // whose array type the runtime has ready (one of Int32 is made on first use).
+        var seen: [Int] = [Int(ids.pid)]
+        while pid > 1, seen.count <= Self.maxAncestors, !seen.contains(Int(pid)) {
+            seen.append(Int(pid))
+            let directory = Self.proc + "/" + String(pid)
             guard let info = fileSystem.info(directory), info.kind == .directory else {
                 diagnostics.explain("process \(pid) is gone: its ancestors are not looked at")
                 return nil
@@ -66,9 +73,14 @@ package struct LinkSourceFinder {
                 diagnostics.explain("process \(pid) belongs to another user: it and its ancestors are not looked at")
                 return nil
             }
-            guard let stat = smallFile(joinPath(directory, "stat")).flatMap(ProcessFiles.ids(ofStat:)), stat.pid == pid else {
+            guard let stat = smallFile(directory + "/stat").flatMap(ProcessFiles.stat), stat.pid == pid else {
                 diagnostics.explain("process \(pid) ended while it was read: its ancestors are not looked at")
                 return nil
+            }
+            // Started as a shell or an opener (a script by its own name): its arguments are not read.
+            if Self.passesLinksOn(stat.name) {
+                pid = stat.parent
+                continue
             }
             // Anyone may read a live process's arguments: with neither them nor an executable, it ended.
             let programs = programNames(in: directory)
@@ -85,7 +97,7 @@ package struct LinkSourceFinder {
     /// The app process `pid` is, or nil for a process that passes links on or is no app.
     private func app(_ pid: Int32, in directory: String, running programs: [String]) -> LinkSource? {
         let name = programs[0]
-        if programs.contains(where: Self.passThrough.contains) { return nil }
+        if programs.contains(where: Self.passesLinksOn) { return nil }
         for program in programs {
             if let id = entryRunning(program) {
                 return LinkSource(id: id, how: "process \(pid) runs \(singleLine(program)), the Exec of \(id)")
@@ -94,7 +106,7 @@ package struct LinkSourceFinder {
         let variables: [String: String]
         do {
             variables = ProcessFiles.variables(
-                Self.variableNames, inEnviron: try fileSystem.read(joinPath(directory, "environ"), limit: ProcessFiles.environmentLimit))
+                Self.variableNames, inEnviron: try fileSystem.readProcessFile(directory + "/environ", limit: ProcessFiles.environmentLimit))
         } catch {
             diagnostics.explain("the environment of process \(pid) (\(singleLine(name))) is not searched: \(error)")
             return nil
@@ -115,29 +127,32 @@ package struct LinkSourceFinder {
     }
 
     /// The file names of what a process runs: the script an interpreter runs (`sh
-    /// /usr/bin/xdg-open URL` is xdg-open), else its executable and its `argv[0]`.
+    /// /usr/bin/xdg-open URL` is xdg-open), else its executable and its `argv[0]`. A process
+    /// whose `argv[0]` passes links on (a shell) is that alone: its executable would not
+    /// change what it is, so it is not read.
     private func programNames(in directory: String) -> [String] {
-        let arguments = smallFile(joinPath(directory, "cmdline")).map { ProcessFiles.arguments(ofCmdline: $0, limit: 2) } ?? []
-        if arguments.count >= 2, arguments[1].utf8.contains(UInt8(ascii: "/")), arguments[1].contains("/"),
-            fileSystem.isExecutable(arguments[1])
-        {
+        let arguments = smallFile(directory + "/cmdline").map { ProcessFiles.arguments(ofCmdline: $0, limit: 2) } ?? []
+        if arguments.count >= 2, holds(arguments[1], UInt8(ascii: "/")), fileSystem.isExecutable(arguments[1]) {
             return [fileName(arguments[1])]
         }
+        let argumentName = arguments.first.map(fileName) ?? ""
+        if Self.passesLinksOn(argumentName) { return [argumentName] }
         var names: [String] = []
-        for path in [fileSystem.linkTarget(joinPath(directory, "exe")), arguments.first] {
-            // A replaced executable reads `/usr/bin/app (deleted)`.
-            guard let path, case let name = fileName(path.hasSuffix(" (deleted)") ? String(path.dropLast(10)) : path),
-                !name.isEmpty, !names.contains(name)
-            else { continue }
+        names.reserveCapacity(2)
+        // A replaced executable reads `/usr/bin/app (deleted)`.
+        if let path = fileSystem.linkTarget(directory + "/exe"),
+            case let name = fileName(path.hasSuffix(" (deleted)") ? String(path.dropLast(10)) : path), !name.isEmpty
+        {
             names.append(name)
         }
+        if !argumentName.isEmpty, !names.contains(argumentName) { names.append(argumentName) }
         return names
     }
 
     // MARK: The cgroup
 
     private func scopeApp() -> LinkSource? {
-        let path = joinPath(proc, "self", "cgroup")
+        let path = Self.proc + "/self/cgroup"
         guard let unit = smallFile(path).flatMap(ProcessFiles.unit(inCgroup:)) else {
             diagnostics.explain("\(path) names no unit")
             return nil
@@ -154,18 +169,21 @@ package struct LinkSourceFinder {
     // MARK: Reading
 
     private func smallFile(_ path: String) -> [UInt8]? {
-        try? fileSystem.read(path, limit: ProcessFiles.smallFileLimit)
+        try? fileSystem.readProcessFile(path, limit: ProcessFiles.smallFileLimit)
     }
 
     /// The last component: by byte in ASCII, where each byte is a Character (splitting by
     /// Character was most of reading an ancestor's names).
     private func fileName(_ path: String) -> String {
-        guard isASCII(path) else { return path.split(separator: "/").last.map(String.init) ?? "" }
-        let bytes = path.utf8
-        var end = bytes.endIndex
-        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
-        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
-        return String(path[start..<end])
+        let name = path.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            var start = end
+            while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+        return (name ?? nil) ?? path.split(separator: "/").last.map(String.init) ?? ""
     }
 
     /// The desktop ID of an entry's path: below an `applications` directory, its path there

@@ -103,7 +103,10 @@ package struct SiteRuleIndex {
     /// gives the same answer for such a link from them as from all the rules. Nil when a line
     /// it reads is not right.
     package func rules(for host: WebHost) -> [SiteRule]? {
-        var found: [(order: Int, rule: SiteRule)] = []
+        // The lines first, by number, and each one's place in rules.json (a rule is parsed only
+        // once its line is known to be wanted; arrays of Int cost no new generic metadata).
+        var found: [Int] = []
+        var orders: [Int] = []
         // Those of no domain, then of the host's name and of each name above it.
         var domains: [Substring] = [""]
         if let name = host.domainName {
@@ -117,13 +120,19 @@ package struct SiteRuleIndex {
         for domain in domains {
             var index = firstLine(atLeast: domain.utf8)
             while index < lines.count, bytes[lines[index].domain].elementsEqual(domain.utf8) {
-                guard let entry = rule(at: index, domain: domain) else { return nil }
-                found.append(entry)
+                guard let order = order(at: index) else { return nil }
+                found.append(index)
+                orders.append(order)
                 index += 1
             }
         }
-        found.sort { $0.order < $1.order }
-        return found.map(\.rule)
+        var rules: [SiteRule] = []
+        rules.reserveCapacity(found.count)
+        for position in found.indices.sorted(by: { orders[$0] < orders[$1] }) {
+            guard let rule = rule(at: found[position]) else { return nil }
+            rules.append(rule)
+        }
+        return rules
     }
 
     /// The sources the rules name (`from`), each once; nil when the line is not right.
@@ -147,16 +156,22 @@ package struct SiteRuleIndex {
         return low
     }
 
-    /// The rule of line `index`, checked: its order a number, its rule one rules.json reads, of `domain`.
-    private func rule(at index: Int, domain: Substring) -> (order: Int, rule: SiteRule)? {
-        let (line, domainField) = lines[index]
-        let afterDomain = domainField.upperBound + 1
-        guard let tab = Self.find(Self.tab, in: bytes, afterDomain..<line.upperBound),
-            let order = ASCIINumber.decimal(bytes[afterDomain..<tab]),
+    /// The place in rules.json of the rule of line `index`, when the line has one.
+    private func order(at index: Int) -> Int? {
+        let (line, domain) = lines[index]
+        let afterDomain = domain.upperBound + 1
+        guard let tab = Self.find(Self.tab, in: bytes, afterDomain..<line.upperBound) else { return nil }
+        return ASCIINumber.decimal(bytes[afterDomain..<tab])
+    }
+
+    /// The rule of line `index`, checked: one rules.json reads, of the line's domain.
+    private func rule(at index: Int) -> SiteRule? {
+        let (line, domain) = lines[index]
+        guard let tab = Self.find(Self.tab, in: bytes, (domain.upperBound + 1)..<line.upperBound),
             let json = try? JSONReader.parse(bytes[(tab + 1)..<line.upperBound]), let rule = try? SiteRule(json: json),
-            (rule.site?.host.domainName ?? "") == domain
+            (rule.site?.host.domainName ?? "").utf8.elementsEqual(bytes[domain])
         else { return nil }
-        return (order, rule)
+        return rule
     }
 
     private static func find(_ byte: UInt8, in bytes: [UInt8], _ range: Range<Int>) -> Int? {

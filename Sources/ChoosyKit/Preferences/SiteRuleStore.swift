@@ -17,6 +17,8 @@ package final class SiteRuleStore {
     private var loaded: SiteRules?
     /// The index that stands for rules.json, looked for once (nil inside: none does).
     private var index: SiteRuleIndex??
+    /// `sources()`, once found.
+    private var knownSources: [String]?
 
     package var path: String { file.path }
 
@@ -46,8 +48,10 @@ package final class SiteRuleStore {
 
     /// The sources the rules name (`from`), each once.
     package func sources() -> [String] {
-        if loaded == nil, let index = currentIndex(), let sources = index.sources { return sources }
-        return rules().sources
+        if let knownSources { return knownSources }
+        let sources = loaded == nil ? currentIndex()?.sources ?? rules().sources : rules().sources
+        knownSources = sources
+        return sources
     }
 
     /// The index of rules.json as it is; when there is none, rules.json is read whole and an
@@ -86,6 +90,7 @@ package final class SiteRuleStore {
         try file.modify(whenCorrupt: whenCorrupt) { rules throws(ChoosyError) in
             try change(&rules)
             loaded = rules
+            knownSources = nil
         }
     }
 }

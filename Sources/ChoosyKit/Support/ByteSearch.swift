@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 extension Array where Element == UInt8 {
@@ -8,6 +9,16 @@ extension Array where Element == UInt8 {
         return withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress!)
             guard let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+    }
+
+    /// The last index of `byte` in `range`, by memrchr.
+    func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+        guard !range.isEmpty else { return nil }
+        return withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            guard let found = choosy_memrchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
             return UnsafeRawPointer(found) - base
         }
     }

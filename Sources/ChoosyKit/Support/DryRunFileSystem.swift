@@ -10,6 +10,7 @@ package struct DryRunFileSystem: FileSystem {
 
     package func info(_ path: String) -> FileInfo? { reading.info(path) }
     package func read(_ path: String, limit: Int) throws -> [UInt8] { try reading.read(path, limit: limit) }
+    package func readProcessFile(_ path: String, limit: Int) throws -> [UInt8] { try reading.readProcessFile(path, limit: limit) }
     package func list(_ directory: String) -> [String]? { reading.list(directory) }
     package func listNames(_ directory: String) -> DirectoryNames? { reading.listNames(directory) }
     package func isExecutable(_ path: String) -> Bool { reading.isExecutable(path) }

@@ -66,6 +66,11 @@ package protocol FileSystem: Sendable {
     func info(_ path: String) -> FileInfo?
     /// The whole file, refusing files larger than `limit` bytes.
     func read(_ path: String, limit: Int) throws -> [UInt8]
+    /// A file below `/proc/<pid>/`, which the kernel makes as it is read, refused past
+    /// `limit` bytes like `read`. procfs fills each read as far as the file goes, so a short
+    /// read is its end, and its files have no size to check: two system calls fewer than
+    /// `read` per file, which finding where a link came from makes for each ancestor.
+    func readProcessFile(_ path: String, limit: Int) throws -> [UInt8]
     /// The names in a directory (without `.` and `..`), or nil when it cannot be listed.
     func list(_ directory: String) -> [String]?
     /// `list`, as bytes (for directories of thousands of names).
@@ -93,6 +98,11 @@ package protocol FileSystem: Sendable {
 extension FileSystem {
     package func listNames(_ directory: String) -> DirectoryNames? {
         list(directory).map(DirectoryNames.init)
+    }
+
+    /// A file system without a procfs of its own (a test's) reads such a file as any other.
+    package func readProcessFile(_ path: String, limit: Int) throws -> [UInt8] {
+        try read(path, limit: limit)
     }
 }
 
@@ -138,26 +148,48 @@ package struct LocalFileSystem: FileSystem {
         // Refused before a byte is read: a file of gigabytes costs nothing (doc/security.md).
         guard status.st_size <= limit else { throw FileSystemError.tooLarge(path, limit: limit) }
         // Read into the uninitialized space of an array sized by fstat (one byte more, to see
-        // the end in one read): most files choosy reads are a few KiB, and zeroing a large
+        // the end in one buffer): most files choosy reads are a few KiB, and zeroing a large
         // buffer for each cost more than reading them, as did copying a buffer of hundreds of
         // KiB into the array. Files that grow or lie about their size still work.
         let sizeHint = status.st_size > 0 ? Int(status.st_size) : 0
+        let firstChunk = min(max(sizeHint + 1, 4096), limit + 1, 1 << 20)
+        return try readToEnd(fd, path: path, limit: limit, firstChunk: firstChunk, shortReadEnds: false)
+    }
+
+    package func readProcessFile(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
+        defer { close(fd) }
+        return try readToEnd(fd, path: path, limit: limit, firstChunk: min(4096, limit + 1), shortReadEnds: true)
+    }
+
+    /// Reads `fd` to its end, refusing more than `limit` bytes: into chunks, the first of
+    /// `firstChunk` bytes, each filled until the file ends, so that a file that fits takes
+    /// one. With `shortReadEnds`, a read that fills less than its chunk is the end (procfs).
+    private func readToEnd(_ fd: Int32, path: String, limit: Int, firstChunk: Int, shortReadEnds: Bool) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        var chunkSize = min(max(sizeHint + 1, 4096), limit + 1, 1 << 20)
+        var chunkSize = firstChunk
         while true {
             var failure: Int32 = 0
+            var ended = false
             let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
-                let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
-                if count < 0 { failure = errno }
-                initialized = max(count, 0)
+                while initialized < buffer.count {
+                    let count = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
+                    if count > 0 {
+                        initialized += count
+                        if shortReadEnds && initialized < buffer.count { ended = true }
+                    } else if count == 0 {
+                        ended = true
+                    } else if errno != EINTR {
+                        failure = errno
+                    }
+                    if ended || failure != 0 { return }
+                }
             }
-            if failure != 0 {
-                if failure == EINTR { continue }
-                throw FileSystemError(path: path, code: failure)
-            }
-            if chunk.isEmpty { return bytes }
+            if failure != 0 { throw FileSystemError(path: path, code: failure) }
             if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
             if bytes.count > limit { throw FileSystemError.tooLarge(path, limit: limit) }
+            if ended { return bytes }
             chunkSize = 65536
         }
     }

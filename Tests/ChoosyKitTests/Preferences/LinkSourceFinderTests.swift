@@ -1,4 +1,5 @@
 import ChoosyTestSupport
+import Foundation
 import Glibc
 import Testing
 
@@ -81,13 +82,19 @@ struct ProcFixture {
     @Test func anExecutableThatRunsAnEntrysProgramIsThatEntry() {
         let proc = slackTree()
         #expect(proc.find(programs: ["slack": "slack.desktop"])?.id == "slack.desktop", "the executable comes before the environment")
-        // A script's process runs its interpreter: the script is what it runs.
+        // A script's process runs its interpreter: the script is what it runs (and, started by
+        // its `#!`, the kernel gives it the script's name).
         proc.write("/home/ada/bin/recorder", "#!/bin/sh\n")
         try! proc.fileSystem.writeAtomically([], to: "/home/ada/bin/recorder", permissions: 0o755)
-        proc.process(41, parent: 40, exe: "/usr/bin/dash", arguments: ["/bin/sh", "/home/ada/bin/recorder", "x"])
+        proc.process(41, parent: 40, exe: "/usr/bin/dash", arguments: ["/bin/sh", "/home/ada/bin/recorder", "x"], comm: "recorder")
         #expect(
             proc.find(programs: ["recorder": "recorder.desktop"])
                 == LinkSource(id: "recorder.desktop", how: "process 41 runs recorder, the Exec of recorder.desktop"))
+        // A shell started by name is a shell, whatever it runs: its arguments are not read.
+        proc.process(41, parent: 40, exe: "/usr/bin/dash", arguments: ["/bin/sh", "/home/ada/bin/recorder", "x"])
+        proc.fileSystem.looked.withLock { $0 = [] }
+        #expect(proc.find(programs: ["recorder": "recorder.desktop"])?.id == "com.slack.Slack.desktop")
+        #expect(!proc.fileSystem.looked.withLock { $0 }.contains("/proc/41/cmdline"), "a shell's arguments are not read")
         #expect(
             proc.find(programs: ["sh": "sh.desktop", "dash": "dash.desktop"])?.id == "com.slack.Slack.desktop", "a shell is never an app")
     }
@@ -228,10 +235,12 @@ struct ProcFixture {
     }
 
     @Test func theStatOfAProcessIsReadPastAnyCommandName() {
-        #expect(ProcessFiles.ids(ofStat: Array("42 (a) b) (c) S 7 42 42 0".utf8))! == (42, 7))
-        #expect(ProcessFiles.ids(ofStat: Array("42 (x".utf8)) == nil)
-        #expect(ProcessFiles.ids(ofStat: Array("x (a) S 7".utf8)) == nil)
-        #expect(ProcessFiles.ids(ofStat: Array("42 (a) S 99999999999".utf8)) == nil)
+        #expect(ProcessFiles.stat(Array("42 (a) b) (c) S 7 42 42 0".utf8))! == (42, 7, "a) b) (c"))
+        #expect(ProcessFiles.stat(Array("42 () S 7".utf8))! == (42, 7, ""))
+        #expect(ProcessFiles.stat(Array("42 (x".utf8)) == nil)
+        #expect(ProcessFiles.stat(Array("42 x) S 7".utf8)) == nil)
+        #expect(ProcessFiles.stat(Array("x (a) S 7".utf8)) == nil)
+        #expect(ProcessFiles.stat(Array("42 (a) S 99999999999".utf8)) == nil)
         #expect(ProcessFiles.unit(inCgroup: Array("12:cpu:/x.scope\n0::/a/app-x-1.scope\n".utf8)) == "app-x-1.scope")
         #expect(ProcessFiles.unit(inCgroup: Array("0::/\n".utf8)) == nil)
         #expect(LinkSourceFinder.desktopID(ofFile: "/usr/share/applications/kde4/okular.desktop") == "kde4-okular.desktop")
@@ -245,8 +254,9 @@ struct ProcFixture {
     let fileSystem = LocalFileSystem()
 
     @Test func thisProcesssFilesReadAsTheKernelSaysThem() throws {
-        let ids = try #require(ProcessFiles.ids(ofStat: try fileSystem.read("/proc/self/stat", limit: ProcessFiles.smallFileLimit)))
-        #expect(ids.pid == getpid() && ids.parent == getppid())
+        let stat = try #require(ProcessFiles.stat(try fileSystem.read("/proc/self/stat", limit: ProcessFiles.smallFileLimit)))
+        #expect(stat.pid == getpid() && stat.parent == getppid())
+        #expect(stat.name == String(CommandLine.arguments[0].split(separator: "/").last!.prefix(15)))
         #expect(fileSystem.linkTarget("/proc/self/exe") == canonicalPath("/proc/self/exe"))
         #expect(fileSystem.linkTarget("/proc/self/stat") == nil, "no link")
         let arguments = ProcessFiles.arguments(ofCmdline: try fileSystem.read("/proc/self/cmdline", limit: ProcessFiles.smallFileLimit))
@@ -255,11 +265,44 @@ struct ProcFixture {
         #expect(ProcessFiles.variables(["PATH"], inEnviron: environ)["PATH"] == Environment.current().variables["PATH"])
     }
 
+    @Test func processFilesReadWithFewerCallsReadAsAnyFile() throws {
+        // Files that do not change while this process runs (its `stat` does: its times).
+        for name in ["cmdline", "environ", "limits", "cgroup"] {
+            let path = "/proc/self/" + name
+            #expect(try fileSystem.readProcessFile(path, limit: 1 << 20) == (try fileSystem.read(path, limit: 1 << 20)), "\(path)")
+        }
+        let stat = try #require(ProcessFiles.stat(try fileSystem.readProcessFile("/proc/self/stat", limit: ProcessFiles.smallFileLimit)))
+        #expect(stat.pid == getpid() && stat.parent == getppid())
+        #expect(throws: FileSystemError.self) { try fileSystem.readProcessFile("/proc/self/limits", limit: 10) }
+        #expect(throws: FileSystemError.self) { try fileSystem.readProcessFile("/proc/\(Int32.max)/stat", limit: 10) }
+    }
+
+    /// An environment of 20 KiB takes several reads: each short read but the last.
+    @Test func aProcessFileLargerThanOneReadIsReadWhole() throws {
+        let variable = "CHOOSY_LARGE=" + String(repeating: "x", count: 20_000)
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["30"]
+        sleeper.environment = ["CHOOSY_LARGE": String(variable.dropFirst("CHOOSY_LARGE=".count))]
+        try sleeper.run()
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)
+            sleeper.waitUntilExit()
+        }
+        let path = "/proc/\(sleeper.processIdentifier)/environ"
+        // `run` may return before the child runs sleep, with this process's environment or none.
+        for _ in 0..<500 where fileSystem.linkTarget("/proc/\(sleeper.processIdentifier)/exe")?.hasSuffix("/sleep") != true {
+            usleep(10_000)
+        }
+        #expect(try fileSystem.readProcessFile(path, limit: ProcessFiles.environmentLimit) == Array((variable + "\0").utf8))
+        #expect(throws: FileSystemError.self) { try fileSystem.readProcessFile(path, limit: 10_000) }
+    }
+
     @Test func theNearestAncestorThatIsNoShellIsFoundByItsExecutable() throws {
         let diagnostics = RecordingDiagnostics()
         let found = LinkSourceFinder(declared: nil, fileSystem: fileSystem, diagnostics: diagnostics) { "x-\($0).desktop" }.find()
         let parent = try #require(fileSystem.linkTarget("/proc/\(getppid())/exe")).split(separator: "/").last.map(String.init)
-        if let parent, !LinkSourceFinder.passThrough.contains(parent) {
+        if let parent, !LinkSourceFinder.passesLinksOn(parent) {
             #expect(found?.how.hasPrefix("process \(getppid()) runs ") == true, "\(diagnostics.explanations)")
         } else {
             #expect(found?.id.hasPrefix("x-") == true, "\(diagnostics.explanations)")
