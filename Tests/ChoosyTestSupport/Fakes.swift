@@ -138,14 +138,23 @@ package final class FakeProcessRunner: ProcessRunner {
 /// A picker that gives the answers it was told to, in order, and remembers what it was shown.
 package final class ScriptedPicker: Picker {
     private let answers: Mutex<[PickerAnswer]>
-    package let shown = Mutex<[PickerRequest]>([])
+    package let shown = Mutex<[Shown]>([])
+
+    /// A request as a picker shows it: with its site found.
+    package struct Shown: Sendable {
+        package var title: String
+        package var candidates: [PickerCandidate]
+        package var allowAlways: Bool
+        package var site: String?
+    }
 
     package init(_ answers: PickerAnswer...) {
         self.answers = Mutex(answers)
     }
 
     package func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
-        shown.withLock { $0.append(request) }
+        let shown = Shown(title: request.title, candidates: request.candidates, allowAlways: request.allowAlways, site: request.site)
+        self.shown.withLock { $0.append(shown) }
         return answers.withLock { $0.isEmpty ? .cancelled : $0.removeFirst() }
     }
 

@@ -325,11 +325,14 @@ final class ActionOpener {
         let configured = pickers.environment["CHOOSY_PICKER"] == nil ? pickers.configured() : nil
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
         let picker = try pickers.picker(preference)
-        let site = allowAlways ? ruleSite(for: request, type: type, action: action) : nil
-        switch try picker.choose(PickerRequest(title: title, candidates: pickerCandidates, allowAlways: allowAlways, site: site)) {
+        // The site is found only when the picker makes its lines.
+        let asked = PickerRequest(
+            title: title, candidates: pickerCandidates, allowAlways: allowAlways,
+            site: self.ruleSite(for: request, type: type, action: action))
+        switch try picker.choose(asked) {
         case .justOnce(let index): return (index, false, nil)
         case .always(let index): return (index, allowAlways, nil)
-        case .alwaysForSite(let index): return (index, false, site)
+        case .alwaysForSite(let index): return (index, false, asked.site)
         case .cancelled: throw .noChoice("cancelled: no app was chosen")
         case .notShown(let reason):
             // `handle` then opens the link in the user's own default, when it can take it.
@@ -342,7 +345,7 @@ final class ActionOpener {
     }
 
     /// The site a picker's *always for SITE* writes a rule for: the web link's registrable
-    /// domain by the Public Suffix List (libpsl is loaded only now that a picker is shown).
+    /// domain by the Public Suffix List (libpsl is loaded only once a picker makes its lines).
     private func ruleSite(for request: OpenRequest, type: AppType, action: Action?) -> String? {
         guard let link = (try? WebLink(request, type: type, action: action)) ?? nil else { return nil }
         do {

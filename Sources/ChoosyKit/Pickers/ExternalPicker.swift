@@ -24,8 +24,7 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
     }
 
     package func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
-        let lines = ChoiceLines(request)
-        guard !lines.choices.isEmpty else { return .cancelled }
+        guard !request.candidates.isEmpty else { return .cancelled }
         var variables = environment.variables
         variables[Self.titleVariable] = request.title
         Program.adjust(&variables)
@@ -34,17 +33,24 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
         let process = ProcessRequest(
             argv: Program.argv(executable, title: request.title),
             environment: variables,
-            input: Program.input(lines, for: request, iconFile: { extras.iconFiles?.file(for: $0) }),
             stdout: .capture,
             // A graphical picker's stderr tells a display it cannot open; it is shown under -v.
             stderr: Program.isGraphical ? .capture : Program.stderr
         )
         let result: ProcessResult
+        var madeLines: ChoiceLines?
         do {
-            result = try runner.run(process)
+            // The picker starts first: its lines, and the site they name, are made while it
+            // opens its window (bench/README.md, "The picker's first frame").
+            result = try runner.run(process) {
+                let lines = ChoiceLines(request)
+                madeLines = lines
+                return Program.input(lines, for: request, iconFile: { extras.iconFiles?.file(for: $0) })
+            }
         } catch {
             throw ChoosyError.noChoice("cannot start the picker: \(error.description)")
         }
+        let lines = madeLines ?? ChoiceLines(request)
         if Program.isGraphical {
             let messages = String(decoding: result.stderr, as: UTF8.self).split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
             for message in messages { extras.diagnostics?.explain("\(Program.name): \(message)") }

@@ -1,19 +1,27 @@
 /// What a picker is asked: which app, of these, should handle this one request.
-package struct PickerRequest: Equatable, Sendable {
+package struct PickerRequest: Equatable {
     package var title: String
     /// In the order they are shown.
     package var candidates: [PickerCandidate]
     /// False for `--no-remember`: only *just once* is offered.
     package var allowAlways: Bool
-    /// For an http(s) link, when *always* is allowed: the site (its registrable domain) that
-    /// a third choice per app, *always for SITE*, writes a site rule for.
-    package var site: String?
+    private let foundSite: FoundSite
 
-    package init(title: String, candidates: [PickerCandidate], allowAlways: Bool = true, site: String? = nil) {
+    /// `site` is found when first asked, which an external picker does once it has started:
+    /// finding it loads the Public Suffix List, while the picker opens its window.
+    package init(title: String, candidates: [PickerCandidate], allowAlways: Bool = true, site: @escaping @autoclosure () -> String? = nil) {
         self.title = title
         self.candidates = candidates
         self.allowAlways = allowAlways
-        self.site = allowAlways ? site : nil
+        foundSite = FoundSite(allowAlways ? site : { nil })
+    }
+
+    /// For an http(s) link, when *always* is allowed: the site (its registrable domain) that
+    /// a third choice per app, *always for SITE*, writes a site rule for.
+    package var site: String? { foundSite.site }
+
+    package static func == (left: PickerRequest, right: PickerRequest) -> Bool {
+        left.title == right.title && left.candidates == right.candidates && left.allowAlways == right.allowAlways && left.site == right.site
     }
 
     /// The icon of the candidate an answer stands for, when it is one a picker can be handed
@@ -28,5 +36,15 @@ package struct PickerRequest: Equatable, Sendable {
         case .cancelled, .notShown:
             return nil
         }
+    }
+}
+
+/// The site of a request, found once.
+private final class FoundSite {
+    private let find: () -> String?
+    lazy var site: String? = find()
+
+    init(_ find: @escaping () -> String?) {
+        self.find = find
     }
 }

@@ -80,6 +80,19 @@ package protocol ProcessRunner: Sendable {
     /// every copy of its pipes is closed: what it left running cannot hold choosy), then
     /// takes what is left in the pipes and, with `ownProcessGroup`, ends the rest of its group.
     func run(_ request: ProcessRequest) throws(SpawnError) -> ProcessResult
+    /// `run`, with the child's input made by `makeInput` once it has started (`request.input`
+    /// is not read): what the child does before it reads (a picker opening its window) goes
+    /// on while choosy makes what it will read.
+    func run(_ request: ProcessRequest, inputOnceStarted makeInput: () -> [UInt8]) throws(SpawnError) -> ProcessResult
+}
+
+extension ProcessRunner {
+    /// For a runner that starts nothing (a test's): the input is made first.
+    package func run(_ request: ProcessRequest, inputOnceStarted makeInput: () -> [UInt8]) throws(SpawnError) -> ProcessResult {
+        var made = request
+        made.input = makeInput()
+        return try run(made)
+    }
 }
 
 /// `posix_spawn` without a shell. The program is looked up on the request's own `PATH`.
@@ -103,6 +116,16 @@ package struct PosixProcessRunner: ProcessRunner {
         if request.input != nil { PosixProcessRunner.ignoreBrokenPipes }
         let child = try spawn(request, newSession: false)
         return collect(child, request: request)
+    }
+
+    package func run(_ request: ProcessRequest, inputOnceStarted makeInput: () -> [UInt8]) throws(SpawnError) -> ProcessResult {
+        PosixProcessRunner.ignoreBrokenPipes
+        var started = request
+        // A pipe for stdin, written once the input is made.
+        started.input = []
+        let child = try spawn(started, newSession: false)
+        started.input = makeInput()
+        return collect(child, request: started)
     }
 
     /// A child that exits without reading all its input (a picker printing its answer at
