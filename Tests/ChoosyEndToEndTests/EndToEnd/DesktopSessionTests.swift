@@ -130,8 +130,13 @@ import Testing
         ] {
             #expect(notifier.environment[name] == nil, "\(name)")
         }
-        // The app that opened the link got it: no picker used it.
-        let opened = sandbox.recordedProcesses("chromium") + sandbox.recordedProcesses("firefox")
+        // The app that opened the link got it: no picker used it. It is detached, so it may
+        // record itself after notify-send.
+        var opened = sandbox.recordedProcesses("chromium") + sandbox.recordedProcesses("firefox")
+        for _ in 0..<500 where opened.isEmpty {
+            usleep(20_000)
+            opened = sandbox.recordedProcesses("chromium") + sandbox.recordedProcesses("firefox")
+        }
         #expect(opened.map { $0.environment["XDG_ACTIVATION_TOKEN"] } == ["token-7"])
     }
 

@@ -290,11 +290,16 @@ struct ProcFixture {
             sleeper.waitUntilExit()
         }
         let path = "/proc/\(sleeper.processIdentifier)/environ"
-        // `run` may return before the child runs sleep, with this process's environment or none.
-        for _ in 0..<500 where fileSystem.linkTarget("/proc/\(sleeper.processIdentifier)/exe")?.hasSuffix("/sleep") != true {
+        // `run` may return before the child runs sleep: until then its environment is this
+        // process's, and for a moment after the exec none (the kernel sets the executable first).
+        var environ: [UInt8] = []
+        for _ in 0..<500 {
+            let running = fileSystem.linkTarget("/proc/\(sleeper.processIdentifier)/exe")?.hasSuffix("/sleep") == true
+            environ = try fileSystem.readProcessFile(path, limit: ProcessFiles.environmentLimit)
+            if running && !environ.isEmpty { break }
             usleep(10_000)
         }
-        #expect(try fileSystem.readProcessFile(path, limit: ProcessFiles.environmentLimit) == Array((variable + "\0").utf8))
+        #expect(environ == Array((variable + "\0").utf8))
         #expect(throws: FileSystemError.self) { try fileSystem.readProcessFile(path, limit: 10_000) }
     }
 
