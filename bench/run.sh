@@ -94,19 +94,21 @@ for n in $sizes; do
         # The same link with 50 rules by source besides, in their own configuration and cache:
         # from no app they name, the same answer. One real click under a parent that is no
         # shell (shells are not looked up) saves the map of the entries' programs too.
-        sources="XDG_CONFIG_HOME=$tree/config-sources XDG_CACHE_HOME=$HOME/.cache-sources"
+        # A command with the variables of env-sources (bench/make-tree.py), run by the subshell
+        # that read them (no extra ancestor for the source to walk past).
+        # shellcheck disable=SC1091
+        with_sources() { (. "$tree/env-sources" && exec "$@"); }
+        with_sources "$choosy" --offline default browser firefox
         # shellcheck disable=SC2086
-        env $sources "$choosy" --offline default browser firefox
-        # shellcheck disable=SC2086
-        env $sources "$choosy" $url_args > /dev/null
-        # shellcheck disable=SC2086
-        env $sources timeout 60 "$choosy" handle https://example.org/some/page --offline > /dev/null \
+        with_sources "$choosy" $url_args > /dev/null
+        with_sources timeout 60 "$choosy" handle https://example.org/some/page --offline > /dev/null \
             || fail "N=$n: choosy handle with source rules failed"
         # shellcheck disable=SC2086
-        answer=$(env $sources "$choosy" $handle_args) || fail "N=$n: choosy handle with source rules failed"
+        answer=$(with_sources "$choosy" $handle_args) || fail "N=$n: choosy handle with source rules failed"
         [ "$answer" = "$expected_handle_argv" ] || fail "N=$n: choosy handle with source rules printed '$answer'"
         for file in desktop-programs.cache site-rules.index; do
-            [ -s "$HOME/.cache-sources/choosy/$file" ] || fail "N=$n: choosy wrote no $file for the source rules"
+            # shellcheck disable=SC2016
+            [ -s "$(with_sources sh -c 'echo "$XDG_CACHE_HOME"')/choosy/$file" ] || fail "N=$n: choosy wrote no $file for the source rules"
         done
         gio mime x-scheme-handler/https | grep -q "x-scheme-handler/https.*: firefox.desktop" \
             || fail "N=$n: gio mime does not name firefox.desktop: $(gio mime x-scheme-handler/https 2>&1 | head -1)"
@@ -155,7 +157,7 @@ for n in $sizes; do
                     | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
             done
             # shellcheck disable=SC2086
-            fact instr_handle_sources "$(env $sources valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+            fact instr_handle_sources "$(with_sources valgrind --tool=callgrind --callgrind-out-file=/dev/null \
                 "$work/choosy-nodebug" $handle_args 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
 
         fi

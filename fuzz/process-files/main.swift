@@ -3,7 +3,8 @@
 // Where a link came from is read from /proc files that other programs write: a process names
 // itself (`stat`'s command name), sets its own environment and arguments, and systemd's unit
 // names come from whoever started the scope. None of them may crash choosy or make it name a
-// source it was not given: `stat` gives a positive pid or nothing; a variable found is one the
+// source it was not given: `stat` gives a positive pid or nothing, and a command name that is
+// what stands between its `(` and its last `)`; a variable found is one the
 // input holds as `NAME=VALUE` between NULs; a unit holds no `/` or newline; an app scope names a
 // desktop ID one can have (`.desktop`, no `/`, NUL or control character), deterministically; so
 // does a desktop file path.
@@ -23,7 +24,12 @@ public func fuzzProcessFiles(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     let bytes = input.bytes
     if let stat = ProcessFiles.stat(bytes) {
         invariant(stat.pid > 0 && stat.parent >= 0, "stat \(bytes) gives \(stat)")
-        invariant(stat.name.unicodeScalars.count < bytes.count, "stat \(bytes) gives the name \(stat.name.debugDescription)")
+        // The name is what stands between `(` and the last `)`, when it is UTF-8 as it is.
+        let close = bytes.lastIndex(of: UInt8(ascii: ")"))!
+        let wrapped = Array(("(" + stat.name + ")").utf8)
+        invariant(
+            stat.name.unicodeScalars.contains("\u{FFFD}") || Array(bytes[...close].suffix(wrapped.count)) == wrapped,
+            "stat \(bytes) gives the name \(stat.name.debugDescription)")
     }
     let names = ["GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT", ""]
     let entries = Set(bytes.split(separator: 0).map { Array($0) })

@@ -50,7 +50,8 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
         } catch {
             throw ChoosyError.noChoice("cannot start the picker: \(error.description)")
         }
-        let lines = madeLines ?? ChoiceLines(request)
+        // Every runner makes the input before it returns.
+        guard let lines = madeLines else { throw ChoosyError.internal("\(Program.name) ran without its lines") }
         if Program.isGraphical {
             let messages = String(decoding: result.stderr, as: UTF8.self).split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
             for message in messages { extras.diagnostics?.explain("\(Program.name): \(message)") }

@@ -13,12 +13,12 @@ package struct PickerRequest: Equatable {
         self.title = title
         self.candidates = candidates
         self.allowAlways = allowAlways
-        foundSite = FoundSite(allowAlways ? site : { nil })
+        foundSite = FoundSite(site)
     }
 
     /// For an http(s) link, when *always* is allowed: the site (its registrable domain) that
     /// a third choice per app, *always for SITE*, writes a site rule for.
-    package var site: String? { foundSite.site }
+    package var site: String? { allowAlways ? foundSite.site : nil }
 
     package static func == (left: PickerRequest, right: PickerRequest) -> Bool {
         left.title == right.title && left.candidates == right.candidates && left.allowAlways == right.allowAlways && left.site == right.site

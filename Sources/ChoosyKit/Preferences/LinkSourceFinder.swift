@@ -126,8 +126,8 @@ package struct LinkSourceFinder {
         return nil
     }
 
-    /// The file names of what a process runs: the script an interpreter runs (`sh
-    /// /usr/bin/xdg-open URL` is xdg-open), else its executable and its `argv[0]`. A process
+    /// The file names of what a process runs: the script an interpreter runs (`python3
+    /// /opt/tool/tool.py` is tool.py), else its executable and its `argv[0]`. A process
     /// whose `argv[0]` passes links on (a shell) is that alone: its executable would not
     /// change what it is, so it is not read.
     private func programNames(in directory: String) -> [String] {

@@ -66,10 +66,12 @@ package protocol FileSystem: Sendable {
     func info(_ path: String) -> FileInfo?
     /// The whole file, refusing files larger than `limit` bytes.
     func read(_ path: String, limit: Int) throws -> [UInt8]
-    /// A file below `/proc/<pid>/`, which the kernel makes as it is read, refused past
-    /// `limit` bytes like `read`. procfs fills each read as far as the file goes, so a short
-    /// read is its end, and its files have no size to check: two system calls fewer than
-    /// `read` per file, which finding where a link came from makes for each ancestor.
+    /// A file below `/proc/<pid>/` that the kernel fills each read of as far as it goes:
+    /// `stat`, `cgroup` (made whole for each read), `cmdline` and `environ` (copied until the
+    /// read is full), refused past `limit` bytes like `read`. A short read is then its end, and
+    /// there is no size to check: two system calls fewer than `read` per file, which finding
+    /// where a link came from makes for each ancestor. Not for files of many records (`maps`,
+    /// `mountinfo`), which procfs hands out a page at a time.
     func readProcessFile(_ path: String, limit: Int) throws -> [UInt8]
     /// The names in a directory (without `.` and `..`), or nil when it cannot be listed.
     func list(_ directory: String) -> [String]?

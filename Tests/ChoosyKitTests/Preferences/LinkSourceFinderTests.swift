@@ -256,7 +256,8 @@ struct ProcFixture {
     @Test func thisProcesssFilesReadAsTheKernelSaysThem() throws {
         let stat = try #require(ProcessFiles.stat(try fileSystem.read("/proc/self/stat", limit: ProcessFiles.smallFileLimit)))
         #expect(stat.pid == getpid() && stat.parent == getppid())
-        #expect(stat.name == String(CommandLine.arguments[0].split(separator: "/").last!.prefix(15)))
+        let comm = try fileSystem.read("/proc/self/comm", limit: ProcessFiles.smallFileLimit)
+        #expect(stat.name == String(decoding: comm.dropLast(), as: UTF8.self), "the command name, as `comm` has it")
         #expect(fileSystem.linkTarget("/proc/self/exe") == canonicalPath("/proc/self/exe"))
         #expect(fileSystem.linkTarget("/proc/self/stat") == nil, "no link")
         let arguments = ProcessFiles.arguments(ofCmdline: try fileSystem.read("/proc/self/cmdline", limit: ProcessFiles.smallFileLimit))
