@@ -156,8 +156,9 @@ for n in $sizes; do
                 fact "instr_$what" "$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$work/choosy-nodebug" $args 2>&1 >/dev/null \
                     | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
             done
-            # shellcheck disable=SC2086
-            fact instr_handle_sources "$(with_sources valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+            # The same ancestors as the line above: the substitution's shell reads env-sources.
+            # shellcheck disable=SC2086,SC1091
+            fact instr_handle_sources "$(. "$tree/env-sources" && valgrind --tool=callgrind --callgrind-out-file=/dev/null \
                 "$work/choosy-nodebug" $handle_args 2>&1 >/dev/null | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')"
 
         fi
