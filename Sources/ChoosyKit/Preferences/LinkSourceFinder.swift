@@ -175,15 +175,12 @@ package struct LinkSourceFinder {
     /// The last component: by byte in ASCII, where each byte is a Character (splitting by
     /// Character was most of reading an ancestor's names).
     private func fileName(_ path: String) -> String {
-        let name = path.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            var end = bytes.count
-            while end > 0, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
-            var start = end
-            while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-        }
-        return (name ?? nil) ?? path.split(separator: "/").last.map(String.init) ?? ""
+        guard isASCII(path) else { return path.split(separator: "/").last.map(String.init) ?? "" }
+        let bytes = path.utf8
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
+        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
+        return String(path[start..<end])
     }
 
     /// The desktop ID of an entry's path: below an `applications` directory, its path there

@@ -35,6 +35,25 @@ import Testing
         #expect(try! runner.run(request).stdout == [0x61, 0xFF])
     }
 
+    /// A picker starts before its lines are made (bench/README.md, "The picker's first frame"):
+    /// the child is running when its input is asked for, and reads all of it.
+    @Test func inputMadeOnceStartedIsMadeWhileTheChildRunsAndReachesIt() throws {
+        let directory = try #require(mkdtemp(strdup(NSTemporaryDirectory() + "choosy-run-XXXXXX")).map { String(cString: $0) })
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let started = directory + "/started"
+        let request = ProcessRequest(
+            argv: ["/bin/sh", "-c", "touch \"$0\"; cat", started], environment: ["PATH": "/usr/bin:/bin"], timeout: 20)
+        var childWasRunning = false
+        let lines = Array(String(repeating: "Firefox (always)\n", count: 10_000).utf8)
+        let result = try runner.run(request) {
+            for _ in 0..<1000 where !FileManager.default.fileExists(atPath: started) { usleep(10_000) }
+            childWasRunning = FileManager.default.fileExists(atPath: started)
+            return lines
+        }
+        #expect(childWasRunning, "the input was asked for before the child ran")
+        #expect(result.status == 0 && result.stdout == lines)
+    }
+
     @Test func everythingWrittenBeforeTheExitIsKept() {
         // More than a pipe holds (so read while it runs), then a last burst just before exit.
         let (result, _) = shell("head -c 200000 /dev/zero; head -c 60000 /dev/zero >&2; exit 3")
