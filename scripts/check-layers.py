@@ -22,7 +22,7 @@ DECLARATION = re.compile(
     re.M,
 )
 # The real implementations of the side-effect protocols, and the files allowed to build them.
-REAL_SEAMS = ("LocalFileSystem", "PosixProcessRunner", "SystemClock", "CurlHTTPClient",
+REAL_SEAMS = ("LocalFileSystem", "PosixProcessRunner", "SystemClock", "CurlHTTPClient", "SDBusMessageBus",
               "SocketDisplayProbe", "SQLiteLibraryReader", "StandardErrorDiagnostics")
 COMPOSITION_ROOT = {"Commands/Choosy.swift", "Commands/ChoosyAction.swift", "Commands/CommandContext.swift"}
 CONSTRUCTION = re.compile(r"\b(" + "|".join(REAL_SEAMS) + r")\s*\(")

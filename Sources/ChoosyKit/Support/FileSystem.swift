@@ -2,7 +2,8 @@ import Glibc
 
 /// What `stat` says about a path.
 package struct FileInfo: Equatable, Sendable {
-    package enum Kind: Sendable { case regular, directory, other }
+    /// What `stat` says the path is; `other` for what no case names.
+    package enum Kind: Sendable { case regular, directory, socket, fifo, characterDevice, blockDevice, other }
 
     package var kind: Kind
     /// Permission bits (`st_mode & 0o7777`).
@@ -126,7 +127,16 @@ package struct LocalFileSystem: FileSystem {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         let type = status.st_mode & S_IFMT
-        let kind: FileInfo.Kind = type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .other
+        let kind: FileInfo.Kind =
+            switch type {
+            case S_IFREG: .regular
+            case S_IFDIR: .directory
+            case S_IFSOCK: .socket
+            case S_IFIFO: .fifo
+            case S_IFCHR: .characterDevice
+            case S_IFBLK: .blockDevice
+            default: .other
+            }
         return FileInfo(
             kind: kind,
             permissions: UInt32(status.st_mode & 0o7777),
