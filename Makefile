@@ -35,7 +35,7 @@ WEB_PACKAGES := libicu72 libpsl5 libpcre2-8-0
 # run a session bus of their own, and Python services on it.
 DBUS_PACKAGES := libsystemd0 dbus-daemon python3-dbus python3-gi
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
-TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) $(DBUS_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb xdg-utils rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
+TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) $(DBUS_PACKAGES) shared-mime-info python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb xdg-utils rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils \
 	xvfb rofi zenity sway fuzzel wtype python3-xlib

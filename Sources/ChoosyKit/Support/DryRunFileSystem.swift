@@ -11,6 +11,10 @@ package struct DryRunFileSystem: FileSystem {
     package func info(_ path: String) -> FileInfo? { reading.info(path) }
     package func read(_ path: String, limit: Int) throws -> [UInt8] { try reading.read(path, limit: limit) }
     package func readProcessFile(_ path: String, limit: Int) throws -> [UInt8] { try reading.readProcessFile(path, limit: limit) }
+    package func info(atPath path: [UInt8]) -> FileInfo? { reading.info(atPath: path) }
+    package func isSymbolicLink(atPath path: [UInt8]) -> Bool { reading.isSymbolicLink(atPath: path) }
+    package func isReadable(atPath path: [UInt8]) -> Bool { reading.isReadable(atPath: path) }
+    package func readStart(atPath path: [UInt8], count: Int) throws -> [UInt8] { try reading.readStart(atPath: path, count: count) }
     package func list(_ directory: String) -> [String]? { reading.list(directory) }
     package func listNames(_ directory: String) -> DirectoryNames? { reading.listNames(directory) }
     package func isExecutable(_ path: String) -> Bool { reading.isExecutable(path) }

@@ -74,6 +74,16 @@ package protocol FileSystem: Sendable {
     /// where a link came from makes for each ancestor. Not for files of many records (`maps`,
     /// `mountinfo`), which procfs hands out a page at a time.
     func readProcessFile(_ path: String, limit: Int) throws -> [UInt8]
+    /// `info` of a path given as bytes: a file's name need not be UTF-8 (a local file handed
+    /// to choosy, whose name reaches its app byte for byte).
+    func info(atPath path: [UInt8]) -> FileInfo?
+    /// Whether the path is a symbolic link itself (`lstat`), pointing anywhere or nowhere.
+    func isSymbolicLink(atPath path: [UInt8]) -> Bool
+    /// Whether this process may read the file, or list the directory (`access`).
+    func isReadable(atPath path: [UInt8]) -> Bool
+    /// The first `count` bytes of a regular file (all of a shorter one), whatever its size: what
+    /// a file's MIME type is sniffed from.
+    func readStart(atPath path: [UInt8], count: Int) throws -> [UInt8]
     /// The names in a directory (without `.` and `..`), or nil when it cannot be listed.
     func list(_ directory: String) -> [String]?
     /// `list`, as bytes (for directories of thousands of names).
@@ -103,6 +113,14 @@ extension FileSystem {
         list(directory).map(DirectoryNames.init)
     }
 
+    /// A file system of UTF-8 names only (a test's) takes a path's bytes as their text.
+    package func info(atPath path: [UInt8]) -> FileInfo? { info(String(decoding: path, as: UTF8.self)) }
+    package func isSymbolicLink(atPath path: [UInt8]) -> Bool { linkTarget(String(decoding: path, as: UTF8.self)) != nil }
+    package func isReadable(atPath path: [UInt8]) -> Bool { info(atPath: path) != nil }
+    package func readStart(atPath path: [UInt8], count: Int) throws -> [UInt8] {
+        Array(try read(String(decoding: path, as: UTF8.self), limit: Int.max).prefix(count))
+    }
+
     /// A file system without a procfs of its own (a test's) reads such a file as any other.
     package func readProcessFile(_ path: String, limit: Int) throws -> [UInt8] {
         try read(path, limit: limit)
@@ -124,8 +142,12 @@ package struct LocalFileSystem: FileSystem {
     }
 
     package func info(_ path: String) -> FileInfo? {
+        info(atPath: Array(path.utf8))
+    }
+
+    package func info(atPath path: [UInt8]) -> FileInfo? {
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard LocalFileSystem.withPath(path, { stat($0, &status) }) == 0 else { return nil }
         let type = status.st_mode & S_IFMT
         let kind: FileInfo.Kind =
             switch type {
@@ -173,6 +195,48 @@ package struct LocalFileSystem: FileSystem {
         guard fd >= 0 else { throw FileSystemError(path: path, code: errno) }
         defer { close(fd) }
         return try readToEnd(fd, path: path, limit: limit, firstChunk: min(4096, limit + 1), shortReadEnds: true)
+    }
+
+    package func isSymbolicLink(atPath path: [UInt8]) -> Bool {
+        var status = stat()
+        return LocalFileSystem.withPath(path, { lstat($0, &status) }) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+
+    package func isReadable(atPath path: [UInt8]) -> Bool {
+        LocalFileSystem.withPath(path, { access($0, R_OK) }) == 0
+    }
+
+    package func readStart(atPath path: [UInt8], count: Int) throws -> [UInt8] {
+        let name = String(decoding: path, as: UTF8.self)
+        let fd = LocalFileSystem.withPath(path, { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) })
+        guard fd >= 0 else { throw FileSystemError(path: name, code: errno) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw FileSystemError.notRegularFile(name) }
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < buffer.count {
+                let read = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
+                if read > 0 {
+                    initialized += read
+                } else if read == 0 {
+                    return
+                } else if errno != EINTR {
+                    failure = errno
+                    return
+                }
+            }
+        }
+        if failure != 0 { throw FileSystemError(path: name, code: failure) }
+        return bytes
+    }
+
+    /// `body` with the path as a C string of exactly its bytes (a NUL among them ends it
+    /// early, and no file has such a name).
+    private static func withPath<Result>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { body($0) }
+        }
     }
 
     /// Reads `fd` to its end, refusing more than `limit` bytes: into chunks, the first of
