@@ -21,6 +21,7 @@ PLACEHOLDER_RE = re.compile(r"\{\{([^{}]*)\}\}")
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:$")
 URL_START_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 SCHEME_NAME_RE = re.compile(r"^[a-z][a-z0-9+.-]*$")
+MIME_TYPE_RE = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$")
 WEB_SCHEME_RE = re.compile(r"^https?://[^/?#\s]+(/[^\s]*)?$")
 DOCS_RE = re.compile(r"^https://[^/\s]+(/\S*)?$")
 DESKTOP_ID_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*\.desktop$")
@@ -524,6 +525,14 @@ class Checker:
             for scheme in schemes:
                 if not isinstance(scheme, str) or not SCHEME_NAME_RE.match(scheme):
                     self.err(where, "scheme %r is not a lowercase URL scheme name (no colon)" % (scheme,))
+        mime_types = t.get("mime_types")
+        if mime_types is not None:
+            if not isinstance(mime_types, list) or not mime_types:
+                self.err(where, "'mime_types' must be a non-empty array of MIME types")
+                mime_types = []
+            for mime_type in mime_types:
+                if not isinstance(mime_type, str) or not MIME_TYPE_RE.match(mime_type):
+                    self.err(where, "MIME type %r is not a lowercase media/subtype" % (mime_type,))
         actions = t.get("actions") if isinstance(t.get("actions"), list) else []
         for i, action in enumerate(actions):
             if not isinstance(action, dict) or "url_format" not in action:

@@ -9,6 +9,9 @@ package struct AppType: Equatable, Sendable {
     /// Standard URL schemes the type's actions can be written in (`mailto` for email): any
     /// handler of one of them is an app of the type, catalogued or not.
     package var schemes: [String] = []
+    /// MIME types of local files that the type's apps open (`text/html` for the browser): a
+    /// file of one of them is offered to the type's installed apps, with their profiles.
+    package var mimeTypes: [String] = []
 
     package func action(_ key: String) -> Action? { actions.first { $0.key == key } }
     package func app(_ key: String) -> App? { apps.first { $0.key == key } }

@@ -6,12 +6,14 @@ package enum CatalogMerger {
         guard let key = records.first?.key else { return nil }
         var name: String?
         var schemes: [String]?
+        var mimeTypes: [String]?
         var parameters = OrderedMerge<ParameterRecord>()
         var actions = OrderedMerge<ActionRecord>()
         var apps = OrderedMerge<AppRecord>()
         for record in records {
             name = record.name ?? name
             schemes = record.schemes ?? schemes
+            mimeTypes = record.mimeTypes ?? mimeTypes
             record.parameters?.forEach { parameters.add($0.key, $0, merging: merge) }
             record.actions?.forEach { actions.add($0.key, $0, merging: merge) }
             record.apps?.forEach { apps.add($0.key, $0, merging: merge) }
@@ -39,7 +41,8 @@ package enum CatalogMerger {
                     privateArguments: app.privateArguments
                 )
             },
-            schemes: schemes ?? []
+            schemes: schemes ?? [],
+            mimeTypes: mimeTypes ?? []
         )
     }
 

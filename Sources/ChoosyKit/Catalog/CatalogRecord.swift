@@ -8,6 +8,8 @@ package struct AppTypeRecord: Equatable, Sendable {
     package var apps: [AppRecord]?
     /// Standard URL schemes the type's actions can be written in (Linux addition).
     package var schemes: [String]?
+    /// MIME types of local files the type's apps open (Linux addition).
+    package var mimeTypes: [String]?
     /// Web links that mean one of the type's actions (Linux addition).
     package var links: [CatalogLink]?
 }
@@ -129,6 +131,7 @@ package enum CatalogDecoder {
                 )
             },
             schemes: type["schemes"]?.elements?.compactMap { $0.stringValue.flatMap(normalizedScheme) },
+            mimeTypes: type["mime_types"]?.elements?.compactMap { $0.stringValue.flatMap(normalizedMimeType) },
             links: type["links"]?.elements?.compactMap { link(key: key, $0, source: source, invalid: &invalidLinks) }
         )
     }
@@ -209,6 +212,16 @@ package enum CatalogDecoder {
             bytes.allSatisfy({ isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
         else { return nil }
         return scheme.lowercased()
+    }
+
+    /// `media/subtype`, lowercased: two non-empty parts of printable ASCII without blanks,
+    /// `/`, `;` or `=` (what a `mimeapps.list` line can hold); nil for anything else.
+    private static func normalizedMimeType(_ type: String) -> String? {
+        let parts = type.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty }),
+            type.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "=") })
+        else { return nil }
+        return type.lowercased()
     }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {

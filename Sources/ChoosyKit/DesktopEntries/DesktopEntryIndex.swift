@@ -11,30 +11,38 @@ import Synchronization
 /// the handlers of a URL scheme uses a map kept in `$XDG_CACHE_HOME/choosy/`, rebuilt whenever
 /// an applications directory (or any subdirectory) changed; a rebuild takes what a directory's
 /// `mimeinfo.cache` lists when it is no older than the directory (as GIO reads it), else parses
-/// only the entries whose bytes may name a scheme. Looking up the entries that run a program
-/// uses a second map beside it, built and checked the same way. The index can exclude choosy's
-/// own entry, so that a URL is never handed back to choosy.
+/// only the entries whose bytes may name a scheme. The handlers of every other MIME type (a
+/// local file's) are in a second map, the entries that run a program in a third and those
+/// that implement an interface in a fourth, each built and checked the same way when first
+/// asked for: a link reads none of them. The index can exclude
+/// choosy's own entry, so that a URL is never handed back to choosy.
 package final class DesktopEntryIndex: Sendable {
     /// The `applications` directories, in precedence order.
     package let directories: [String]
     package let cachePath: String
+    /// The MIME map: the handlers of the MIME types that are no URL scheme.
+    package let mimeTypesCachePath: String
     /// The program map: what finding where a link came from reads (doc/links-and-rules.md).
     package let programsCachePath: String
+    /// The interface map: the entries that implement an intent (the desktop's terminal).
+    package let interfacesCachePath: String
     private let searchPath: [String]
     private let fileSystem: FileSystem
     private let clock: Clock
     /// The canonical path of the choosy executable, whose entries are never handlers.
     private let excludedExecutable: String?
     private let schemeMap = Mutex<SchemeCache?>(nil)
+    private let mimeTypeMap = Mutex<SchemeCache?>(nil)
     private let programMap = Mutex<SchemeCache?>(nil)
+    private let interfaceMap = Mutex<SchemeCache?>(nil)
     /// Entries already found by ID: one command asks for the same few many times (probing,
     /// associations, picker order), and a real entry with its translations is long to parse.
     private let located = Mutex<[String: Located?]>([:])
     private typealias Located = (entry: DesktopEntry, rank: Int)
-    /// Per entry file, why it is unusable (nil: usable) and the schemes its `MimeType` lists,
-    /// worked out once per command for the same reason.
+    /// Per entry file, why it is unusable (nil: usable) and the MIME types its `MimeType`
+    /// lists (lowercased), worked out once per command for the same reason.
     private let unusable = Mutex<[String: String?]>([:])
-    private let schemesByPath = Mutex<[String: Set<String>]>([:])
+    private let typesByPath = Mutex<[String: Set<String>]>([:])
 
     /// Subdirectory depth limit: real trees are one or two deep, and a symlink loop must end.
     private static let maxDepth = 8
@@ -53,7 +61,9 @@ package final class DesktopEntryIndex: Sendable {
         }
         self.directories = directories
         self.cachePath = joinPath(environment.cacheHome, "choosy", "desktop-entries.cache")
+        self.mimeTypesCachePath = joinPath(environment.cacheHome, "choosy", "desktop-mimetypes.cache")
         self.programsCachePath = joinPath(environment.cacheHome, "choosy", "desktop-programs.cache")
+        self.interfacesCachePath = joinPath(environment.cacheHome, "choosy", "desktop-interfaces.cache")
         self.searchPath = environment.searchPath
         self.fileSystem = fileSystem
         self.clock = clock
@@ -195,33 +205,60 @@ package final class DesktopEntryIndex: Sendable {
         return canonicalPath(resolved) == excludedExecutable
     }
 
-    // MARK: Lookup by URL scheme
+    // MARK: Lookup by MIME type
 
-    /// The usable entries whose own `MimeType` lists `x-scheme-handler/<scheme>`, in
+    /// The usable entries whose own `MimeType` lists `x-scheme-handler/<scheme>`.
+    package func declaredHandlers(forScheme scheme: String) -> [(entry: DesktopEntry, rank: Int)] {
+        declaredHandlers(forMimeType: DesktopEntryIndex.schemeHandlerPrefix + scheme)
+    }
+
+    /// The usable entries whose own `MimeType` lists the type (matched case-insensitively), in
     /// precedence order (directory, then path), each with the rank of its directory. This is
-    /// only what the entries declare: `MimeAppsList.associations(forScheme:)` applies the
+    /// only what the entries declare: `MimeAppsList.associations(forMimeType:)` applies the
     /// user's and the system's `mimeapps.list` to it. Each is re-read, so an entry edited in
     /// place or made unusable since the map was saved is never returned.
-    package func declaredHandlers(forScheme scheme: String) -> [(entry: DesktopEntry, rank: Int)] {
-        let scheme = scheme.lowercased()
-        let ids = schemeMap.withLock { map in
-            if map == nil { map = loadOrBuild(cachePath, decode: { SchemeCache(decoding: $0) }, scan: scan) }
-            return map?.ids(forScheme: scheme) ?? []
+    package func declaredHandlers(forMimeType mimeType: String) -> [(entry: DesktopEntry, rank: Int)] {
+        let type = mimeType.lowercased()
+        let ids: [String]
+        if let scheme = DesktopEntryIndex.scheme(handledBy: type) {
+            ids = schemeMap.withLock { map in
+                if map == nil { map = loadOrBuild(cachePath, decode: { SchemeCache(decoding: $0) }, scan: { scan(.schemes) }) }
+                return map?.ids(forScheme: scheme) ?? []
+            }
+        } else {
+            ids = lookUp(type, in: mimeTypeMap, at: mimeTypesCachePath) { scan(.otherTypes) }
         }
         return ids.compactMap { id in
-            guard let found = locate(id: id), unusableReason(found.entry) == nil, declaredSchemes(of: found.entry).contains(scheme) else {
+            guard let found = locate(id: id), unusableReason(found.entry) == nil, declaredTypes(of: found.entry).contains(type) else {
                 return nil
             }
             return found
         }
     }
 
-    /// The schemes of the `x-scheme-handler/*` types the entry's `MimeType` lists, lowercased.
-    private func declaredSchemes(of entry: DesktopEntry) -> Set<String> {
-        if let known = schemesByPath.withLock({ $0[entry.path] }) { return known }
-        let schemes = Set(entry.mimeTypes.compactMap(DesktopEntryIndex.scheme(handledBy:)))
-        schemesByPath.withLock { $0[entry.path] = schemes }
-        return schemes
+    /// The MIME types the entry's `MimeType` lists, lowercased.
+    private func declaredTypes(of entry: DesktopEntry) -> Set<String> {
+        if let known = typesByPath.withLock({ $0[entry.path] }) { return known }
+        let types = Set(entry.mimeTypes.map { $0.lowercased() })
+        typesByPath.withLock { $0[entry.path] = types }
+        return types
+    }
+
+    /// The IDs a map beside the scheme map (the MIME map, the program map) gives for `key`:
+    /// loaded the first time (its stamps taken from the scheme map when this command checked
+    /// those), built again when it or the line read is malformed.
+    private func lookUp(_ key: String, in map: borrowing Mutex<SchemeCache?>, at path: String, scan: () -> SchemeCache) -> [String] {
+        map.withLock { map in
+            if map == nil {
+                // The scheme map's stamps, when this command checked them, need no checking again.
+                let schemes = schemeMap.withLock { $0 }
+                map = loadOrBuild(path, decode: { SchemeCache(decodingStampsOf: $0, sameAs: schemes) }, scan: scan)
+            }
+            if let ids = map?.ids(forScheme: key) { return ids }
+            // A malformed line: built again, as for a malformed file.
+            map = build(path, scan: scan)
+            return map?.ids(forScheme: key) ?? []
+        }
     }
 
     /// The map saved at `path` when it was built from the directories as they are now (or it
@@ -255,12 +292,38 @@ package final class DesktopEntryIndex: Sendable {
         return info.modified
     }
 
-    /// Lists every applications directory and maps schemes to the IDs that may handle them.
-    private func scan() -> SchemeCache {
+    /// Which MIME types a map holds: the schemes of the `x-scheme-handler/*` types (by their
+    /// scheme), or every other type.
+    private enum TypeSelection {
+        case schemes, otherTypes
+
+        /// The key of a `MimeType` value in this map, or nil when the map does not hold it.
+        func key(of mimeType: String) -> String? {
+            let scheme = DesktopEntryIndex.scheme(handledBy: mimeType)
+            switch self {
+            case .schemes: return scheme
+            case .otherTypes: return scheme == nil && !mimeType.isEmpty ? mimeType.lowercased() : nil
+            }
+        }
+
+        /// Whether a key of `mimeinfo.cache` may be one this map holds (`key(of:)` decides).
+        func keeps(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            self == .otherTypes || DesktopEntryIndex.namesSchemeHandler(key)
+        }
+
+        /// Whether an entry file's bytes may list a type this map holds: most entries name no
+        /// scheme handler, and are not parsed for the scheme map.
+        func mayName(_ bytes: [UInt8]) -> Bool {
+            self == .otherTypes || DesktopEntryIndex.mayNameSchemeHandler(bytes)
+        }
+    }
+
+    /// Lists every applications directory and maps the selected types to the IDs that may handle them.
+    private func scan(_ selection: TypeSelection) -> SchemeCache {
         // The listings first: the files that no listing names are then skipped by their bytes,
         // before a String is made of them (most of listing was making them). A root whose
         // listing turns out older than its directories is walked again, whole.
-        let listings = directories.map(schemesListed)
+        let listings = directories.map { typesListed(in: $0, selection) }
         let filter = IDFilter(listings)
         var files: [EntryFile] = []
         var seen: [(path: String, modified: Int64)] = []
@@ -279,9 +342,9 @@ package final class DesktopEntryIndex: Sendable {
             seen += walked.seen
         }
 
-        // The map holds, per scheme, every ID with a file that names it, whichever file wins:
+        // The map holds, per type, every ID with a file that names it, whichever file wins:
         // `declaredHandlers` keeps those whose winning entry does, so no entry needs to be
-        // parsed to know which one wins. A file names the schemes its directory's
+        // parsed to know which one wins. A file names the types its directory's
         // `mimeinfo.cache` lists it for, when that file can be trusted (most of a rebuild was
         // parsing entries); otherwise its own, read only when its bytes may name one.
         // Only IDs that some file names a scheme for are looked at twice: each of the thousands
@@ -290,11 +353,11 @@ package final class DesktopEntryIndex: Sendable {
         for (root, listing) in listings.enumerated() where trusted[root] {
             guard let listed = listing?.listed else { continue }
             candidates.reserveCapacity(candidates.count + listed.count)
-            for (id, scheme) in listed { candidates[id, default: Candidate()].named.append((root, scheme)) }
+            for (id, key) in listed { candidates[id, default: Candidate()].named.append((root, key)) }
         }
         for file in files where !trusted[file.root] {
-            for scheme in schemesNamed(byEntryAt: file.path, id: file.id) {
-                candidates[file.id, default: Candidate()].named.append((file.root, scheme))
+            for key in typesNamed(byEntryAt: file.path, id: file.id, selection) {
+                candidates[file.id, default: Candidate()].named.append((file.root, key))
             }
         }
         // Through the index: changing a value by its key in place cost more than the lookup.
@@ -302,8 +365,8 @@ package final class DesktopEntryIndex: Sendable {
             if let index = candidates.index(forKey: file.id) { candidates.values[index].found(file, at: position) }
         }
         var handlers: [String: [String]] = [:]
-        for candidate in candidates.values.filter({ !$0.schemes.isEmpty }).sorted(by: { $0.position < $1.position }) {
-            for scheme in candidate.schemes { handlers[scheme, default: []].append(candidate.id) }
+        for candidate in candidates.values.filter({ !$0.keys.isEmpty }).sorted(by: { $0.position < $1.position }) {
+            for key in candidate.keys { handlers[key, default: []].append(candidate.id) }
         }
         return SchemeCache(roots: directories, directories: seen, handlers: handlers)
     }
@@ -317,7 +380,7 @@ package final class DesktopEntryIndex: Sendable {
         private var holdsEverything = false
 
         /// Holding the IDs of every listing.
-        init(_ listings: [(listed: [(id: String, scheme: String)], modified: Int64)?]) {
+        init(_ listings: [(listed: [(id: String, key: String)], modified: Int64)?]) {
             for case let listing? in listings {
                 for (id, _) in listing.listed {
                     guard let hash = IDFilter.start(id) else {
@@ -356,19 +419,19 @@ package final class DesktopEntryIndex: Sendable {
     }
 
     /// An ID that a trusted `mimeinfo.cache` lists, or an entry of another directory names, for
-    /// schemes: which ones, by root (a listing counts only for an ID with a file in its root).
+    /// the map's types: which ones, by root (a listing counts only for an ID with a file in its root).
     private struct Candidate {
-        var named: [(root: Int, scheme: String)] = []
+        var named: [(root: Int, key: String)] = []
         /// As its first file spells it (IDs equal as Strings may differ in bytes, and the file's
         /// bytes are what finds it again), and where that file is in the walk.
         var id = ""
         var position = Int.max
-        /// The schemes named for the roots that have a file of it.
-        var schemes: [String] = []
+        /// The types named for the roots that have a file of it.
+        var keys: [String] = []
 
         mutating func found(_ file: EntryFile, at position: Int) {
             if position < self.position { (id, self.position) = (file.id, position) }
-            for named in named where named.root == file.root && !schemes.contains(named.scheme) { schemes.append(named.scheme) }
+            for named in named where named.root == file.root && !keys.contains(named.key) { keys.append(named.key) }
         }
     }
 
@@ -380,17 +443,7 @@ package final class DesktopEntryIndex: Sendable {
     /// link came from asks, and every other command keeps a rebuild that reads no entry. Each
     /// entry is re-read, as for `declaredHandlers`.
     package func usableEntries(running program: String) -> [DesktopEntry] {
-        let ids = programMap.withLock { map in
-            if map == nil {
-                // The scheme map's stamps, when this command checked them, need no checking again.
-                let schemes = schemeMap.withLock { $0 }
-                map = loadOrBuild(programsCachePath, decode: { SchemeCache(decodingStampsOf: $0, sameAs: schemes) }, scan: scanPrograms)
-            }
-            if let ids = map?.ids(forScheme: program) { return ids }
-            // A malformed line: built again, as for a malformed file.
-            map = build(programsCachePath, scan: scanPrograms)
-            return map?.ids(forScheme: program) ?? []
-        }
+        let ids = lookUp(program, in: programMap, at: programsCachePath, scan: scanPrograms)
         return ids.compactMap { id in
             guard let entry = usableEntry(id: id), DesktopEntryIndex.programName(of: entry) == program else { return nil }
             return entry
@@ -403,10 +456,11 @@ package final class DesktopEntryIndex: Sendable {
         return line.program.split(separator: "/").last.map(String.init)
     }
 
-    /// Lists and parses every entry file: per program, the IDs with a file (winning or not) of
-    /// `Type=Application`, not hidden, that runs it.
-    private func scanPrograms() -> SchemeCache {
-        var programs: [String: [String]] = [:]
+    /// Lists and parses every entry file (only the keys `keeping` names beside `Type` and
+    /// `Hidden`): per key `keys` gives an entry, the IDs with a file (winning or not) of
+    /// `Type=Application`, not hidden, that gives it.
+    private func scanEveryEntry(keeping: [String], _ keys: (DesktopEntry) -> [String]) -> SchemeCache {
+        var handlers: [String: [String]] = [:]
         var seen: [(path: String, modified: Int64)] = []
         var visited: Set<FileIdentity> = []
         for root in directories.indices {
@@ -415,14 +469,34 @@ package final class DesktopEntryIndex: Sendable {
             for file in walked.files {
                 // `read` refuses what `DesktopEntryParser.read` refuses: not regular, too large.
                 guard let bytes = try? fileSystem.read(file.path, limit: KeyFile.sizeLimit),
-                    let entry = DesktopEntryParser.parse(bytes, id: file.id, path: file.path, keeping: ["Type", "Hidden", "Exec"]),
-                    !entry.isHidden, entry.type == "Application", let program = DesktopEntryIndex.programName(of: entry),
-                    programs[program]?.contains(file.id) != true
+                    let entry = DesktopEntryParser.parse(bytes, id: file.id, path: file.path, keeping: ["Type", "Hidden"] + keeping),
+                    !entry.isHidden, entry.type == "Application"
                 else { continue }
-                programs[program, default: []].append(file.id)
+                for key in keys(entry) where handlers[key]?.contains(file.id) != true { handlers[key, default: []].append(file.id) }
             }
         }
-        return SchemeCache(roots: directories, directories: seen, handlers: programs)
+        return SchemeCache(roots: directories, directories: seen, handlers: handlers)
+    }
+
+    /// Per program, the IDs of the entries that run it.
+    private func scanPrograms() -> SchemeCache {
+        scanEveryEntry(keeping: ["Exec"]) { DesktopEntryIndex.programName(of: $0).map { [$0] } ?? [] }
+    }
+
+    // MARK: Lookup by interface
+
+    /// The usable entries whose `Implements` lists `interface` (an intent, such as
+    /// `org.freedesktop.Terminal1`), in precedence order (directory, then path). The map of
+    /// every entry file's interfaces is built the first time one is asked for, as the program
+    /// map is; each entry is re-read.
+    package func usableEntries(implementing interface: String) -> [DesktopEntry] {
+        let ids = lookUp(interface, in: interfaceMap, at: interfacesCachePath) {
+            scanEveryEntry(keeping: ["Implements"]) { $0.list("Implements") }
+        }
+        return ids.compactMap { id in
+            guard let entry = usableEntry(id: id), entry.list("Implements").contains(interface) else { return nil }
+            return entry
+        }
     }
 
     /// The IDs of every file below the applications directories, each once, in precedence
@@ -497,46 +571,46 @@ package final class DesktopEntryIndex: Sendable {
 }
 
 extension DesktopEntryIndex {
-    /// Each ID and scheme of the `x-scheme-handler/*` types that the `mimeinfo.cache` of an
-    /// applications directory (written by update-desktop-database, read by GIO) lists it for,
-    /// and that file's mtime; nil when it is missing or malformed. It is trusted when no older
-    /// than the newest mtime of the directory and its subdirectories: written last, by a rename
-    /// into the directory, it is never older while no entry was added, removed or renamed since.
-    private func schemesListed(in directory: String) -> (listed: [(id: String, scheme: String)], modified: Int64)? {
+    /// Each ID and key of the selected types that the `mimeinfo.cache` of an applications
+    /// directory (written by update-desktop-database, read by GIO) lists it for, and that file's
+    /// mtime; nil when it is missing or malformed. It is trusted when no older than the newest
+    /// mtime of the directory and its subdirectories: written last, by a rename into the
+    /// directory, it is never older while no entry was added, removed or renamed since.
+    private func typesListed(in directory: String, _ selection: TypeSelection) -> (listed: [(id: String, key: String)], modified: Int64)? {
         let path = joinPath(directory, "mimeinfo.cache")
         guard let info = fileSystem.info(path), info.kind == .regular,
             let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit),
-            let types = KeyFile(parsing: bytes, keeping: ("MIME Cache", DesktopEntryIndex.namesSchemeHandler))?.groups["MIME Cache"]
+            let types = KeyFile(parsing: bytes, keeping: ("MIME Cache", selection.keeps))?.groups["MIME Cache"]
         else { return nil }
-        var listed: [(id: String, scheme: String)] = []
+        var listed: [(id: String, key: String)] = []
         for (type, value) in types {
-            guard let scheme = DesktopEntryIndex.scheme(handledBy: type) else { continue }
-            for id in KeyFile.list(value) { listed.append((id, scheme)) }
+            guard let key = selection.key(of: type) else { continue }
+            for id in KeyFile.list(value) { listed.append((id, key)) }
         }
         return (listed, info.modified)
     }
 
-    /// The schemes the usable-looking (parseable, not hidden, `Type=Application`) entry file
-    /// at `path` names in its `MimeType`; none for any other file.
-    private func schemesNamed(byEntryAt path: String, id: String) -> [String] {
+    /// The keys of the selected types the usable-looking (parseable, not hidden,
+    /// `Type=Application`) entry file at `path` names in its `MimeType`; none for any other file.
+    private func typesNamed(byEntryAt path: String, id: String, _ selection: TypeSelection) -> [String] {
         // `read` refuses what `DesktopEntryParser.read` refuses: not regular, too large.
-        guard let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit), DesktopEntryIndex.mayNameSchemeHandler(bytes),
+        guard let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit), selection.mayName(bytes),
             let entry = DesktopEntryParser.parse(bytes, id: id, path: path, keeping: ["Type", "Hidden", "MimeType"]),
             !entry.isHidden, entry.type == "Application"
         else { return [] }
-        var schemes: [String] = []
-        for scheme in entry.mimeTypes.compactMap(DesktopEntryIndex.scheme(handledBy:)) where !schemes.contains(scheme) {
-            schemes.append(scheme)
-        }
-        return schemes
+        var keys: [String] = []
+        for key in entry.mimeTypes.compactMap(selection.key(of:)) where !keys.contains(key) { keys.append(key) }
+        return keys
     }
 
     /// `https` for `x-scheme-handler/HTTPS`; nil for another MIME type or an empty scheme.
     private static func scheme(handledBy mimeType: String) -> String? {
         let lowered = mimeType.lowercased()
-        guard lowered.hasPrefix("x-scheme-handler/"), lowered.utf8.count > "x-scheme-handler/".utf8.count else { return nil }
-        return String(lowered.dropFirst("x-scheme-handler/".count))
+        guard lowered.hasPrefix(schemeHandlerPrefix), lowered.utf8.count > schemeHandlerPrefix.utf8.count else { return nil }
+        return String(lowered.dropFirst(schemeHandlerPrefix.count))
     }
+
+    private static let schemeHandlerPrefix = "x-scheme-handler/"
 
     /// Whether an entry file's bytes hold `x-scheme-handler/` in any ASCII case, as a
     /// `MimeType` naming a scheme handler must: escapes only make blanks, line ends and `\\`,

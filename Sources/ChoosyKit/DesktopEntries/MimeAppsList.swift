@@ -1,10 +1,11 @@
 import Synchronization
 
-/// What the `mimeapps.list` files and the desktop entries say about one URL scheme, resolved
-/// as the MIME Applications Associations spec 1.0.1 says (its rules are summed up in the
-/// README, "Associations").
-package struct SchemeAssociations: Sendable {
-    /// The usable entries associated with the scheme, most preferred first.
+/// What the `mimeapps.list` files and the desktop entries say about one MIME type (a URL
+/// scheme's `x-scheme-handler/<scheme>`, a local file's type), resolved as the MIME
+/// Applications Associations spec 1.0.1 says (its rules are summed up in
+/// doc/spec-choices.md, "Associations").
+package struct MimeAssociations: Sendable {
+    /// The usable entries associated with the type, most preferred first.
     package var entries: [DesktopEntry]
     /// The default a `[Default Applications]` list names: the first usable entry of the first
     /// list that names one (it is then one of `entries`, associated or not before).
@@ -14,7 +15,7 @@ package struct SchemeAssociations: Sendable {
     /// Whether the most preferred association is there by an `[Added Associations]` line.
     package var firstIsAdded = false
     /// The default when a `mimeapps.list` chose it: named, or added as the most preferred
-    /// association; nil when it is only the first entry whose `MimeType` lists the scheme.
+    /// association; nil when it is only the first entry whose `MimeType` lists the type.
     package var listedDefault: DesktopEntry? { namedDefault ?? (firstIsAdded ? entries.first : nil) }
     /// Whether the first installed entry a `[Default Applications]` list names is choosy's own
     /// (`choosy install --default-handler`): then the handler it replaced is the user's choice.
@@ -44,51 +45,61 @@ package struct MimeAppsList: Sendable {
     package let locations: [Location]
     private let index: DesktopEntryIndex
     private let fileSystem: FileSystem
-    /// One command asks about the same schemes several times (probing, apps the catalog does
+    /// One command asks about the same types several times (probing, apps the catalog does
     /// not name, picker order).
     private let known = Memo()
 
     private final class Memo: Sendable {
         let files = Mutex<[(Location, KeyFile)]?>(nil)
-        let associations = Mutex<[String: SchemeAssociations]>([:])
+        let associations = Mutex<[String: MimeAssociations]>([:])
     }
 
     package init(environment: Environment, index: DesktopEntryIndex, fileSystem: FileSystem) {
-        // A desktop name becomes part of a file name; one that could leave the directory is ignored.
-        let desktops = environment.currentDesktops.filter { !$0.isEmpty && !$0.contains("/") && !$0.hasPrefix(".") }
-        var locations: [Location] = []
-        let directories =
-            (([environment.configHome] + environment.configDirs).map { ($0, nil as Int?) })
-            + ([environment.dataHome] + environment.dataDirs).map { base -> (String, Int?) in
-                let directory = joinPath(base, "applications")
-                return (directory, index.directories.firstIndex(of: directory))
-            }
-        for (directory, rank) in directories {
-            for desktop in desktops {
-                locations.append(
-                    Location(path: joinPath(directory, "\(desktop)-mimeapps.list"), isDesktopSpecific: true, directoryRank: rank))
-            }
-            locations.append(Location(path: joinPath(directory, "mimeapps.list"), isDesktopSpecific: false, directoryRank: rank))
+        self.locations = ListFile.locations(of: "mimeapps.list", in: environment).map { file in
+            Location(
+                path: file.path, isDesktopSpecific: file.isDesktopSpecific,
+                directoryRank: file.applicationsDirectory.flatMap { index.directories.firstIndex(of: $0) })
         }
-        self.locations = locations
         self.index = index
         self.fileSystem = fileSystem
     }
 
-    /// The associations of `x-scheme-handler/<scheme>`, by the spec's algorithm: walking the
-    /// files in order, each plain `mimeapps.list` adds its `[Added Associations]` (except IDs
-    /// removed so far, and IDs whose entry lies in a directory before the file's own) and
-    /// then removes its `[Removed Associations]`; after the file of an applications directory,
-    /// the entries of that directory whose `MimeType` lists the type follow, except removed
-    /// ones. The default is the first ID of the first `[Default Applications]` list (any
-    /// file, desktop-specific ones included) that is one of these associations. Hidden,
+    /// The associations of `x-scheme-handler/<scheme>`.
+    package func associations(forScheme scheme: String) -> MimeAssociations {
+        associations(forMimeType: "x-scheme-handler/" + scheme)
+    }
+
+    /// The associations of a MIME type (matched case-insensitively), by the spec's algorithm:
+    /// walking the files in order, each plain `mimeapps.list` adds its `[Added Associations]`
+    /// (except IDs removed so far, and IDs whose entry lies in a directory before the file's
+    /// own) and then removes its `[Removed Associations]`; after the file of an applications
+    /// directory, the entries of that directory whose `MimeType` lists the type follow, except
+    /// removed ones. The default is the first ID of the first `[Default Applications]` list
+    /// (any file, desktop-specific ones included) that is one of these associations. Hidden,
     /// unusable and choosy's own entries are never associations.
-    package func associations(forScheme scheme: String) -> SchemeAssociations {
-        let scheme = scheme.lowercased()
-        if let found = known.associations.withLock({ $0[scheme] }) { return found }
-        let found = resolve(scheme)
-        known.associations.withLock { $0[scheme] = found }
+    package func associations(forMimeType mimeType: String) -> MimeAssociations {
+        let mimeType = mimeType.lowercased()
+        if let found = known.associations.withLock({ $0[mimeType] }) { return found }
+        let found = resolve(mimeType)
+        known.associations.withLock { $0[mimeType] = found }
         return found
+    }
+
+    /// The handlers of a local file: those of its type and of the types it is a kind of
+    /// (`types`, nearest first, as `MimeDatabase.typeAndAncestors` lists them), each entry once.
+    /// The default is the one of the nearest type that has one, as GIO finds it: a type's own
+    /// associations come before a parent's default.
+    package func associations(forTypes types: [String]) -> MimeAssociations {
+        var nearest: MimeAssociations?
+        var entries: [DesktopEntry] = []
+        for type in types {
+            let found = associations(forMimeType: type)
+            if nearest == nil && found.defaultEntry != nil { nearest = found }
+            for entry in found.entries where !entries.contains(where: { $0.id == entry.id }) { entries.append(entry) }
+        }
+        var combined = nearest ?? MimeAssociations(entries: [], namedDefault: nil, defaultIsChoosy: false)
+        combined.entries = entries
+        return combined
     }
 
     /// The files that exist and parse, in lookup order.
@@ -107,13 +118,12 @@ package struct MimeAppsList: Sendable {
         }
     }
 
-    private func resolve(_ scheme: String) -> SchemeAssociations {
-        let mimeType = "x-scheme-handler/" + scheme
+    private func resolve(_ mimeType: String) -> MimeAssociations {
         let files = files()
         // Within one directory the spec gives no order; this is the order of its
         // `mimeinfo.cache` (update-desktop-database sorts by ID), which GIO follows.
         var declared: [Int: [DesktopEntry]] = [:]
-        for (entry, rank) in index.declaredHandlers(forScheme: scheme) { declared[rank, default: []].append(entry) }
+        for (entry, rank) in index.declaredHandlers(forMimeType: mimeType) { declared[rank, default: []].append(entry) }
         for rank in declared.keys { declared[rank]!.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) } }
 
         var entries: [DesktopEntry] = []
@@ -156,11 +166,11 @@ package struct MimeAppsList: Sendable {
                 }
                 guard index.unusableReason(entry) == nil else { continue }
                 if !associated.contains(id) { entries.append(entry) }
-                return SchemeAssociations(entries: entries, namedDefault: entry, defaultIsChoosy: defaultIsChoosy)
+                return MimeAssociations(entries: entries, namedDefault: entry, defaultIsChoosy: defaultIsChoosy)
             }
         }
         let firstIsAdded = entries.first.map { added.contains($0.id) } ?? false
-        return SchemeAssociations(entries: entries, namedDefault: nil, firstIsAdded: firstIsAdded, defaultIsChoosy: defaultIsChoosy)
+        return MimeAssociations(entries: entries, namedDefault: nil, firstIsAdded: firstIsAdded, defaultIsChoosy: defaultIsChoosy)
     }
 
     /// The IDs a group lists for a MIME type, matched case-insensitively.

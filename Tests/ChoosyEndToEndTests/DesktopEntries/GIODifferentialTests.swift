@@ -12,7 +12,8 @@ import Testing
 @Suite(.serialized) struct GIODifferentialTests {
     static let seed: UInt64 = 0x5EED_C0DE
     static let trees = 320
-    static let schemes = ["zqa", "zqb"]
+    /// Two URL schemes (the scheme map) and a file type (the MIME map).
+    static let mimeTypes = ["x-scheme-handler/zqa", "x-scheme-handler/zqb", "application/x-zqc"]
 
     /// What made GIO answer otherwise, per the README's list.
     enum Deviation: String, CaseIterable {
@@ -52,15 +53,15 @@ import Testing
         var pickerOrder: [String] = []
         for number in 0..<Self.trees {
             let tree = GeneratedTree(number: number, random: &random)
-            for scheme in Self.schemes {
-                let gio = tree.gio(scheme)
-                let choosy = tree.choosy(scheme)
-                let picker = tree.pickerOrder(scheme)
+            for mimeType in Self.mimeTypes {
+                let gio = tree.gio(mimeType)
+                let choosy = tree.choosy(mimeType)
+                let picker = tree.pickerOrder(mimeType)
                 if let listed = picker.listedDefault, listed == gio.defaultID {
                     listedDefaults += 1
                     if picker.first != listed {
                         pickerOrder.append(
-                            "tree \(number) \(scheme): gio opens \(listed), the picker offers \(picker.first ?? "nothing") first")
+                            "tree \(number) \(mimeType): gio opens \(listed), the picker offers \(picker.first ?? "nothing") first")
                     }
                 }
                 if gio == choosy {
@@ -71,8 +72,9 @@ import Testing
                 var reasons: Set<Deviation> = []
                 var unexplainedIDs: [[String]] = []
                 for (alternatives, ofDefaults) in Self.differences(gio, choosy) {
-                    var found = alternatives.map { tree.deviations(for: $0, scheme: scheme, gio: gio, choosy: choosy) }.reduce(into: Set())
-                    { $0.formUnion($1) }
+                    var found = alternatives.map { tree.deviations(for: $0, mimeType: mimeType, gio: gio, choosy: choosy) }.reduce(
+                        into: Set()
+                    ) { $0.formUnion($1) }
                     // Only the registered lists leave a named default out.
                     if ofDefaults { found.remove(.unregisteredDefault) }
                     if found.isEmpty { unexplainedIDs.append(alternatives) }
@@ -82,7 +84,7 @@ import Testing
                     for reason in reasons { explained[reason, default: 0] += 1 }
                 } else {
                     unexplained.append(
-                        "tree \(number) (\(tree.root)) \(scheme): gio \(gio), choosy \(choosy); unexplained: \(unexplainedIDs)")
+                        "tree \(number) (\(tree.root)) \(mimeType): gio \(gio), choosy \(choosy); unexplained: \(unexplainedIDs)")
                 }
             }
             if unexplained.isEmpty { tree.remove() }
@@ -91,10 +93,10 @@ import Testing
         #expect(pickerOrder.isEmpty, "\(pickerOrder.prefix(5).joined(separator: "\n"))")
         #expect(listedDefaults * 4 >= Self.trees, "only \(listedDefaults) defaults chosen by a list")
         print(
-            "GIO differential: \(agreed) of \(Self.trees * Self.schemes.count) answers agree; explained differences: \(explained.map { "\($0.key): \($0.value)" }.sorted())"
+            "GIO differential: \(agreed) of \(Self.trees * Self.mimeTypes.count) answers agree; explained differences: \(explained.map { "\($0.key): \($0.value)" }.sorted())"
         )
         // Most answers agree outright, and every deviation the README lists was seen.
-        #expect(agreed * 10 >= Self.trees * Self.schemes.count * 6, "only \(agreed) answers agreed")
+        #expect(agreed * 10 >= Self.trees * Self.mimeTypes.count * 6, "only \(agreed) answers agreed")
         for deviation in Deviation.allCases {
             #expect(explained[deviation, default: 0] > 0, "GIO never \(deviation.rawValue) in \(Self.trees) trees")
         }
@@ -133,7 +135,7 @@ private struct GeneratedTree {
 
     struct Entry {
         var kind: Kind
-        var schemes: [String]
+        var mimeTypes: [String]
         /// The applications directory, by rank (0 is the user's); -1 for the relative one.
         var rank: Int
     }
@@ -144,9 +146,9 @@ private struct GeneratedTree {
     let environment: [String: String]
     /// Every file written, per ID, in directory order (the relative directory last).
     private(set) var entries: [String: [Entry]] = [:]
-    /// Per scheme, the IDs named by any `[Default Applications]` line.
+    /// Per MIME type, the IDs named by any `[Default Applications]` line.
     private(set) var namedDefaults: [String: Set<String>] = [:]
-    /// Per scheme, the IDs removed by the `mimeapps.list` of an applications directory.
+    /// Per MIME type, the IDs removed by the `mimeapps.list` of an applications directory.
     private(set) var dataDirectoryRemovals: [String: Set<String>] = [:]
 
     init(number: Int, random: inout SplitMix64) {
@@ -177,10 +179,10 @@ private struct GeneratedTree {
                     (.normal, 84), (.hidden, 3), (.missingTryExec, 3), (.unknownFieldCode, 3), (.missingProgram, 3), (.notAnApplication, 2),
                     (.junk, 2),
                 ])
-                let schemes = GIODifferentialTests.schemes.filter { _ in random.chance(0.6) }
-                entries[id, default: []].append(Entry(kind: kind, schemes: schemes, rank: rank))
+                let mimeTypes = GIODifferentialTests.mimeTypes.filter { _ in random.chance(0.6) }
+                entries[id, default: []].append(Entry(kind: kind, mimeTypes: mimeTypes, rank: rank))
                 let path = id == "kde-f.desktop" && random.chance(0.5) ? directory + "/kde/f.desktop" : directory + "/" + id
-                Self.write(path, Self.contents(kind: kind, name: id, schemes: schemes, noDisplay: random.chance(0.1)))
+                Self.write(path, Self.contents(kind: kind, name: id, mimeTypes: mimeTypes, noDisplay: random.chance(0.1)))
             }
         }
         let desktopNames = (desktops ?? "").split(separator: ":").map { $0.lowercased() }
@@ -205,22 +207,22 @@ private struct GeneratedTree {
         var text = ""
         for group in groups where random.chance(0.6) {
             text += "[\(group)]\n"
-            for scheme in GIODifferentialTests.schemes where random.chance(group == "Removed Associations" ? 0.3 : 0.6) {
-                // Mostly IDs that declare the scheme, as real lists name real handlers.
-                let declaring = Self.ids.filter { id in entries[id, default: []].contains { $0.schemes.contains(scheme) } }
+            for mimeType in GIODifferentialTests.mimeTypes where random.chance(group == "Removed Associations" ? 0.3 : 0.6) {
+                // Mostly IDs that declare the type, as real lists name real handlers.
+                let declaring = Self.ids.filter { id in entries[id, default: []].contains { $0.mimeTypes.contains(mimeType) } }
                 let ids = (0..<random.next(upTo: 3) + 1).map { _ in
                     group != "Removed Associations" && !declaring.isEmpty && random.chance(0.75)
                         ? random.pick(declaring) : random.pick(Self.ids + ["missing.desktop"])
                 }
-                if group == "Default Applications" { namedDefaults[scheme, default: []].formUnion(ids) }
-                if group == "Removed Associations" && dataDirectory { dataDirectoryRemovals[scheme, default: []].formUnion(ids) }
-                text += "x-scheme-handler/\(scheme)=" + ids.map { $0 + ";" }.joined() + "\n"
+                if group == "Default Applications" { namedDefaults[mimeType, default: []].formUnion(ids) }
+                if group == "Removed Associations" && dataDirectory { dataDirectoryRemovals[mimeType, default: []].formUnion(ids) }
+                text += "\(mimeType)=" + ids.map { $0 + ";" }.joined() + "\n"
             }
         }
         return text
     }
 
-    static func contents(kind: Kind, name: String, schemes: [String], noDisplay: Bool) -> String {
+    static func contents(kind: Kind, name: String, mimeTypes: [String], noDisplay: Bool) -> String {
         if kind == .junk { return "\u{1}\u{2}not a key file\n\u{FFFF}" }
         var lines = ["[Desktop Entry]", "Type=\(kind == .notAnApplication ? "Link" : "Application")", "Name=\(name)"]
         switch kind {
@@ -231,7 +233,7 @@ private struct GeneratedTree {
         if kind == .missingTryExec { lines.append("TryExec=/nonexistent/program") }
         if kind == .hidden { lines.append("Hidden=true") }
         if noDisplay { lines.append("NoDisplay=true") }
-        if !schemes.isEmpty { lines.append("MimeType=" + schemes.map { "x-scheme-handler/\($0);" }.joined()) }
+        if !mimeTypes.isEmpty { lines.append("MimeType=" + mimeTypes.map { "\($0);" }.joined()) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -244,10 +246,10 @@ private struct GeneratedTree {
         try? FileManager.default.removeItem(atPath: root)
     }
 
-    func gio(_ scheme: String) -> GIODifferentialTests.Answer {
+    func gio(_ mimeType: String) -> GIODifferentialTests.Answer {
         let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(
             ProcessRequest(
-                argv: ["gio", "mime", "x-scheme-handler/\(scheme)"], environment: environment, workingDirectory: root
+                argv: ["gio", "mime", mimeType], environment: environment, workingDirectory: root
             ))
         let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
         var answer = GIODifferentialTests.Answer(defaultID: nil, registered: [])
@@ -261,19 +263,21 @@ private struct GeneratedTree {
         return answer
     }
 
-    func choosy(_ scheme: String) -> GIODifferentialTests.Answer {
+    func choosy(_ mimeType: String) -> GIODifferentialTests.Answer {
         let environment = Environment(environment)
         let associations = MimeAppsList(
             environment: environment,
             index: DesktopEntryIndex(environment: environment, fileSystem: LocalFileSystem(), clock: SystemClock()),
             fileSystem: LocalFileSystem()
-        ).associations(forScheme: scheme)
+        ).associations(forMimeType: mimeType)
         return GIODifferentialTests.Answer(defaultID: associations.defaultEntry?.id, registered: associations.entries.map(\.id))
     }
 
     /// The default a mimeapps.list chose, and the first app a picker offers when the scheme's
     /// associations are the apps of one type, in ID order (the catalog's order).
-    func pickerOrder(_ scheme: String) -> (listedDefault: String?, first: String?) {
+    func pickerOrder(_ mimeType: String) -> (listedDefault: String?, first: String?) {
+        guard mimeType.hasPrefix("x-scheme-handler/") else { return (nil, nil) }
+        let scheme = String(mimeType.dropFirst("x-scheme-handler/".count))
         let environment = Environment(environment)
         let index = DesktopEntryIndex(environment: environment, fileSystem: LocalFileSystem(), clock: SystemClock())
         let mimeApps = MimeAppsList(environment: environment, index: index, fileSystem: LocalFileSystem())
@@ -291,19 +295,19 @@ private struct GeneratedTree {
     }
 
     /// The documented deviations that can make GIO answer otherwise about `id`.
-    func deviations(for id: String, scheme: String, gio: GIODifferentialTests.Answer, choosy: GIODifferentialTests.Answer) -> Set<
+    func deviations(for id: String, mimeType: String, gio: GIODifferentialTests.Answer, choosy: GIODifferentialTests.Answer) -> Set<
         GIODifferentialTests.Deviation
     > {
         let copies = entries[id] ?? []
         var found: Set<GIODifferentialTests.Deviation> = []
-        if namedDefaults[scheme, default: []].contains(id) && choosy.defaultID == id && !gio.registered.contains(id) {
+        if namedDefaults[mimeType, default: []].contains(id) && choosy.defaultID == id && !gio.registered.contains(id) {
             found.insert(.unregisteredDefault)
         }
         if copies.contains(where: { $0.kind == .hidden }) { found.insert(.hiddenEntry) }
         if copies.contains(where: { $0.kind == .unknownFieldCode }) { found.insert(.unknownFieldCode) }
         if copies.contains(where: { $0.kind == .missingProgram }) { found.insert(.missingProgram) }
         if copies.contains(where: { $0.rank == -1 }) { found.insert(.relativeDirectory) }
-        if dataDirectoryRemovals[scheme, default: []].contains(id) { found.insert(.sameDirectoryRemoval) }
+        if dataDirectoryRemovals[mimeType, default: []].contains(id) { found.insert(.sameDirectoryRemoval) }
         // The copy that owns the ID does not load for GIO, and one below it does.
         let ranked = copies.filter { $0.rank >= 0 }
         if let top = ranked.first, top.kind != .normal && top.kind != .junk, ranked.dropFirst().contains(where: { $0.kind == .normal }) {

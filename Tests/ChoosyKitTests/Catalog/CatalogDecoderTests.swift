@@ -58,6 +58,17 @@ import Testing
         #expect(escaped.first?.actions?.first?.urlFormat == "mailto:{{to}}?subject={{subject}}")
     }
 
+    @Test func theMIMETypesATypeClaimsAreReadAndALaterSourceReplacesThem() throws {
+        let records = try decode(
+            """
+            [{"key":"browser","mime_types":["text/html","Application/XHTML+XML",3,"text","text/","/html","a/b/c","text/x;y","te xt/html"]}]
+            """)
+        #expect(records.first?.mimeTypes == ["text/html", "application/xhtml+xml"])
+        #expect(CatalogMerger.merge(records)?.mimeTypes == ["text/html", "application/xhtml+xml"])
+        #expect(CatalogMerger.merge(records + [AppTypeRecord(key: "browser", mimeTypes: ["text/x-other"])])?.mimeTypes == ["text/x-other"])
+        #expect(CatalogMerger.merge(records + [AppTypeRecord(key: "browser")])?.mimeTypes == ["text/html", "application/xhtml+xml"])
+    }
+
     @Test func unknownKeysAndWrongTypesAreIgnored() throws {
         let records = try decode(
             """

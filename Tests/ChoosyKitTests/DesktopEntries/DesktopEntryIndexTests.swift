@@ -307,6 +307,56 @@ import Testing
         #expect(index(sandbox).usableEntries(running: "other").map(\.id) == ["new-other.desktop", "slack.desktop"])
     }
 
+    /// A file's MIME type has its own map, apart from the scheme map (a link reads none of it),
+    /// from the entries or a trusted `mimeinfo.cache`, as the scheme map is made.
+    @Test func theHandlersOfAFileTypeComeFromAMapOfTheirOwn() throws {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry("viewer.desktop", sandbox.application(name: "Viewer", exec: "viewer %f", "MimeType=Image/PNG;text/plain;\n"))
+        sandbox.desktopEntry("sub/editor.desktop", sandbox.application(name: "Editor", exec: "editor %f", "MimeType=text/plain;\n"))
+        sandbox.desktopEntry(
+            "browser.desktop", sandbox.application(name: "Browser", exec: "browser %u", "MimeType=x-scheme-handler/https;text/html;\n"))
+        sandbox.desktopEntry("hidden.desktop", "[Desktop Entry]\nType=Application\nExec=x\nHidden=true\nMimeType=text/plain;\n")
+        sandbox.desktopEntry(
+            "system.desktop", sandbox.application(name: "System", exec: "system %f", "MimeType=text/plain;\n"),
+            directory: sandbox.dataDir + "/applications")
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
+        let first = index(sandbox)
+        #expect(first.declaredHandlers(forMimeType: "image/png").map(\.entry.id) == ["viewer.desktop"])
+        #expect(
+            first.declaredHandlers(forMimeType: "TEXT/plain").map(\.entry.id) == ["sub-editor.desktop", "viewer.desktop", "system.desktop"])
+        #expect(first.declaredHandlers(forMimeType: "text/plain").map(\.rank) == [0, 0, 1])
+        #expect(first.declaredHandlers(forMimeType: "application/pdf").isEmpty)
+        #expect(!sandbox.exists(first.cachePath), "the scheme map is not built for a file")
+        let saved = try #require(sandbox.read(first.mimeTypesCachePath))
+        #expect(saved.contains("S\ttext/html\tbrowser.desktop\n") && !saved.contains("https"))
+        // The schemes stay in the scheme map.
+        #expect(first.declaredHandlers(forMimeType: "x-scheme-handler/https").map(\.entry.id) == ["browser.desktop"])
+        #expect(try #require(sandbox.read(first.cachePath)).contains("S\thttps\tbrowser.desktop\n"))
+        // A trusted mimeinfo.cache is taken as it is (an entry it leaves out is left out).
+        sandbox.write(
+            sandbox.dataHome + "/applications/mimeinfo.cache", "[MIME Cache]\ntext/plain=viewer.desktop;\nimage/png=viewer.desktop;\n")
+        try FileManager.default.removeItem(atPath: first.mimeTypesCachePath)
+        #expect(index(sandbox).declaredHandlers(forMimeType: "text/plain").map(\.entry.id) == ["viewer.desktop", "system.desktop"])
+    }
+
+    @Test func theEntriesThatImplementAnInterfaceComeFromASavedMap() throws {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry(
+            "term.desktop", sandbox.application(name: "Term", exec: "term", "Implements=org.freedesktop.Terminal1;org.example.Other;\n"))
+        sandbox.desktopEntry("other.desktop", sandbox.application(name: "Other", exec: "other", "Implements=org.example.Other\n"))
+        sandbox.desktopEntry(
+            "broken.desktop", sandbox.application(name: "Broken", exec: "broken %x", "Implements=org.freedesktop.Terminal1;\n"))
+        sandbox.backdateDirectories(under: sandbox.dataHome + "/applications")
+        sandbox.backdateDirectories(under: sandbox.dataDir + "/applications")
+        let first = index(sandbox)
+        #expect(first.usableEntries(implementing: "org.freedesktop.Terminal1").map(\.id) == ["term.desktop"])
+        #expect(first.usableEntries(implementing: "org.example.Other").map(\.id) == ["other.desktop", "term.desktop"])
+        #expect(
+            try #require(sandbox.read(first.interfacesCachePath)).contains("S\torg.freedesktop.Terminal1\tbroken.desktop\tterm.desktop\n"))
+        #expect(!sandbox.exists(first.cachePath) && !sandbox.exists(first.programsCachePath))
+    }
+
     @Test func corruptCacheIsIgnoredAndRebuilt() throws {
         let sandbox = Sandbox()
         sandbox.desktopEntry("one.desktop", sandbox.application(name: "One", exec: "one %u", "MimeType=x-scheme-handler/demo;\n"))

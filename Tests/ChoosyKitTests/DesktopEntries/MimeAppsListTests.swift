@@ -37,8 +37,30 @@ import Testing
         #expect(list.locations.filter(\.isDesktopSpecific).count == 8)
     }
 
-    private func associations(_ sandbox: Sandbox, _ scheme: String = "https", excluding executable: String? = nil) -> SchemeAssociations {
+    private func associations(_ sandbox: Sandbox, _ scheme: String = "https", excluding executable: String? = nil) -> MimeAssociations {
         list(sandbox, excluding: executable).associations(forScheme: scheme)
+    }
+
+    /// A file's handlers: those of its type, then of each type it is a kind of, each once; the
+    /// default is the nearest type's (its own association before a parent's named default).
+    @Test func aFileTypeAndItsParentsGiveItsHandlers() {
+        let sandbox = Sandbox()
+        sandbox.desktopEntry("c-ide.desktop", sandbox.application(name: "IDE", exec: "ide %f", "MimeType=text/x-csrc;\n"))
+        sandbox.desktopEntry("editor.desktop", sandbox.application(name: "Editor", exec: "editor %f", "MimeType=text/plain;text/x-csrc;\n"))
+        sandbox.desktopEntry("pager.desktop", sandbox.application(name: "Pager", exec: "pager %f", "MimeType=text/plain;\n"))
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\ntext/plain=pager.desktop;\n")
+        let list = list(sandbox)
+        let file = list.associations(forTypes: ["text/x-csrc", "text/plain"])
+        #expect(file.entries.map(\.id) == ["c-ide.desktop", "editor.desktop", "pager.desktop"])
+        #expect(file.defaultEntry?.id == "c-ide.desktop")
+        #expect(list.associations(forTypes: ["text/x-other", "text/plain"]).defaultEntry?.id == "pager.desktop")
+        #expect(list.associations(forTypes: ["application/x-nothing"]).entries.isEmpty)
+        // What `xdg-mime default` writes for the type itself comes first.
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\ntext/x-csrc=pager.desktop\n")
+        #expect(
+            self.list(sandbox).associations(forTypes: ["text/x-csrc", "text/plain"]).defaultFirst.map(\.id) == [
+                "pager.desktop", "c-ide.desktop", "editor.desktop",
+            ])
     }
 
     @Test func firstInstalledAssociatedDefaultWins() {
