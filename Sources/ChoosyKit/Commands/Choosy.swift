@@ -299,9 +299,13 @@ public final class Choosy {
     }
 
     func launcher() -> Launcher {
-        Launcher(
+        let terminals = TerminalFinder(
+            environment: environment, fileSystem: fileSystem,
+            intents: IntentAppsList(environment: environment, index: probe().index, fileSystem: fileSystem),
+            bus: { [environment, fileSystem] in SDBusMessageBus(sessionOf: environment, fileSystem: fileSystem) })
+        return Launcher(
             environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: activation,
-            givenBytes: settings.givenBytes
+            givenBytes: settings.givenBytes, terminals: terminals
         )
     }
 

@@ -8,7 +8,7 @@ package struct LaunchForm: Equatable, Sendable {
 
 /// Starts a desktop entry with a URL (README, "Details: launching"): the `Exec` expanded into an argv, run directly
 /// (never through a shell), detached in its own session with stdio on `/dev/null`, in the
-/// entry's `Path` directory; `Terminal=true` apps inside a terminal emulator.
+/// entry's `Path` directory; `Terminal=true` apps inside a terminal emulator (`TerminalFinder`).
 package struct Launcher: Sendable {
     private let environment: Environment
     private let runner: ProcessRunner
@@ -17,13 +17,17 @@ package struct Launcher: Sendable {
     private let diagnostics: DiagnosticSink?
     private let activation: ActivationToken?
     private let givenBytes: GivenBytes
+    private let terminals: TerminalFinder?
 
     /// `activation`: the token the launched app gets when nothing used it before (doc/desktop.md);
     /// nil for launches that must not get one (callbacks). `givenBytes`: the command line's
-    /// arguments that were not UTF-8, which reach the app as they were given.
+    /// arguments that were not UTF-8, which reach the app as they were given. `terminals`: how
+    /// a `Terminal=true` app is started (without one, as `TerminalFinder` does with no desktop
+    /// terminal and no session bus).
     package init(
         environment: Environment, runner: ProcessRunner, fileSystem: FileSystem,
-        diagnostics: DiagnosticSink? = nil, activation: ActivationToken? = nil, givenBytes: GivenBytes = .none
+        diagnostics: DiagnosticSink? = nil, activation: ActivationToken? = nil, givenBytes: GivenBytes = .none,
+        terminals: TerminalFinder? = nil
     ) {
         self.environment = environment
         self.runner = runner
@@ -32,13 +36,29 @@ package struct Launcher: Sendable {
         self.diagnostics = diagnostics
         self.activation = activation
         self.givenBytes = givenBytes
+        self.terminals = terminals
     }
 
-    /// The argv that `launch` would run, without running anything (for `--dry-run`). An entry
-    /// whose `Exec` takes no URL gets none, except through an action (`form`), which gets it
-    /// as its last argument: an action's `Exec` often leaves the URL out
-    /// (`firefox --private-window`), yet it is the way to open it there.
+    private var terminalFinder: TerminalFinder {
+        terminals ?? TerminalFinder(environment: environment, fileSystem: fileSystem, intents: nil, bus: nil)
+    }
+
+    /// The argv that `launch` would run, without running anything (for `--dry-run`): for an
+    /// app that runs in a terminal, inside the terminal, or, when the desktop's terminal is
+    /// asked over the session bus, the app's own (what the terminal runs).
     package func argv(for entry: DesktopEntry, url: String?, form: LaunchForm = LaunchForm()) throws(ChoosyError) -> [String] {
+        let argv = try appArgv(for: entry, url: url, form: form)
+        guard entry.runsInTerminal else { return argv }
+        switch try terminal(for: entry).route {
+        case .command(let terminal): return terminal + argv
+        case .intent: return argv
+        }
+    }
+
+    /// The entry's own argv. An entry whose `Exec` takes no URL gets none, except through an
+    /// action (`form`), which gets it as its last argument: an action's `Exec` often leaves the
+    /// URL out (`firefox --private-window`), yet it is the way to open it there.
+    private func appArgv(for entry: DesktopEntry, url: String?, form: LaunchForm) throws(ChoosyError) -> [String] {
         let exec: String
         if let action = form.action {
             guard let actionExec = action.exec else { throw failure(entry, "its action '\(action.key)' has no Exec") }
@@ -61,11 +81,19 @@ package struct Launcher: Sendable {
             inserting: form.arguments
         )
         if form.action != nil, !commandLine.takesURL, let url, !url.isEmpty { argv.append(url) }
-        guard entry.runsInTerminal else { return argv }
-        guard let terminal = terminalCommand() else {
-            throw failure(entry, "it runs in a terminal, and none was found ($TERMINAL, xdg-terminal-exec, x-terminal-emulator)")
+        return argv
+    }
+
+    /// The terminal a `Terminal=true` entry runs in, said under `-v`.
+    private func terminal(for entry: DesktopEntry) throws(ChoosyError) -> TerminalFinder.Choice {
+        guard let choice = terminalFinder.choose() else {
+            throw failure(
+                entry,
+                "it runs in a terminal, and none was found ($TERMINAL, the desktop's terminal for org.freedesktop.Terminal1, xdg-terminal-exec, x-terminal-emulator)"
+            )
         }
-        return terminal + argv
+        diagnostics?.explain("\(entry.id) runs in a terminal: \(choice.reason)")
+        return choice
     }
 
     /// Starts the entry and returns the argv it ran. Throws `.launchFailed` with a one-line
@@ -73,7 +101,7 @@ package struct Launcher: Sendable {
     /// working directory, no terminal).
     @discardableResult
     package func launch(_ entry: DesktopEntry, url: String?, form: LaunchForm = LaunchForm()) throws(ChoosyError) -> [String] {
-        let argv = try argv(for: entry, url: url, form: form)
+        var argv = try appArgv(for: entry, url: url, form: form)
         var workingDirectory: String?
         if let path = entry.workingDirectory, !path.isEmpty {
             guard path.hasPrefix("/"), fileSystem.info(path)?.kind == .directory else {
@@ -87,6 +115,30 @@ package struct Launcher: Sendable {
         for name in ActivationToken.launchVariables { variables[name] = nil }
         variables["GIO_LAUNCHED_DESKTOP_FILE"] = entry.path
         variables[LinkHandoff.variable] = url.map(LinkHandoff.mark)
+        if entry.runsInTerminal {
+            switch try terminal(for: entry).route {
+            case .command(let terminal):
+                argv = terminal + argv
+            case .intent(let terminal):
+                let added = ["GIO_LAUNCHED_DESKTOP_FILE", LinkHandoff.variable].compactMap { name in variables[name].map { "\(name)=\($0)" }
+                }
+                var token: [String: String] = [:]
+                let lent = activation?.lend(into: &token) == true
+                do {
+                    try terminalFinder.launchCommand(
+                        in: terminal, argv: argv.map { givenBytes.original(of: $0) ?? Array($0.utf8) },
+                        workingDirectory: workingDirectory, entryPath: entry.path, environment: added,
+                        activationToken: token[ActivationToken.variables[0]])
+                    if lent { activation?.markUsed() }
+                    diagnostics?.explain("\(terminal.id) runs it: asked over the session bus (org.freedesktop.Terminal1.LaunchCommand)")
+                    warnIfNoDisplay(entry)
+                    return argv
+                } catch {
+                    diagnostics?.explain("\(terminal.id) cannot be asked over the session bus (\(error)): running its Exec")
+                    argv = try terminalFinder.execCommand(of: terminal) + argv
+                }
+            }
+        }
         activation?.pass(into: &variables)
         var request = ProcessRequest(
             argv: argv, environment: variables, workingDirectory: workingDirectory,
@@ -99,27 +151,16 @@ package struct Launcher: Sendable {
         } catch {
             throw failure(entry, error.description)
         }
-        // The start succeeded, but a window (a terminal's too) with nowhere to show fails out of sight.
-        if environment.value("DISPLAY") == nil && environment.value("WAYLAND_DISPLAY") == nil {
-            let kind = entry.runsInTerminal ? "an app that runs in a terminal" : "a graphical app"
-            diagnostics?.warning(
-                "started \(entry.id), \(kind), but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
-        }
+        warnIfNoDisplay(entry)
         return argv
     }
 
-    /// The terminal and its arguments to put before the app's argv: `$TERMINAL` (split on
-    /// whitespace) with `-e`, else `xdg-terminal-exec` (which takes the command as is), else
-    /// `x-terminal-emulator -e`; the first whose program is on `PATH`.
-    private func terminalCommand() -> [String]? {
-        var candidates: [[String]] = []
-        if let terminal = environment.value("TERMINAL") {
-            let words = terminal.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
-            if !words.isEmpty { candidates.append(words + ["-e"]) }
-        }
-        candidates.append(["xdg-terminal-exec"])
-        candidates.append(["x-terminal-emulator", "-e"])
-        return candidates.first { resolveExecutable($0[0], searchPath: environment.searchPath, fileSystem: fileSystem) != nil }
+    /// The start succeeded, but a window (a terminal's too) with nowhere to show fails out of sight.
+    private func warnIfNoDisplay(_ entry: DesktopEntry) {
+        guard environment.value("DISPLAY") == nil && environment.value("WAYLAND_DISPLAY") == nil else { return }
+        let kind = entry.runsInTerminal ? "an app that runs in a terminal" : "a graphical app"
+        diagnostics?.warning(
+            "started \(entry.id), \(kind), but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
     }
 
     private func failure(_ entry: DesktopEntry, _ reason: String) -> ChoosyError {
