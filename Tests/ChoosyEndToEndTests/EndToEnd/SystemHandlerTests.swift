@@ -139,4 +139,40 @@ import Testing
         #expect(open.status == 5)
         #expect(open.stderrLines.first?.hasPrefix("choosy: no picker available to choose a Browser app") == true)
     }
+
+    // MARK: A picker command that cannot run
+
+    /// `{"picker": "rofy"}`, `CHOOSY_PICKER`, `--picker 'dmenu -i'` without dmenu: the shell's
+    /// 127 means the picker could not show itself, not that the user cancelled (doc/desktop.md).
+    /// With no other picker, `handle` opens the link as it would without choosy, one line naming
+    /// the command; `open` is the no-picker error, never "cancelled".
+    @Test func aPickerCommandThatCannotRunIsNoCancel() {
+        for (id, name, program) in [("firefox.desktop", "Firefox", "firefox"), ("chromium.desktop", "Chromium", "chromium")] {
+            sandbox.installApp(id, name: name, program: program, mimeTypes: ["x-scheme-handler/https"])
+        }
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
+        let link = "https://example.org/a"
+        sandbox.write(sandbox.configHome + "/choosy/config.json", #"{"picker": "rofy"}"#)
+        let configured = sandbox.choosy(["handle", link], environment: withoutPickers())
+        #expect(configured.status == 0, "\(configured.stderr)")
+        #expect(sandbox.launched("chromium") == [[link]])
+        let named = configured.stderrLines.filter { $0.hasPrefix("choosy: ") && $0.contains("'rofy'") }
+        #expect(
+            named == [
+                "choosy: warning: the picker command 'rofy' could not be run (not found: the shell's status 127); trying the automatic picker"
+            ], "\(configured.stderr)")
+        #expect(!configured.stderr.contains("cancelled"))
+
+        var environment = withoutPickers()
+        environment.removeValue(forKey: "CHOOSY_PICKER")
+        let option = sandbox.choosy(["handle", link, "--picker", "dmenu -i"], environment: environment)
+        #expect(option.status == 0, "\(option.stderr)")
+        #expect(sandbox.launched("chromium", count: 2).count == 2)
+        #expect(option.stderr.contains("the picker command 'dmenu -i' could not be run"), "\(option.stderr)")
+
+        let open = sandbox.choosy(["open", "browser", "browse", "url=\(link)", "--picker", "dmenu -i"], environment: environment)
+        #expect(open.status == 5)
+        #expect(open.stderrLines.last?.hasPrefix("choosy: no picker available to choose a Browser app") == true, "\(open.stderr)")
+        #expect(!open.stderr.contains("cancelled"))
+    }
 }
