@@ -68,24 +68,13 @@ import Testing
 
     // MARK: No picker
 
-    /// A sandbox where no picker can be shown: no terminal (the tests run choosy in a new
-    /// session), no picker command, and a `PATH` without rofi, zenity or fzf.
-    private func withoutPickers() -> [String: String] {
-        let tools = sandbox.root + "/tools"
-        try? FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
-        for tool in ["date", "mv", "cat"] {
-            try? FileManager.default.createSymbolicLink(atPath: tools + "/" + tool, withDestinationPath: "/bin/" + tool)
-        }
-        return ["CHOOSY_PICKER": "", "PATH": sandbox.bin + ":" + tools]
-    }
-
     @Test func withNoPickerALinkOpensWithTheSystemsDefaultJustOnceAndSaysSo() {
         for (id, name, program) in [("firefox.desktop", "Firefox", "firefox"), ("chromium.desktop", "Chromium", "chromium")] {
             sandbox.installApp(id, name: name, program: program, mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
         }
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
         let link = "https://example.org/a?b=c"
-        let output = sandbox.choosy(["handle", link], environment: withoutPickers())
+        let output = sandbox.choosy(["handle", link], environment: sandbox.withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stderrLines.contains(
@@ -103,7 +92,7 @@ import Testing
             sandbox.installApp(id, name: name, program: program, mimeTypes: ["x-scheme-handler/https"])
         }
         sandbox.recorder("notify-send")
-        var environment = withoutPickers()
+        var environment = sandbox.withoutPickers()
         environment["DISPLAY"] = ":91"
         let output = sandbox.choosy(["handle", "https://example.org/"], environment: environment)
         #expect(output.status == 0, "\(output.stderr)")
@@ -120,7 +109,7 @@ import Testing
             "org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/mailto=neomutt.desktop;\n")
         #expect(sandbox.choosy("install", "--default-handler").status == 0)
-        var environment = withoutPickers()
+        var environment = sandbox.withoutPickers()
         environment["TERMINAL"] = terminal
         let output = sandbox.choosy(["handle", "mailto:ada@example.org?subject=Hi"], environment: environment)
         #expect(output.status == 0, "\(output.stderr)")
@@ -132,10 +121,10 @@ import Testing
         sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
         sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium")
         // Neither entry declares http(s), so only the catalog knows them: the first candidate opens.
-        let output = sandbox.choosy(["handle", "https://example.org/"], environment: withoutPickers())
+        let output = sandbox.choosy(["handle", "https://example.org/"], environment: sandbox.withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("firefox") == [["https://example.org/"]])
-        let open = sandbox.choosy(["open", "browser", "browse", "url=https://example.org/"], environment: withoutPickers())
+        let open = sandbox.choosy(["open", "browser", "browse", "url=https://example.org/"], environment: sandbox.withoutPickers())
         #expect(open.status == 5)
         #expect(open.stderrLines.first?.hasPrefix("choosy: no picker available to choose a Browser app") == true)
     }
@@ -153,7 +142,7 @@ import Testing
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
         let link = "https://example.org/a"
         sandbox.write(sandbox.configHome + "/choosy/config.json", #"{"picker": "rofy"}"#)
-        let configured = sandbox.choosy(["handle", link], environment: withoutPickers())
+        let configured = sandbox.choosy(["handle", link], environment: sandbox.withoutPickers())
         #expect(configured.status == 0, "\(configured.stderr)")
         #expect(sandbox.launched("chromium") == [[link]])
         let named = configured.stderrLines.filter { $0.hasPrefix("choosy: ") && $0.contains("'rofy'") }
@@ -163,7 +152,7 @@ import Testing
             ], "\(configured.stderr)")
         #expect(!configured.stderr.contains("cancelled"))
 
-        var environment = withoutPickers()
+        var environment = sandbox.withoutPickers()
         environment.removeValue(forKey: "CHOOSY_PICKER")
         let option = sandbox.choosy(["handle", link, "--picker", "dmenu -i"], environment: environment)
         #expect(option.status == 0, "\(option.stderr)")

@@ -218,9 +218,12 @@ private struct AnsweringDisplays: DisplayProbe {
         let candidates = [
             PickerCandidate(appKey: "firefox", displayName: "Firefox"), PickerCandidate(appKey: "chromium", displayName: "Chromium"),
         ]
+        let launchable = [
+            UnpickedChoice.Candidate(key: "firefox@Work", name: "Firefox — Work", desktopID: "firefox.desktop"),
+            UnpickedChoice.Candidate(key: "chromium", name: "Chromium", desktopID: "chromium.desktop"),
+        ]
         let error = ChoosyError.noPickerAvailable(
-            typeName: "Browser", candidates: candidates, desktopIDs: ["firefox.desktop", "chromium.desktop"],
-            userDefault: "firefox.desktop",
+            typeName: "Browser", candidates: candidates, launchable: launchable, userDefault: "firefox@Work",
             reason: "install rofi or zenity to choose"
         )
         #expect(
@@ -231,10 +234,10 @@ private struct AnsweringDisplays: DisplayProbe {
         #expect(
             error.unpicked
                 == UnpickedChoice(
-                    desktopIDs: ["firefox.desktop", "chromium.desktop"], userDefault: "firefox.desktop", typeName: "Browser",
+                    candidates: launchable, userDefault: "firefox@Work", typeName: "Browser",
                     reason: "install rofi or zenity to choose"))
         #expect(
-            ChoosyError.noPickerAvailable(typeName: "Email", candidates: candidates, desktopIDs: [], userDefault: nil, reason: "r").message
+            ChoosyError.noPickerAvailable(typeName: "Email", candidates: candidates, launchable: [], userDefault: nil, reason: "r").message
                 .hasPrefix("no picker available to choose an Email app"))
     }
 }
