@@ -228,9 +228,10 @@ package struct ExecCommandLine: Equatable, Sendable {
         return false
     }
 
-    /// An absolute path as it is, or the path of a local `file:` URL, percent-decoded; nil for
-    /// other URLs, remote hosts, and paths that decode to invalid UTF-8 or hold NUL (no argv
-    /// element can carry those).
+    /// An absolute path as it is, or the path of a local `file:` URL, percent-decoded (bytes
+    /// that are not UTF-8 as U+FFFD: the launcher passes such a file's own bytes,
+    /// `LaunchForm.localFile`); nil for other URLs, remote hosts, and paths that hold NUL (no
+    /// argv element can carry one).
     static func localPath(from url: String) -> String? {
         if url.hasPrefix("/") { return url.utf8.contains(0) ? nil : url }
         guard url.utf8.count > 5, url.prefix(5).lowercased() == "file:" else { return nil }
@@ -255,7 +256,7 @@ package struct ExecCommandLine: Equatable, Sendable {
             }
         }
         guard !bytes.contains(0) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -4,6 +4,9 @@ package struct LaunchForm: Equatable, Sendable {
     package var arguments: [String] = []
     /// The entry's action to run instead of its main `Exec` (a private window).
     package var action: DesktopAction?
+    /// The path of the local file opened (`handle PATH`), whose name need not be UTF-8: an
+    /// argument that is its text (`%f`) is passed as these bytes.
+    package var localFile: [UInt8]?
 }
 
 /// Starts a desktop entry with a URL (README, "Details: launching"): the `Exec` expanded into an argv, run directly
@@ -125,8 +128,9 @@ package struct Launcher: Sendable {
                 var token: [String: String] = [:]
                 let lent = activation?.lend(into: &token) == true
                 do {
+                    let exact = exactBytes(of: argv, form: form)
                     try terminalFinder.launchCommand(
-                        in: terminal, argv: argv.map { givenBytes.original(of: $0) ?? Array($0.utf8) },
+                        in: terminal, argv: argv.indices.map { exact[$0] ?? Array(argv[$0].utf8) },
                         workingDirectory: workingDirectory, entryPath: entry.path, environment: added,
                         activationToken: token[ActivationToken.variables[0]])
                     if lent { activation?.markUsed() }
@@ -145,7 +149,7 @@ package struct Launcher: Sendable {
             stdout: .discard, stderr: .discard
         )
         request.ownPIDVariable = "GIO_LAUNCHED_DESKTOP_FILE_PID"
-        request.argumentBytes = givenBytes.originals(in: argv)
+        request.argumentBytes = exactBytes(of: argv, form: form)
         do {
             try runner.spawnDetached(request)
         } catch {
@@ -153,6 +157,17 @@ package struct Launcher: Sendable {
         }
         warnIfNoDisplay(entry)
         return argv
+    }
+
+    /// The arguments of `argv` that reach the app as other bytes than their UTF-8: the command
+    /// line's arguments that were not UTF-8, and the local file's path.
+    private func exactBytes(of argv: [String], form: LaunchForm) -> [Int: [UInt8]] {
+        var exact = givenBytes.originals(in: argv)
+        if let path = form.localFile {
+            let text = String(decoding: path, as: UTF8.self)
+            for (index, argument) in argv.enumerated() where argument == text && !text.utf8.elementsEqual(path) { exact[index] = path }
+        }
+        return exact
     }
 
     /// The start succeeded, but a window (a terminal's too) with nowhere to show fails out of sight.

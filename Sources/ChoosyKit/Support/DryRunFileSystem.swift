@@ -15,6 +15,7 @@ package struct DryRunFileSystem: FileSystem {
     package func isSymbolicLink(atPath path: [UInt8]) -> Bool { reading.isSymbolicLink(atPath: path) }
     package func isReadable(atPath path: [UInt8]) -> Bool { reading.isReadable(atPath: path) }
     package func readStart(atPath path: [UInt8], count: Int) throws -> [UInt8] { try reading.readStart(atPath: path, count: count) }
+    package func currentDirectory() -> [UInt8]? { reading.currentDirectory() }
     package func list(_ directory: String) -> [String]? { reading.list(directory) }
     package func listNames(_ directory: String) -> DirectoryNames? { reading.listNames(directory) }
     package func isExecutable(_ path: String) -> Bool { reading.isExecutable(path) }

@@ -84,6 +84,8 @@ package protocol FileSystem: Sendable {
     /// The first `count` bytes of a regular file (all of a shorter one), whatever its size: what
     /// a file's MIME type is sniffed from.
     func readStart(atPath path: [UInt8], count: Int) throws -> [UInt8]
+    /// This process's working directory (`getcwd`), as bytes; nil when it is gone.
+    func currentDirectory() -> [UInt8]?
     /// The names in a directory (without `.` and `..`), or nil when it cannot be listed.
     func list(_ directory: String) -> [String]?
     /// `list`, as bytes (for directories of thousands of names).
@@ -113,10 +115,12 @@ extension FileSystem {
         list(directory).map(DirectoryNames.init)
     }
 
-    /// A file system of UTF-8 names only (a test's) takes a path's bytes as their text.
+    /// A file system of UTF-8 names only (a test's) takes a path's bytes as their text, and
+    /// works in `/`.
     package func info(atPath path: [UInt8]) -> FileInfo? { info(String(decoding: path, as: UTF8.self)) }
     package func isSymbolicLink(atPath path: [UInt8]) -> Bool { linkTarget(String(decoding: path, as: UTF8.self)) != nil }
     package func isReadable(atPath path: [UInt8]) -> Bool { info(atPath: path) != nil }
+    package func currentDirectory() -> [UInt8]? { Array("/".utf8) }
     package func readStart(atPath path: [UInt8], count: Int) throws -> [UInt8] {
         Array(try read(String(decoding: path, as: UTF8.self), limit: Int.max).prefix(count))
     }
@@ -204,6 +208,12 @@ package struct LocalFileSystem: FileSystem {
 
     package func isReadable(atPath path: [UInt8]) -> Bool {
         LocalFileSystem.withPath(path, { access($0, R_OK) }) == 0
+    }
+
+    package func currentDirectory() -> [UInt8]? {
+        guard let directory = getcwd(nil, 0) else { return nil }
+        defer { free(directory) }
+        return Array(UnsafeRawBufferPointer(start: directory, count: strlen(directory)))
     }
 
     package func readStart(atPath path: [UInt8], count: Int) throws -> [UInt8] {

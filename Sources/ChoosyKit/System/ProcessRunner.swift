@@ -191,8 +191,8 @@ package struct PosixProcessRunner: ProcessRunner {
         }
         // The child changes directory before exec, so a relative path must be made absolute
         // against the directory it was checked in.
-        if !executable.hasPrefix("/"), let directory = currentDirectory() {
-            executable = joinPath(directory, executable)
+        if !executable.hasPrefix("/"), let directory = fileSystem.currentDirectory() {
+            executable = joinPath(String(decoding: directory, as: UTF8.self), executable)
         }
         return executable
     }
@@ -391,12 +391,6 @@ package struct PosixProcessRunner: ProcessRunner {
             stderrTruncated: outputs[child.stderr]?.truncated ?? false
         )
     }
-}
-
-private func currentDirectory() -> String? {
-    guard let directory = getcwd(nil, 0) else { return nil }
-    defer { free(directory) }
-    return String(cString: directory)
 }
 
 /// The absolute path `program` runs from: itself when it contains a slash, else the first

@@ -4,16 +4,21 @@ package enum PercentEncoding {
     /// Encodes the UTF-8 of `text`; every byte outside `A-Z a-z 0-9 - . _ ~` becomes `%XX`
     /// with uppercase hex.
     package static func encode(_ text: some StringProtocol) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                bytes.append(byte)
+        encode(bytes: text.utf8, keeping: [])
+    }
+
+    /// Encodes bytes, keeping the unreserved ones and those of `kept` as they are.
+    package static func encode(bytes: some Collection<UInt8>, keeping kept: Set<UInt8>) -> String {
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if isUnreserved(byte) || kept.contains(byte) {
+                encoded.append(byte)
             } else {
-                bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                encoded += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// The decoded text, or nil when a `%` is not followed by two hex digits or the bytes

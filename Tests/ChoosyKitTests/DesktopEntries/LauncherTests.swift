@@ -36,6 +36,21 @@ import Testing
         #expect(runs == [[app] + expected.dropFirst()])
     }
 
+    /// A local file's path reaches an app that takes `%f` as its own bytes, not as UTF-8 text.
+    @Test func aLocalFilesPathReachesTheAppByteForByte() throws {
+        let sandbox = Sandbox()
+        sandbox.recorder("viewer")
+        let entry = try entry(sandbox, "viewer.desktop", sandbox.application(name: "Viewer", exec: "viewer --open %f"))
+        let path: [UInt8] = Array("/tmp/caf".utf8) + [0xE9] + Array(" #1.txt".utf8)
+        let url = try #require(try LocalFile(argument: path, workingDirectory: Array("/".utf8))).url
+        let launcher = Launcher(
+            environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()
+        )
+        try launcher.launch(entry, url: url, form: LaunchForm(localFile: path))
+        _ = sandbox.waitForRuns("viewer")
+        #expect(sandbox.recordedArgumentBytes("viewer").map { Array($0.dropFirst()) } == [[Array("--open".utf8), path]])
+    }
+
     @Test func givesNoURLToAnExecWithoutURLCode() throws {
         let sandbox = Sandbox()
         let app = sandbox.recorder("app")
