@@ -11,10 +11,15 @@ import LibFuzzer
 // dropped or added, a field of a b-tree page or of the header set to an edge value.
 
 /// The file the reader is given, in a directory of its own: nothing else may appear beside it.
+/// Both are removed when the run ends (not after a crash, whose input libFuzzer keeps).
 private let directory: String = {
     var template = Array("/tmp/choosy-fuzz-profile-groups-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     invariant(made != nil, "mkdtemp failed")
+    atexit {
+        unlink(store)
+        rmdir(directory)
+    }
     return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }()
 private let store = directory + "/store.sqlite"
