@@ -64,8 +64,8 @@ package struct SQLiteLibraryReader: SQLiteReader {
     private static let ok: Int32 = 0, row: Int32 = 100, done: Int32 = 101, interrupted: Int32 = 9
     private static let openReadOnly: Int32 = 0x1, openURI: Int32 = 0x40
     private static let nullType: Int32 = 5
-    /// `SQLITE_LIMIT_*` and the values set, after SQLite's "Defense Against The Dark Arts"
-    /// advice; `SQLITE_LIMIT_LENGTH` (0) is the caller's `valueBytes`.
+    /// `SQLITE_LIMIT_*` and the values set: room for a store's schema and a query of a few
+    /// columns, nothing more (doc/security.md); `SQLITE_LIMIT_LENGTH` (0) is the caller's `valueBytes`.
     private static let statementLimits: [(id: Int32, value: Int32)] = [
         (1, 100_000),  // SQL_LENGTH: one statement of the schema
         (2, 100),  // COLUMN
@@ -91,8 +91,8 @@ package struct SQLiteLibraryReader: SQLiteReader {
     private static let heapLimit: Int64 = 32 << 20
     /// How many virtual machine steps between two looks at the clock.
     private static let progressSteps: Int32 = 1000
-    /// Where SQLite's locks live in the file (sqlite3.c, `PENDING_BYTE`): a write lock there
-    /// is a write in progress.
+    /// The bytes SQLite locks (its pending byte at 1 GiB, then the reserved and shared ones,
+    /// whether or not the file is that long): a write lock there is a write in progress.
     private static let lockBytes = (start: off_t(0x4000_0000), count: off_t(512))
 
     private struct Library: Sendable {
