@@ -29,13 +29,11 @@ public func fuzzMimeMagic(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             && again.rules.map(\.offset) == magic.rules.map(\.offset) && again.rules.map(\.rangeLength) == magic.rules.map(\.rangeLength)
             && again.rules.map(\.children) == magic.rules.map(\.children), "the sections do not read back as written")
 
-    let found = magic.match(sample)
-    invariant(magic.match(sample)?.type == found?.type, "matching is not deterministic")
-    invariant(magic.match(Array(sample.prefix(magic.extent)))?.type == found?.type, "a byte past the extent counted")
-    func position(_ section: MimeMagic.Section?) -> Int {
-        section.flatMap { section in magic.sections.firstIndex { $0.type == section.type && $0.priority == section.priority } } ?? Int.max
-    }
-    invariant(position(magic.match(sample + [0, 0xFF, 0x41])) <= position(found), "more data made a later section match")
+    let found = magic.firstMatch(sample)
+    invariant(magic.firstMatch(sample) == found, "matching is not deterministic")
+    invariant(magic.match(sample)?.type == found.map { magic.sections[$0].type }, "match is not the first matching section")
+    invariant(magic.firstMatch(Array(sample.prefix(magic.extent))) == found, "a byte past the extent counted")
+    invariant((magic.firstMatch(sample + [0, 0xFF, 0x41]) ?? Int.max) <= (found ?? Int.max), "more data made a later section match")
     return 0
 }
 

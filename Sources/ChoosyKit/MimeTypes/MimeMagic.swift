@@ -78,7 +78,12 @@ struct MimeMagic: Sendable {
 
     /// The first section (the highest priority) with a rule that matches `data`.
     func match(_ data: [UInt8]) -> Section? {
-        sections.first { section in section.rules.contains { matches($0, data) } }
+        firstMatch(data).map { sections[$0] }
+    }
+
+    /// Where that section is in `sections`.
+    func firstMatch(_ data: [UInt8]) -> Int? {
+        sections.firstIndex { section in section.rules.contains { matches($0, data) } }
     }
 
     private func matches(_ index: Int, _ data: [UInt8]) -> Bool {
