@@ -22,6 +22,6 @@ package enum CommandTable {
         else {
             return Invocation(command: HelpCommand(asked: line), options: line.options)
         }
-        return Invocation(command: try command.init(line), options: line.options)
+        return Invocation(command: try command.init(line), options: command.options(line))
     }
 }

@@ -52,12 +52,27 @@ import Testing
     }
 
     func opener(_ picker: ScriptedPicker) -> ActionOpener {
-        ActionOpener(
-            apps: apps, preferences: preferences, rules: rules, sources: sources,
+        let launcher = Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics)
+        let index = DesktopEntryIndex(environment: environment, fileSystem: fileSystem, clock: FakeClock())
+        let probe = AppProbe(
+            index: index, mimeApps: MimeAppsList(environment: environment, index: index, fileSystem: fileSystem), locale: nil)
+        let catalog = Catalog(
+            cache: CatalogCache(environment: environment, fileSystem: fileSystem),
+            userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem), network: nil, clock: FakeClock(),
+            diagnostics: diagnostics)
+        return ActionOpener(
+            planner: OpenPlanner(
+                apps: apps, preferences: preferences, rules: rules, sources: sources,
+                classifier: LinkClassifier(catalog: catalog, diagnostics: diagnostics), launcher: launcher, alwaysShowPicker: false,
+                diagnostics: diagnostics),
+            preferences: preferences, rules: rules,
             hooks: HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem),
             pickers: ActionOpener.Pickers(picker: { _ in picker }, configured: { nil }, environment: environment),
-            launcher: Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics),
-            alwaysShowPicker: false, diagnostics: diagnostics
+            launcher: launcher,
+            fallback: SystemHandlerFallback(
+                probe: probe, previousHandler: { _ in nil }, launcher: launcher,
+                notifier: DesktopNotifier(environment: environment, runner: runner, fileSystem: fileSystem), diagnostics: diagnostics),
+            diagnostics: diagnostics
         )
     }
 
