@@ -228,7 +228,7 @@ import Testing
         #expect(picked.status == 0, "\(picked.stderr)")
         #expect(sandbox.launched("firefox", count: 2) == [[link], [link]])
         // Its own service's web app still gets the link as it is.
-        let own = sandbox.choosy([
+        let own = sandbox.dryRunBesideWhy([
             "handle", "https://www.google.com/maps/search/Alexanderplatz+Berlin/", "--app", "google_maps_web", "--dry-run",
         ])
         #expect(own.stdout == "firefox https://www.google.com/maps/search/Alexanderplatz+Berlin/\n", "\(own.stdout) \(own.stderr)")
@@ -244,7 +244,8 @@ import Testing
 
     @Test func dryRunJSONNamesTheTypeAndTheBrowser() throws {
         // With only X's web app, the browser takes the link itself.
-        let direct = try #require(Sandbox.jsonObject(sandbox.choosy("handle", "https://x.com/choosyapp", "--dry-run", "--json").stdout))
+        let direct = try #require(
+            Sandbox.jsonObject(sandbox.dryRunBesideWhy(["handle", "https://x.com/choosyapp", "--dry-run", "--json"]).stdout))
         #expect(direct["type"] as? String == "browser" && direct["app"] as? String == "firefox")
         #expect(direct["url"] as? String == "https://x.com/choosyapp")
         // A web app picked beside a native one names the browser that opens the link.
