@@ -284,12 +284,18 @@ public final class Choosy {
         try installedCatalog().installedApps(of: type)
     }
 
+    /// The launcher, made once: the planner, the opener and the fallback share it (it reads the locale).
     func launcher() -> Launcher {
-        Launcher(
+        if let loadedLauncher { return loadedLauncher }
+        let launcher = Launcher(
             environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: activation,
             givenBytes: settings.givenBytes
         )
+        loadedLauncher = launcher
+        return launcher
     }
+
+    private var loadedLauncher: Launcher?
 
     /// Makes the plan of a request: what every command that opens or explains reads.
     func planner() throws(ChoosyError) -> OpenPlanner {

@@ -33,7 +33,7 @@ package final class DesktopEntryIndex: Sendable {
     private typealias Located = (entry: DesktopEntry, rank: Int)
     /// Per entry file, why it is unusable (nil: usable) and the schemes its `MimeType` lists,
     /// worked out once per command for the same reason.
-    private let unusable = Mutex<[String: EntryUnusable?]>([:])
+    private let unusable = Mutex<[String: String?]>([:])
     private let schemesByPath = Mutex<[String: Set<String>]>([:])
 
     /// Subdirectory depth limit: real trees are one or two deep, and a symlink loop must end.
@@ -108,18 +108,15 @@ package final class DesktopEntryIndex: Sendable {
     /// `TryExec` (if any) naming an installed executable, and not choosy itself.
     /// `NoDisplay=true` does not matter: it only hides the entry from menus.
     package func unusableReason(_ entry: DesktopEntry) -> String? {
-        unusable(entry)?.description
-    }
-
-    /// Why the entry cannot be launched, as a value (`choosy why` tells the kinds apart).
-    package func unusable(_ entry: DesktopEntry) -> EntryUnusable? {
         if let known = unusable.withLock({ $0[entry.path] }) { return known }
-        let reason = findUnusable(entry)
+        let reason = self.unusable(entry)?.description
         unusable.withLock { $0[entry.path] = .some(reason) }
         return reason
     }
 
-    private func findUnusable(_ entry: DesktopEntry) -> EntryUnusable? {
+    /// Why the entry cannot be launched, as a value (`choosy why` tells the kinds apart; worked
+    /// out anew each time, as only it asks).
+    package func unusable(_ entry: DesktopEntry) -> EntryUnusable? {
         guard entry.type == "Application" else { return .notApplication }
         guard let exec = entry.exec else { return .noExec }
         let commandLine: ExecCommandLine

@@ -42,8 +42,15 @@ package struct LinkClassifier {
 
     /// The link as `route` takes it, when it is a `choosy:` one: an x-callback-url request.
     package static func routed(_ link: String) -> String? {
-        let url = trimmed(link)
-        return URLParts(url)?.scheme.lowercased() == "choosy" ? url : nil
+        // Its first letters after any blank decide, in any case: most links are no such request,
+        // and are not copied.
+        var scalars = link.unicodeScalars.drop(while: isBlank).makeIterator()
+        for expected in "choosy:".unicodeScalars {
+            guard let scalar = scalars.next() else { return nil }
+            let lowered = (0x41...0x5A).contains(scalar.value) ? scalar.value + 0x20 : scalar.value
+            guard lowered == expected.value else { return nil }
+        }
+        return trimmed(link)
     }
 
     package func classify(_ link: String) throws(ChoosyError) -> LinkTarget {
@@ -89,10 +96,11 @@ package struct LinkClassifier {
         return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
     }
 
+    private static func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar.value <= 0x20 || scalar.properties.isWhitespace }
+
     /// Links pasted from documents often carry surrounding spaces or a trailing newline.
     private static func trimmed(_ link: String) -> String {
         let scalars = link.unicodeScalars
-        let isBlank = { (scalar: Unicode.Scalar) in scalar.value <= 0x20 || scalar.properties.isWhitespace }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),
             let last = scalars.lastIndex(where: { !isBlank($0) })
         else { return "" }

@@ -60,7 +60,7 @@ final class ActionOpener {
             plan = try planner.plan(request, answers: answers)
         }
         write(plan, skipping: &written)
-        plan = try prepare(plan, request: request, answers: &answers)
+        try prepare(&plan, request: request, answers: &answers)
         var result = plan.result
         guard request.purpose == .launch, let chosen = plan.launched, let entry = chosen.entry else { return result }
         if request.options.dryRun {
@@ -74,8 +74,7 @@ final class ActionOpener {
 
     /// The prepare hooks of the plan (SPEC §8.4): the type's action's, then the browser's on
     /// the way round; parameters a hook changes make the plan again.
-    private func prepare(_ plan: OpenPlan, request: OpenRequest, answers: inout PlanAnswers) throws(ChoosyError) -> OpenPlan {
-        var plan = plan
+    private func prepare(_ plan: inout OpenPlan, request: OpenRequest, answers: inout PlanAnswers) throws(ChoosyError) {
         let options = plan.request.options
         let typeChosen = plan.browser == nil || plan.browser?.webApp != nil
         if let action = plan.action, typeChosen, let chosen = plan.choice?.chosen {
@@ -101,7 +100,6 @@ final class ActionOpener {
             case .cancel(let reason): throw .noChoice("cancelled: \(reason)")
             }
         }
-        return plan
     }
 
     /// `handle` with no picker to show: the link opens as if choosy were not there
@@ -122,26 +120,26 @@ final class ActionOpener {
 
     /// Writes what the plan remembers, each once; in a dry run, nothing.
     private func write(_ plan: OpenPlan, skipping written: inout [PlannedWrite]) {
-        let names = [plan.type.key: plan.type.name].merging(plan.browser.map { [$0.choice.type.key: $0.choice.type.name] } ?? [:]) { a, _ in
-            a
+        func name(_ type: String) -> String {
+            type == plan.type.key ? plan.type.name : plan.browser?.choice.type.name ?? type
         }
         for planned in plan.writes where !written.contains(planned) {
             written.append(planned)
             guard !plan.request.options.dryRun else { continue }
             switch planned {
             case .forgetDefault(let type):
-                remember("what changed among the apps of \(names[type] ?? type)") { () throws(ChoosyError) in
+                remember("what changed among the apps of \(name(type))") { () throws(ChoosyError) in
                     try preferences.update(type) { $0.defaultApp = nil }
                 }
             case .choice(let type, let app, let always, let shown):
                 remember("the choice of \(app)") { () throws(ChoosyError) in
                     try preferences.update(type) { $0 = ChoiceDecider.preference(afterChoosing: app, always: always, installed: shown, $0) }
-                    if always { diagnostics.explain("remembered \(app) as the default for \(names[type] ?? type)") }
+                    if always { diagnostics.explain("remembered \(app) as the default for \(name(type))") }
                 }
             case .browserForLinks(let type, let always, let shown):
                 remember("the choice of the browser") { () throws(ChoosyError) in
                     try preferences.update(type) { $0 = ChoiceDecider.preference(afterChoosingTheBrowser: always, installed: shown, $0) }
-                    if always { diagnostics.explain("remembered: \(names[type] ?? type) links stay in the browser") }
+                    if always { diagnostics.explain("remembered: \(name(type)) links stay in the browser") }
                 }
             case .rule(let site, let choice, let privateWindow):
                 remember("\(choice) for the links of \(site)") { () throws(ChoosyError) in

@@ -136,7 +136,23 @@ package struct ChoiceStep: Sendable {
 /// An installed choice that the picker offers, and why.
 package struct ChoiceCandidate: Sendable {
     package var choice: InstalledApp
-    package var why: String
+    /// The action, when the request has one.
+    package var action: String?
+    /// No installed app supports the action, so each is offered.
+    package var noneSupports: Bool
+
+    /// Why it is a candidate, in words (made only when asked: `why`).
+    package var why: String {
+        var why = choice.entry.map { "installed as \($0.id)" } ?? "a web app, opened in the browser"
+        if let profile = choice.profile { why += ", profile \(profile.shownName)" }
+        if let action {
+            why += noneSupports ? "; no installed app supports \(action), so each is offered, opened as it is" : "; supports \(action)"
+        }
+        if let entry = choice.entry, !entry.list("OnlyShowIn").isEmpty || !entry.list("NotShowIn").isEmpty {
+            why += "; OnlyShowIn/NotShowIn only hide it from menus"
+        }
+        return why
+    }
 }
 
 /// An app of the type that is not a candidate, and why (SPEC §7.1).

@@ -33,9 +33,6 @@ final class OpenPlanner {
     func plan(_ request: OpenRequest, answers: PlanAnswers = PlanAnswers(), explaining: Bool = false) throws(ChoosyError) -> OpenPlan {
         var planning = Planning(request: request, answers: answers, explaining: explaining)
         guard let link = request.handledLink else { return try planAction(request, found: .named, &planning) }
-        guard LinkClassifier.routed(link) == nil else {
-            throw .usage("\(link.prefix(80)) is an x-callback-url request: 'choosy route' answers it")
-        }
         switch try classifier.classify(link) {
         case .action(let action):
             diagnostics.explain("\(link) is \(action.type) \(action.action)")
@@ -51,7 +48,7 @@ final class OpenPlanner {
             plan.request.handledLink = link
             return plan
         case .route:
-            throw .internal("a choosy: link is routed, never planned")
+            throw .usage("\(singleLine(String(link.prefix(80)))) is an x-callback-url request: 'choosy route' answers it")
         case .scheme(let scheme):
             return try planSchemeLink(link, scheme: scheme, request: request, &planning)
         }
@@ -188,7 +185,8 @@ final class OpenPlanner {
             let all = try apps.installedApps(of: plan.type)
             let installed = plan.request.link.map { $0.allowed(all, type: plan.type) } ?? all
             let declined = installed.filter { !$0.isWebApp }.map { app in
-                (app.key, app.displayName, plan.action.map { NotCandidateReason.noSupport(action: $0.key) } ?? .notForLink)
+                NotCandidate(
+                    key: app.key, name: app.displayName, reason: plan.action.map { .noSupport(action: $0.key) } ?? .notForLink)
             }
             plan.typeOthers = notCandidates(declined, type: plan.type, installed: installed, all: all, considered: plan.type.apps)
         }
@@ -293,7 +291,11 @@ final class OpenPlanner {
         // Profile lists are read when the choice needs them, and only for apps that have some.
         let choices = InstalledChoices(installed) { [apps] app in forced == nil ? apps.profiles(of: app) : [] }
         var candidates = choices.offered
-        var others: [(InstalledApp, NotCandidateReason)] = []
+        // Why the others are not candidates, only for `why`.
+        var others: [NotCandidate] = []
+        func leaveOut(_ apps: [InstalledApp], _ reason: NotCandidateReason) {
+            if planning.explaining { others += apps.map { NotCandidate(key: $0.key, name: $0.displayName, reason: reason) } }
+        }
         var noneSupports = false
         if let action {
             let supporting = candidates.filter { $0.app.urlFormat(for: action.key) != nil }
@@ -301,7 +303,7 @@ final class OpenPlanner {
                 noneSupports = true
                 diagnostics.explain("no installed app supports '\(action.key)'; offering every installed app, opened as it is")
             } else {
-                others += candidates.filter { $0.app.urlFormat(for: action.key) == nil }.map { ($0, .noSupport(action: action.key)) }
+                leaveOut(candidates.filter { $0.app.urlFormat(for: action.key) == nil }, .noSupport(action: action.key))
                 candidates = supporting
             }
         }
@@ -317,7 +319,7 @@ final class OpenPlanner {
             {
                 try current.requirePrivateWindow(among: installed, typeName: type.name)
             }
-            others += candidates.filter { !($0.isWebApp || $0.opensPrivateWindows) }.map { ($0, .noPrivateWindow) }
+            leaveOut(candidates.filter { !($0.isWebApp || $0.opensPrivateWindows) }, .noPrivateWindow)
             candidates = able
         }
         candidates = apps.systemDefaultFirst(candidates)
@@ -355,7 +357,7 @@ final class OpenPlanner {
             offered = keys.compactMap { key in byKey[key] ?? choices.choice(key) }
             step.outcome = .ask(reason: reason)
         }
-        step.candidates = offered.map { ChoiceCandidate(choice: $0, why: why($0, action: action, noneSupports: noneSupports)) }
+        step.candidates = offered.map { ChoiceCandidate(choice: $0, action: action?.key, noneSupports: noneSupports) }
         if let answer {
             // The user's answer decides, whatever the decision would be now (the default it
             // forgot, say, is gone from the preferences the plan reads again).
@@ -373,8 +375,7 @@ final class OpenPlanner {
             }
         }
         if planning.explaining {
-            step.others = notCandidates(
-                others.map { ($0.0.key, $0.0.displayName, $0.1) }, type: type, installed: installed, all: all, considered: considered)
+            step.others = notCandidates(others, type: type, installed: installed, all: all, considered: considered)
         }
         return step
     }
@@ -383,12 +384,11 @@ final class OpenPlanner {
     /// then the `considered` apps that are not installed, and the entries whose association
     /// with a scheme of the type a `mimeapps.list` removed, each with why.
     private func notCandidates(
-        _ others: [(key: String, name: String, reason: NotCandidateReason)], type: AppType, installed: [InstalledApp],
-        all: [InstalledApp], considered: [App]
+        _ others: [NotCandidate], type: AppType, installed: [InstalledApp], all: [InstalledApp], considered: [App]
     ) -> [NotCandidate] {
         let installedKeys = Set(all.map(\.app.key))
         let allowed = Set(installed.map(\.app.key))
-        return others.map { NotCandidate(key: $0.key, name: $0.name, reason: $0.reason) }
+        return others
             + all.filter { !allowed.contains($0.app.key) }.map { NotCandidate(key: $0.key, name: $0.displayName, reason: .notForLink) }
             + considered.filter { !installedKeys.contains($0.key) && !(type.key == "browser" && $0.isWebApp) }.map {
                 NotCandidate(key: $0.key, name: $0.name, reason: apps.whyNotInstalled($0))
@@ -398,20 +398,6 @@ final class OpenPlanner {
                     key: InstalledAppFinder.key(forDesktopID: $0.entry.id), name: $0.entry.name ?? $0.entry.id,
                     reason: .associationRemoved(desktopID: $0.entry.id, scheme: $0.scheme))
             }
-    }
-
-    /// Why an installed choice is a candidate, in words.
-    private func why(_ choice: InstalledApp, action: Action?, noneSupports: Bool) -> String {
-        var why = choice.entry.map { "installed as \($0.id)" } ?? "a web app, opened in the browser"
-        if let profile = choice.profile { why += ", profile \(profile.shownName)" }
-        if let action {
-            why +=
-                noneSupports ? "; no installed app supports \(action.key), so each is offered, opened as it is" : "; supports \(action.key)"
-        }
-        if let entry = choice.entry, !entry.list("OnlyShowIn").isEmpty || !entry.list("NotShowIn").isEmpty {
-            why += "; OnlyShowIn/NotShowIn only hide it from menus"
-        }
-        return why
     }
 
     func siteRuleRouter() -> SiteRuleRouter {
