@@ -54,7 +54,7 @@ final class ActionOpener {
                     plan = try planner.plan(request, answers: answers)
                     continue
                 }
-                return try fallBack(plan, step: step, unpicked: unpicked, error: error)
+                return try fallBack(plan, request: request, step: step, unpicked: unpicked, error: error)
             }
             if isBrowser { answers.browserChoice = picked } else { answers.typeChoice = picked }
             plan = try planner.plan(request, answers: answers)
@@ -103,17 +103,27 @@ final class ActionOpener {
     }
 
     /// `handle` with no picker to show: the link opens as if choosy were not there
-    /// (`SystemHandlerFallback`), just once; a web app's address goes to the system's browser.
-    /// The system's own handler knows no private windows: `--private` is never dropped.
-    private func fallBack(_ plan: OpenPlan, step: ChoiceStep, unpicked: UnpickedChoice, error: ChoosyError) throws(ChoosyError)
-        -> OpenResult
+    /// (`SystemHandlerFallback`), just once; a choice of the candidates opens as if picked
+    /// (its `--app` given to the same request). An explicit web app's address, not the link,
+    /// waits for a browser: it goes to the system's browser, through the browser type.
+    private func fallBack(_ plan: OpenPlan, request: OpenRequest, step: ChoiceStep, unpicked: UnpickedChoice, error: ChoosyError)
+        throws(ChoosyError) -> OpenResult
     {
-        guard let link = plan.request.handledLink, !plan.request.options.privateWindow else { throw error }
-        // An explicit web app's address, not the link, waits for a browser.
-        let url = plan.browser.flatMap { $0.webApp != nil ? $0.url : nil } ?? link
+        guard let link = plan.request.handledLink else { throw error }
+        let webApp = plan.browser.flatMap { $0.webApp != nil ? $0 : nil }
+        let url = webApp?.url ?? link
         guard let scheme = URLParts(url)?.scheme.lowercased() else { throw error }
-        let type = plan.browser?.webApp != nil ? step.type.key : plan.type.key
-        var result = try fallback.open(url, scheme: scheme, type: type, unpicked: unpicked, options: plan.request.options)
+        let type = webApp != nil ? step.type.key : plan.type.key
+        var result = try fallback.open(url, scheme: scheme, type: type, unpicked: unpicked, options: request.options) {
+            key throws(ChoosyError) in
+            var once =
+                webApp.map {
+                    OpenRequest(type: $0.choice.type.key, action: "browse", parameters: [("url", $0.url)], options: request.options)
+                }
+                ?? request
+            once.options.app = key
+            return try open(once)
+        }
         result.source = plan.source?.id
         return result
     }
@@ -194,12 +204,15 @@ final class ActionOpener {
         case .alwaysForSite(let index): return choice(index, always: false, site: asked.site)
         case .cancelled: throw .noChoice("cancelled: no app was chosen")
         case .notShown(let reason):
-            // `handle` then opens the link in the user's own default, when it can take it.
-            let userDefault = candidates.first { $0.key == step.defaultApp }?.entry?.id
+            // `handle` then opens the link in the user's own default as chosen (its profile
+            // too), when it can take it; a container has no private window.
+            let privateWindow = plan.request.options.privateWindow
+            let launchable = (candidates + step.webPage).filter { !privateWindow || $0.profile?.container == nil }.compactMap {
+                choice in choice.entry.map { UnpickedChoice.Candidate(key: choice.key, name: choice.displayName, desktopID: $0.id) }
+            }
+            let userDefault = launchable.first { $0.key == step.defaultApp }?.key
             throw .noPickerAvailable(
-                typeName: step.type.name, candidates: pickerCandidates, desktopIDs: (candidates + step.webPage).compactMap(\.entry?.id),
-                userDefault: userDefault, reason: reason
-            )
+                typeName: step.type.name, candidates: pickerCandidates, launchable: launchable, userDefault: userDefault, reason: reason)
         }
     }
 
