@@ -87,15 +87,15 @@ package struct Launcher: Sendable {
         return argv
     }
 
-    /// The terminal a `Terminal=true` entry runs in, said under `-v`.
-    private func terminal(for entry: DesktopEntry) throws(ChoosyError) -> TerminalFinder.Choice {
+    /// The terminal a `Terminal=true` entry runs in, said under `-v` when `explaining`.
+    private func terminal(for entry: DesktopEntry, explaining: Bool = true) throws(ChoosyError) -> TerminalFinder.Choice {
         guard let choice = terminalFinder.choose() else {
             throw failure(
                 entry,
                 "it runs in a terminal, and none was found ($TERMINAL, the desktop's terminal for org.freedesktop.Terminal1, xdg-terminal-exec, x-terminal-emulator)"
             )
         }
-        diagnostics?.explain("\(entry.id) runs in a terminal: \(choice.reason)")
+        if explaining { diagnostics?.explain("\(entry.id) runs in a terminal: \(choice.reason)") }
         return choice
     }
 
@@ -104,7 +104,14 @@ package struct Launcher: Sendable {
     /// working directory, no terminal).
     @discardableResult
     package func launch(_ entry: DesktopEntry, url: String?, form: LaunchForm = LaunchForm()) throws(ChoosyError) -> [String] {
-        var argv = try appArgv(for: entry, url: url, form: form)
+        try launch(entry, argv: try argv(for: entry, url: url, form: form), url: url, localFile: form.localFile)
+    }
+
+    /// Starts the entry with the argv `argv(for:url:form:)` made for `url` (`localFile`: that
+    /// form's). An app the desktop's terminal runs is asked of it over the session bus.
+    @discardableResult
+    package func launch(_ entry: DesktopEntry, argv: [String], url: String?, localFile: [UInt8]? = nil) throws(ChoosyError) -> [String] {
+        var argv = argv
         var workingDirectory: String?
         if let path = entry.workingDirectory, !path.isEmpty {
             guard path.hasPrefix("/"), fileSystem.info(path)?.kind == .directory else {
@@ -118,29 +125,24 @@ package struct Launcher: Sendable {
         for name in ActivationToken.launchVariables { variables[name] = nil }
         variables["GIO_LAUNCHED_DESKTOP_FILE"] = entry.path
         variables[LinkHandoff.variable] = url.map(LinkHandoff.mark)
-        if entry.runsInTerminal {
-            switch try terminal(for: entry).route {
-            case .command(let terminal):
-                argv = terminal + argv
-            case .intent(let terminal):
-                let added = ["GIO_LAUNCHED_DESKTOP_FILE", LinkHandoff.variable].compactMap { name in variables[name].map { "\(name)=\($0)" }
-                }
-                var token: [String: String] = [:]
-                let lent = activation?.lend(into: &token) == true
-                do {
-                    let exact = exactBytes(of: argv, form: form)
-                    try terminalFinder.launchCommand(
-                        in: terminal, argv: argv.indices.map { exact[$0] ?? Array(argv[$0].utf8) },
-                        workingDirectory: workingDirectory, entryPath: entry.path, environment: added,
-                        activationToken: token[ActivationToken.variables[0]])
-                    if lent { activation?.markUsed() }
-                    diagnostics?.explain("\(terminal.id) runs it: asked over the session bus (org.freedesktop.Terminal1.LaunchCommand)")
-                    warnIfNoDisplay(entry)
-                    return argv
-                } catch {
-                    diagnostics?.explain("\(terminal.id) cannot be asked over the session bus (\(error)): running its Exec")
-                    argv = try terminalFinder.execCommand(of: terminal) + argv
-                }
+        // `argv` holds the terminal the app runs in, but for the desktop's terminal, which is asked over the bus.
+        if entry.runsInTerminal, case .intent(let terminal) = try self.terminal(for: entry, explaining: false).route {
+            let added = ["GIO_LAUNCHED_DESKTOP_FILE", LinkHandoff.variable].compactMap { name in variables[name].map { "\(name)=\($0)" } }
+            var token: [String: String] = [:]
+            let lent = activation?.lend(into: &token) == true
+            let exact = exactBytes(of: argv, localFile: localFile)
+            do {
+                try terminalFinder.launchCommand(
+                    in: terminal, argv: argv.indices.map { exact[$0] ?? Array(argv[$0].utf8) },
+                    workingDirectory: workingDirectory, entryPath: entry.path, environment: added,
+                    activationToken: token[ActivationToken.variables[0]])
+                if lent { activation?.markUsed() }
+                diagnostics?.explain("\(terminal.id) runs it: asked over the session bus (org.freedesktop.Terminal1.LaunchCommand)")
+                warnIfNoDisplay(entry)
+                return argv
+            } catch {
+                diagnostics?.explain("\(terminal.id) cannot be asked over the session bus (\(error)): running its Exec")
+                argv = try terminalFinder.execCommand(of: terminal) + argv
             }
         }
         activation?.pass(into: &variables)
@@ -149,7 +151,7 @@ package struct Launcher: Sendable {
             stdout: .discard, stderr: .discard
         )
         request.ownPIDVariable = "GIO_LAUNCHED_DESKTOP_FILE_PID"
-        request.argumentBytes = exactBytes(of: argv, form: form)
+        request.argumentBytes = exactBytes(of: argv, localFile: localFile)
         do {
             try runner.spawnDetached(request)
         } catch {
@@ -161,9 +163,9 @@ package struct Launcher: Sendable {
 
     /// The arguments of `argv` that reach the app as other bytes than their UTF-8: the command
     /// line's arguments that were not UTF-8, and the local file's path.
-    private func exactBytes(of argv: [String], form: LaunchForm) -> [Int: [UInt8]] {
+    private func exactBytes(of argv: [String], localFile: [UInt8]?) -> [Int: [UInt8]] {
         var exact = givenBytes.originals(in: argv)
-        if let path = form.localFile {
+        if let path = localFile {
             let text = String(decoding: path, as: UTF8.self)
             for (index, argument) in argv.enumerated() where argument == text && !text.utf8.elementsEqual(path) { exact[index] = path }
         }

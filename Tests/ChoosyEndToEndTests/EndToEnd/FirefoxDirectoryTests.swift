@@ -63,7 +63,7 @@ extension ProfileTests {
         let own = sandbox.root + "/own-config"
         try createProfileWithTheRealFirefox("Elsewhere", environment: ["XDG_CONFIG_HOME": own])
         #expect(
-            sandbox.choosy(
+            sandbox.dryRunBesideWhy(
                 ["open", "browser", "browse", "url=\(Self.url)", "--app", "firefox@Elsewhere", "--dry-run"],
                 environment: ["XDG_CONFIG_HOME": own]
             ).status == 0)

@@ -277,7 +277,7 @@ import Testing
         let profiles = sandbox.home + "/" + Self.variants[0].profileList
         sandbox.write(profiles, sandbox.read(profiles)!.replacingOccurrences(of: "Name=Work\n", with: "Name=Office\n"))
         #expect(sandbox.choosy("default", "browser", "gnome_web").status == 0)
-        let handled = sandbox.choosy("handle", Self.url, "--dry-run")
+        let handled = sandbox.dryRunBesideWhy(["handle", Self.url, "--dry-run"])
         #expect(handled.status == 0, "\(handled.stderr)")
         #expect(
             handled.stderr
