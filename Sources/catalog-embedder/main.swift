@@ -3,9 +3,9 @@ import Foundation
 // Usage: catalog-embedder OUTPUT.swift FILE.json...
 // Writes a Swift source holding each file's JSON in two raw string literals, the file without
 // its types' `links` and the links alone (with and without their examples) (a file of key and links per type), without the
-// whitespace between tokens; plus the key, the name and the hosts of the links of each app
-// type. So choosy resolves a type name, and tells which types a web link could belong to,
-// without decoding every file, and only `handle` and `describe` read links.
+// whitespace between tokens; plus the key, the name, the hosts of the links and the MIME types
+// of each app type. So choosy resolves a type name, and tells which types a web link or a local
+// file could belong to, without decoding every file, and only `handle` and `describe` read links.
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("catalog-embedder: \(message)\n".utf8))
@@ -34,7 +34,9 @@ for path in arguments.dropFirst() {
         let links = type["links"] as? [[String: Any]] ?? []
         var hosts: [String] = []
         for host in links.compactMap({ ($0["pattern"] as? String).map(linkHost) }) where !hosts.contains(host) { hosts.append(host) }
-        return "(key: \(literal(key)), name: \(literal(name)), linkHosts: [\(hosts.map(literal).joined(separator: ", "))])"
+        let mimeTypes = (type["mime_types"] as? [Any] ?? []).compactMap { ($0 as? String)?.lowercased() }
+        return "(key: \(literal(key)), name: \(literal(name)), linkHosts: [\(hosts.map(literal).joined(separator: ", "))], "
+            + "mimeTypes: [\(mimeTypes.map(literal).joined(separator: ", "))])"
     }
     let withoutLinks = types.map { $0.filter { $0.key != "links" } }
     let links = types.compactMap { type -> [String: Any]? in

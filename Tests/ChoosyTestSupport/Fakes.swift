@@ -179,7 +179,11 @@ package final class FakeAppDirectory: InstalledAppDirectory {
     package func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] { apps }
     package func profiles(of installed: InstalledApp) -> [BrowserProfile] { profiles[installed.app.key] ?? [] }
     package func typeKeys() -> [String] { types.keys.sorted() }
+    package func typeKeys(claiming mimeTypes: [String]) -> [String] {
+        typeKeys().filter { types[$0]!.mimeTypes.contains(where: mimeTypes.contains) }
+    }
     package func schemeHandlers(forScheme scheme: String) -> (type: AppType, installed: [InstalledApp])? { nil }
+    package func fileHandlers(forTypes types: [String]) -> (type: AppType, installed: [InstalledApp], listedDefault: String?)? { nil }
     package func whyNotInstalled(_ app: App) -> NotCandidateReason { .notInstalled([]) }
     package func removedHandlers(of type: AppType) -> [(entry: DesktopEntry, scheme: String)] { [] }
 

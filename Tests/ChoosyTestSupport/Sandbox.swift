@@ -185,18 +185,19 @@ package final class Sandbox: @unchecked Sendable {
     /// Runs the built `choosy` binary with this sandbox's environment, in a new session with
     /// no controlling terminal (as when a link is clicked in a desktop app).
     /// `wrapper` runs first, with the whole command line after it (a measuring program);
-    /// `binary` is another copy of choosy (`choosyBinaryForNobody()`).
+    /// `binary` is another copy of choosy (`choosyBinaryForNobody()`); it runs in
+    /// `workingDirectory` (the sandbox's root by default).
     @discardableResult
     package func choosy(
         _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:], timeout: Double = 60,
-        wrapper: [String] = [], binary: String = Sandbox.choosyBinary
+        wrapper: [String] = [], binary: String = Sandbox.choosyBinary, workingDirectory: String? = nil
     ) -> Output {
         var variables = environment
         for (name, value) in extra { variables[name] = value.isEmpty ? nil : value }
         let request = ProcessRequest(
             argv: wrapper + ["/usr/bin/setsid", "-w", binary] + arguments,
             environment: variables,
-            workingDirectory: root,
+            workingDirectory: workingDirectory ?? root,
             input: input.map { Array($0.utf8) },
             timeout: timeout
         )

@@ -1,8 +1,9 @@
 /// The project's `catalog/` tree, compiled into the binary by the EmbedCatalog plugin.
 package enum BundledCatalog {
     struct EmbeddedFile: Sendable {
-        /// Each type's key, name, and the hosts of its links as the patterns write them (`*.zoom.us`).
-        var types: [(key: String, name: String, linkHosts: [String])]
+        /// Each type's key, name, the hosts of its links as the patterns write them (`*.zoom.us`),
+        /// and the MIME types it claims (`mime_types`, lowercased).
+        var types: [(key: String, name: String, linkHosts: [String], mimeTypes: [String])]
         /// The file without the types' links: what every command that reads the type needs.
         var json: String
         /// The types' links alone, as a catalog file of key and links: only links need them.

@@ -38,7 +38,7 @@ package final class Catalog {
     private let clock: Clock
     private let diagnostics: DiagnosticSink
     private var userRecordsLoaded: [AppTypeRecord]?
-    private var cachedSummariesLoaded: [(key: String, name: String, linkHosts: [String]?)]?
+    private var cachedSummariesLoaded: [(key: String, name: String, linkHosts: [String]?, mimeTypes: [String]?)]?
     private var merged: [String: AppType] = [:]
     /// The records of each downloaded type read so far (nil: no download).
     private var cachedRecords: [String: [AppTypeRecord]?] = [:]
@@ -62,7 +62,7 @@ package final class Catalog {
         return loaded
     }
 
-    private var cachedSummaries: [(key: String, name: String, linkHosts: [String]?)] {
+    private var cachedSummaries: [(key: String, name: String, linkHosts: [String]?, mimeTypes: [String]?)] {
         if let loaded = cachedSummariesLoaded { return loaded }
         let loaded = cache.typeSummaries()
         cachedSummariesLoaded = loaded
@@ -73,7 +73,7 @@ package final class Catalog {
     package func summaries() -> [Summary] {
         var names: [String: String] = [:]
         for (key, name) in BundledCatalog.typeSummaries { names[key] = name }
-        for (key, name, _) in cachedSummaries { names[key] = name }
+        for (key, name, _, _) in cachedSummaries { names[key] = name }
         for record in userRecords { names[record.key] = record.name ?? names[record.key] ?? record.key }
         return names.map { Summary(key: $0.key, name: $0.value) }
             .sorted { $0.name.lowercased() < $1.name.lowercased() }
@@ -90,10 +90,25 @@ package final class Catalog {
         for file in BundledCatalog.files {
             for type in file.types where matches(type.linkHosts) { candidates.insert(type.key) }
         }
-        for (key, _, hosts) in cachedSummaries where hosts.map(matches) ?? true { candidates.insert(key) }
+        for (key, _, hosts, _) in cachedSummaries where hosts.map(matches) ?? true { candidates.insert(key) }
         for record in userRecords where matches((record.links ?? []).map(\.pattern).map { LinkPattern.hostPattern(of: $0)?.text ?? "" }) {
             candidates.insert(record.key)
         }
+        guard !candidates.isEmpty else { return [] }
+        return summaries().map(\.key).filter(candidates.contains)
+    }
+
+    /// The keys of the types, in `summaries` order, that may claim one of `mimeTypes` (a local
+    /// file's type and those it is a kind of), by the MIME types each source lists without
+    /// decoding its file (a cache file written before they could be listed may claim any).
+    package func typesClaiming(anyOf mimeTypes: [String]) -> [String] {
+        func claims(_ claimed: [String]) -> Bool { claimed.contains(where: mimeTypes.contains) }
+        var candidates: Set<String> = []
+        for file in BundledCatalog.files {
+            for type in file.types where claims(type.mimeTypes) { candidates.insert(type.key) }
+        }
+        for (key, _, _, claimed) in cachedSummaries where claimed.map(claims) ?? true { candidates.insert(key) }
+        for record in userRecords where claims(record.mimeTypes ?? []) { candidates.insert(record.key) }
         guard !candidates.isEmpty else { return [] }
         return summaries().map(\.key).filter(candidates.contains)
     }

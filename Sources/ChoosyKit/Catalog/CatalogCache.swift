@@ -12,6 +12,9 @@ package struct CatalogCache: Sendable {
         /// The hosts of the type's links as the patterns write them (`*.zoom.us`), so that a
         /// web link reads only the types it could belong to; nil in files written before links.
         package var linkHosts: [String]? = nil
+        /// The MIME types the type claims, so that a local file reads only the types that could
+        /// claim it; nil in files written before they could.
+        package var mimeTypes: [String]? = nil
     }
 
     package struct Entry: Sendable {
@@ -88,8 +91,8 @@ package struct CatalogCache: Sendable {
         }
     }
 
-    /// Key, name and link hosts of every cached type, from the metadata lines only.
-    package func typeSummaries() -> [(key: String, name: String, linkHosts: [String]?)] {
+    /// Key, name, link hosts and MIME types of every cached type, from the metadata lines only.
+    package func typeSummaries() -> [(key: String, name: String, linkHosts: [String]?, mimeTypes: [String]?)] {
         guard let names = fileSystem.list(directory) else { return [] }
         return names.sorted().compactMap { file in
             guard file.hasSuffix(".cache") else { return nil }
@@ -99,7 +102,7 @@ package struct CatalogCache: Sendable {
                 let newline = bytes.firstIndex(of: 0x0A),
                 let metadata = try? Metadata(line: bytes[..<newline])
             else { return nil }
-            return (key, metadata.name ?? key, metadata.linkHosts)
+            return (key, metadata.name ?? key, metadata.linkHosts, metadata.mimeTypes)
         }
     }
 
@@ -136,7 +139,8 @@ extension CatalogCache.Metadata {
             etag: try fields.optional("etag", .string),
             lastModified: try fields.optional("last_modified", .string),
             name: try fields.optional("name", .string),
-            linkHosts: try fields.optional("link_hosts", .array(of: .string))
+            linkHosts: try fields.optional("link_hosts", .array(of: .string)),
+            mimeTypes: try fields.optional("mime_types", .array(of: .string))
         )
     }
 
@@ -147,6 +151,7 @@ extension CatalogCache.Metadata {
             if let value { members.append((name, .string(value))) }
         }
         if let linkHosts { members.append(("link_hosts", .strings(linkHosts))) }
+        if let mimeTypes { members.append(("mime_types", .strings(mimeTypes))) }
         return JSONValue.object(members).rendered()
     }
 }

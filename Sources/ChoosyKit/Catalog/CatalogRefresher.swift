@@ -100,7 +100,8 @@ package struct CatalogRefresher: Sendable {
             decoding.warnings.forEach(diagnostics.warning)
             let metadata = CatalogCache.Metadata(
                 fetchedAt: now, url: url, etag: response.etag, lastModified: response.lastModified, name: record.name,
-                linkHosts: (record.links ?? []).map { LinkPattern.hostPattern(of: $0.pattern)?.text ?? "" }
+                linkHosts: (record.links ?? []).map { LinkPattern.hostPattern(of: $0.pattern)?.text ?? "" },
+                mimeTypes: record.mimeTypes ?? []
             )
             return store(key, metadata, response.body, success: .updated)
         case 404, 410:

@@ -46,10 +46,13 @@ extension CommandGrammar {
         static func hidden(_ name: String) -> Command { Command(name, "", help: "", hidden: true) }
 
         /// A command of one link and the options of `open` (`handle`, `route`).
-        static func opening(_ name: String, _ summary: String, options: [Option] = [], help: String) -> Command {
+        /// `argument` names the one argument, and `wanted` says what it is in an error.
+        static func opening(
+            _ name: String, _ summary: String, argument: String = "URL", wanted: String = "URL", options: [Option] = [], help: String
+        ) -> Command {
             Command(
-                name, summary, arguments: [.one("URL", .url)], options: options, shared: CommandGrammar.openOptions,
-                misuse: "\(name) needs one URL",
+                name, summary, arguments: [.one(argument, .url)], options: options, shared: CommandGrammar.openOptions,
+                misuse: "\(name) needs one \(wanted)",
                 help: help
             )
         }

@@ -307,9 +307,19 @@ public final class Choosy {
             apps: try installedCatalog(), preferences: preferences(), rules: siteRules,
             sources: LinkSources(
                 source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) }),
-            classifier: LinkClassifier(catalog: try catalog(), diagnostics: diagnostics), launcher: launcher(),
+            classifier: LinkClassifier(catalog: try catalog(), diagnostics: diagnostics), launcher: launcher(), mimeTypes: mimeDatabase,
             alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
         )
+    }
+
+    /// The shared-mime-info database: its files are read only when a local file is handled.
+    private lazy var mimeDatabase = MimeDatabase(environment: environment, fileSystem: fileSystem)
+
+    /// The local file `argument` of `handle` or `why` names (a path, relative to the working
+    /// directory, or a `file:` URL; its bytes as given), or nil when it is a link.
+    package func localFile(_ argument: String) throws(ChoosyError) -> LocalFile? {
+        try LocalFile(
+            argument: settings.givenBytes.original(of: argument) ?? Array(argument.utf8), workingDirectory: fileSystem.currentDirectory())
     }
 
     func actionOpener() throws(ChoosyError) -> ActionOpener {
@@ -333,7 +343,8 @@ public final class Choosy {
             notifier: desktopNotifier(), diagnostics: diagnostics
         )
         return ActionOpener(
-            planner: try planner(), preferences: preferences(), rules: siteRules, hooks: hookRunner(), pickers: pickers,
+            planner: try planner(), preferences: preferences(), rules: siteRules,
+            desktopDefaults: MimeAppsEditor(environment: environment, fileSystem: fileSystem), hooks: hookRunner(), pickers: pickers,
             launcher: launcher(), fallback: fallback, diagnostics: diagnostics
         )
     }

@@ -7,9 +7,10 @@ struct WhyCommand: ChoosyCommand {
         options: CommandGrammar.cleaning, shared: CommandGrammar.openOptions,
         misuse: "why needs a link or an app type, e.g. 'choosy why https://example.org/' or 'choosy why Browser browse'",
         help: """
-            Explains the decision that 'handle URL' (a link) or 'open TYPE [ACTION]
-            [KEY=VALUE…]' would make with the same options, and launches and writes nothing:
-            the type and action and how they were found, the link's source, what decided
+            Explains the decision that 'handle URL' (a link; or a local file, a word with a
+            / or a ., or a file: URL) or 'open TYPE [ACTION] [KEY=VALUE…]' would make with the
+            same options, and launches and writes nothing: the type and action and how they
+            were found (a file's MIME type too), the link's source, what decided
             (--app, a site rule, the default, the only app, the picker), the candidates in
             order with why each is one, every other app of the type with why it is not one
             (not installed, with the desktop IDs looked for; Hidden, TryExec, an invalid
@@ -26,16 +27,26 @@ struct WhyCommand: ChoosyCommand {
     }
 
     let request: OpenRequest
+    /// The local file the first word names, as given.
+    private var file: String?
     let json: Bool
     let clean: Bool?
     let unshorten: Bool?
 
-    /// The first word is a link when it has a scheme (`https:`, `mailto:`), else an app type.
+    /// The first word is a local file when it is a `file:` URL or holds a `/` or a `.` (no app
+    /// type's key or name does), else a link when it has a scheme (`https:`, `mailto:`), else
+    /// an app type.
     init(_ line: ParsedCommandLine) throws(ChoosyError) {
         let words = line.arguments
         var options = line.options.open
         options.dryRun = true
-        if URLParts(words[0]) != nil {
+        let scheme = URLParts(words[0])?.scheme.lowercased()
+        if scheme == "file" || (scheme == nil && words[0].contains(where: { $0 == "/" || $0 == "." })) {
+            guard words.count == 1 else { throw .usage("why takes one file, one link, or an app type with an action and parameters") }
+            // Made a file once the working directory is known (`run`).
+            request = OpenRequest.handling(words[0], options: options)
+            file = words[0]
+        } else if scheme != nil {
             guard words.count == 1 else { throw .usage("why takes one link, or an app type with an action and parameters") }
             request = OpenRequest.handling(words[0], options: options)
         } else {
@@ -54,7 +65,10 @@ struct WhyCommand: ChoosyCommand {
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let choosy = try context.choosy()
         var request = request
-        if let link = request.handledLink {
+        if let file, let local = try choosy.localFile(file) {
+            // A file: no cleaning, no site rule (SPEC §9.6).
+            request = OpenRequest.handling(local, options: request.options)
+        } else if let link = request.handledLink {
             request.handledLink = choosy.linkToOpen(link, clean: clean, unshorten: unshorten)
         } else {
             request.parameters = request.parameters.map { ($0.0, choosy.linkToOpen($0.1, clean: clean, unshorten: unshorten)) }
@@ -126,6 +140,15 @@ struct WhyCommand: ChoosyCommand {
             case .appScheme: "a \(singleLine(scheme)): link, the scheme of catalog apps of the type"
             case .associations: "a \(singleLine(scheme)): link, to the entries associated with x-scheme-handler/\(singleLine(scheme))"
             }
+        case .localFile(let mimeTypes, let reason, let claim):
+            "a local file of MIME type \(singleLine(mimeTypes[0])) (\(singleLine(reason)))"
+                + (mimeTypes.count > 1 ? ", a kind of \(singleLine(mimeTypes.dropFirst().joined(separator: ", ")))" : "") + ", "
+                + {
+                    switch claim {
+                    case .appType(let key): "claimed by the app type \(singleLine(key))"
+                    case .associations: "to the entries associated with these types"
+                    }
+                }()
         }
     }
 
@@ -137,6 +160,7 @@ struct WhyCommand: ChoosyCommand {
         case .browserForLinks(let type, let always, let shown):
             (always ? "\(type) links stay in the browser; " : "") + "seen apps of \(type): \(shown.joined(separator: ", "))"
         case .rule(let site, let choice, _): "a site rule: \(site) opens with \(choice)"
+        case .desktopDefault(let mimeType, let id): "\(id) as the desktop's default for \(mimeType) (mimeapps.list)"
         }
     }
 
@@ -181,6 +205,20 @@ struct WhyCommand: ChoosyCommand {
         case .schemeAction(let scheme): .object([("by", .string("scheme")), ("scheme", .string(scheme))])
         case .schemeHandlers(let scheme, let claim):
             .object([("by", .string("scheme_handlers")), ("scheme", .string(scheme)), ("claim", .string(claim.rawValue))])
+        case .localFile(let mimeTypes, let reason, let claim):
+            .object([
+                ("by", .string("mime_type")), ("mime_type", .string(mimeTypes[0])), ("how", .string(reason)),
+                ("parents", .strings(Array(mimeTypes.dropFirst()))),
+                (
+                    "claim",
+                    {
+                        switch claim {
+                        case .appType(let key): .string(key)
+                        case .associations: .string("associations")
+                        }
+                    }()
+                ),
+            ])
         }
     }
 

@@ -124,14 +124,33 @@ package struct InstalledAppFinder {
     package func schemeHandlers(forScheme scheme: String) -> (type: AppType, installed: [InstalledApp])? {
         let entries = probe.mimeApps.associations(forScheme: scheme).defaultFirst
         guard !entries.isEmpty else { return nil }
-        var keys: Set<String> = []
-        let installed = entries.map { entry in
-            let key = InstalledAppFinder.uniqueKey(InstalledAppFinder.key(forDesktopID: entry.id), taken: &keys)
-            let app = App(key: key, name: entry.name ?? key, urlScheme: scheme + ":", desktopIDs: [entry.id])
-            return InstalledApp(app: app, entry: entry, displayName: probe.displayName(for: app, entry: entry))
-        }
+        let installed = handlerApps(entries, urlScheme: scheme + ":")
         let type = AppType(key: "scheme_" + keyFromText(scheme), name: "\(scheme): links", apps: installed.map(\.app), schemes: [scheme])
         return (type, installed)
+    }
+
+    /// The entries that open a local file of `types` (its MIME type and those it is a kind of,
+    /// nearest first: `MimeAppsList.associations(forTypes:)`), as the apps of a type of their
+    /// own (`file_<type>`), the default first; and the key of the default when a
+    /// `mimeapps.list` chose it (named, or added first). Nil when none does.
+    package func fileHandlers(forTypes types: [String]) -> (type: AppType, installed: [InstalledApp], listedDefault: String?)? {
+        guard let mimeType = types.first else { return nil }
+        let associations = probe.mimeApps.associations(forTypes: types)
+        guard !associations.entries.isEmpty else { return nil }
+        let installed = handlerApps(associations.defaultFirst, urlScheme: "file:")
+        let type = AppType(key: "file_" + keyFromText(mimeType), name: "\(mimeType) files", apps: installed.map(\.app))
+        let listed = associations.listedDefault.flatMap { entry in installed.first { $0.entry?.id == entry.id }?.key }
+        return (type, installed, listed)
+    }
+
+    /// Entries that no catalog names, as apps keyed by their desktop IDs.
+    private func handlerApps(_ entries: [DesktopEntry], urlScheme: String) -> [InstalledApp] {
+        var keys: Set<String> = []
+        return entries.map { entry in
+            let key = InstalledAppFinder.uniqueKey(InstalledAppFinder.key(forDesktopID: entry.id), taken: &keys)
+            let app = App(key: key, name: entry.name ?? key, urlScheme: urlScheme, desktopIDs: [entry.id])
+            return InstalledApp(app: app, entry: entry, displayName: probe.displayName(for: app, entry: entry))
+        }
     }
 
     /// Why `app` is not installed: a web app needs a browser; an app found by its scheme has

@@ -12,10 +12,16 @@ package protocol InstalledAppDirectory: AnyObject {
     func profiles(of installed: InstalledApp) -> [BrowserProfile]
     /// The keys of every app type, in the order `list` shows them.
     func typeKeys() -> [String]
+    /// The keys of the app types that may claim one of these MIME types (`mime_types`), in that order.
+    func typeKeys(claiming mimeTypes: [String]) -> [String]
     /// The entries associated with a scheme no app type claims, as the apps of a type of their
     /// own (`scheme_<scheme>`, where their choice is remembered), the default first; nil when
     /// none is.
     func schemeHandlers(forScheme scheme: String) -> (type: AppType, installed: [InstalledApp])?
+    /// The entries that open a local file of these MIME types (its own, then those it is a kind
+    /// of), as the apps of a type of their own (`file_<type>`), the default first, with the key of
+    /// the default a `mimeapps.list` chose; nil when none does.
+    func fileHandlers(forTypes types: [String]) -> (type: AppType, installed: [InstalledApp], listedDefault: String?)?
     /// Why an app of the type is not installed (`choosy why`).
     func whyNotInstalled(_ app: App) -> NotCandidateReason
     /// The entries that list one of the type's schemes and whose association a
@@ -73,8 +79,16 @@ package final class InstalledCatalog: InstalledAppDirectory {
         catalog.summaries().map(\.key)
     }
 
+    package func typeKeys(claiming mimeTypes: [String]) -> [String] {
+        catalog.typesClaiming(anyOf: mimeTypes)
+    }
+
     package func schemeHandlers(forScheme scheme: String) -> (type: AppType, installed: [InstalledApp])? {
         finder.schemeHandlers(forScheme: scheme)
+    }
+
+    package func fileHandlers(forTypes types: [String]) -> (type: AppType, installed: [InstalledApp], listedDefault: String?)? {
+        finder.fileHandlers(forTypes: types)
     }
 
     package func whyNotInstalled(_ app: App) -> NotCandidateReason {

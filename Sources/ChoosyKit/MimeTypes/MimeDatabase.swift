@@ -72,6 +72,17 @@ package final class MimeDatabase: Sendable {
         return guess(name: name, data: data).type
     }
 
+    /// The type of a local file that is to be opened (`choosy handle PATH`), whose name `shown`
+    /// is for messages: nothing there (a broken symlink included) and a file this process
+    /// cannot read, or a directory it cannot list, are refused (status 4).
+    package func typeOfFileToOpen(_ path: [UInt8], shown: String) throws(ChoosyError) -> FileType {
+        guard fileSystem.info(atPath: path) != nil, let found = type(ofFileAt: path) else {
+            throw .unavailable(singleLine("no such file: \(shown)"))
+        }
+        guard fileSystem.isReadable(atPath: path) else { throw .unavailable(singleLine("cannot read \(shown): permission denied")) }
+        return found
+    }
+
     /// What `g_content_type_guess` gives for a file name and, when given, its first bytes; and
     /// whether the answer is uncertain (then the bytes may settle it).
     package func guess(name: [UInt8], data: [UInt8]?) -> (type: FileType, uncertain: Bool) {

@@ -15,6 +15,8 @@ final class ActionOpener {
     let planner: OpenPlanner
     private let preferences: PreferenceStore
     private let rules: SiteRuleStore
+    /// The user's `mimeapps.list`, for *always* on a local file's type no app type claims.
+    private let desktopDefaults: MimeAppsEditor
     private let hooks: HookRunner
     private let pickers: Pickers
     private let launcher: Launcher
@@ -23,12 +25,13 @@ final class ActionOpener {
     private let diagnostics: DiagnosticSink
 
     init(
-        planner: OpenPlanner, preferences: PreferenceStore, rules: SiteRuleStore, hooks: HookRunner, pickers: Pickers,
-        launcher: Launcher, fallback: SystemHandlerFallback, diagnostics: DiagnosticSink
+        planner: OpenPlanner, preferences: PreferenceStore, rules: SiteRuleStore, desktopDefaults: MimeAppsEditor, hooks: HookRunner,
+        pickers: Pickers, launcher: Launcher, fallback: SystemHandlerFallback, diagnostics: DiagnosticSink
     ) {
         self.planner = planner
         self.preferences = preferences
         self.rules = rules
+        self.desktopDefaults = desktopDefaults
         self.hooks = hooks
         self.pickers = pickers
         self.launcher = launcher
@@ -67,7 +70,7 @@ final class ActionOpener {
             diagnostics.explain("dry run: not starting \(entry.id)")
             return result
         }
-        result.argv = try launcher.launch(entry, argv: plan.argv, url: plan.launchedURL)
+        result.argv = try launcher.launch(entry, argv: plan.argv, url: plan.launchedURL, localFile: plan.request.handledFile?.path)
         diagnostics.explain("started \(entry.id): \(shellQuoted(result.argv))")
         return result
     }
@@ -109,12 +112,20 @@ final class ActionOpener {
     private func fallBack(_ plan: OpenPlan, request: OpenRequest, step: ChoiceStep, unpicked: UnpickedChoice, error: ChoosyError)
         throws(ChoosyError) -> OpenResult
     {
-        guard let link = plan.request.handledLink else { throw error }
+        let system: SystemHandlerFallback.Handlers
+        let url: String
         let webApp = plan.browser.flatMap { $0.webApp != nil ? $0 : nil }
-        let url = webApp?.url ?? link
-        guard let scheme = URLParts(url)?.scheme.lowercased() else { throw error }
+        if let file = plan.request.handledFile, case .localFile(let mimeTypes, _, _) = plan.found {
+            url = file.url
+            system = SystemHandlerFallback.Handlers(mimeTypes: mimeTypes, described: "\(mimeTypes[0]) files", localFile: file.path)
+        } else {
+            guard let link = plan.request.handledLink else { throw error }
+            url = webApp?.url ?? link
+            guard let scheme = URLParts(url)?.scheme.lowercased() else { throw error }
+            system = SystemHandlerFallback.Handlers(mimeTypes: ["x-scheme-handler/" + scheme], described: "\(scheme): links")
+        }
         let type = webApp != nil ? step.type.key : plan.type.key
-        var result = try fallback.open(url, scheme: scheme, type: type, unpicked: unpicked, options: request.options) {
+        var result = try fallback.open(url, system: system, type: type, unpicked: unpicked, options: request.options) {
             key throws(ChoosyError) in
             var once =
                 webApp.map {
@@ -154,6 +165,12 @@ final class ActionOpener {
             case .rule(let site, let choice, let privateWindow):
                 remember("\(choice) for the links of \(site)") { () throws(ChoosyError) in
                     try rememberRule(site: site, choice: choice, privateWindow: privateWindow)
+                }
+            case .desktopDefault(let mimeType, let id):
+                remember("\(id) as the default for \(mimeType)") { () throws(ChoosyError) in
+                    try desktopDefaults.setDefaults([mimeType: [id]])
+                    diagnostics.explain(
+                        "remembered \(id) as the default for \(mimeType) in \(desktopDefaults.path), as xdg-mime default writes it")
                 }
             }
         }

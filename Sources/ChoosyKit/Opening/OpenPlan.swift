@@ -15,6 +15,10 @@ package struct OpenPlan: Sendable {
         case schemeAction(String)
         /// A link of another scheme, given whole to the apps that claim it (`SchemeHandlers`).
         case schemeHandlers(scheme: String, claim: SchemeHandlers.Claim)
+        /// A local file, by its MIME type and how that was found, given to the apps of the type
+        /// that claims it or to the desktop's handlers of it (`FileHandlers`).
+        /// `mimeTypes`: the file's type, then those it is a kind of.
+        case localFile(mimeTypes: [String], reason: String, claim: FileHandlers.Claim)
     }
 
     package var request: OpenRequest
@@ -195,6 +199,9 @@ package enum PlannedWrite: Equatable, Sendable {
     case browserForLinks(type: String, always: Bool, shown: [String])
     /// *Always for SITE*: a site rule.
     case rule(site: String, choice: String, privateWindow: Bool)
+    /// *Always* for a local file's MIME type no app type claims: the desktop's default for it,
+    /// in the user's `mimeapps.list`, as `xdg-mime default` writes it.
+    case desktopDefault(mimeType: String, desktopID: String)
 }
 
 /// What the user answered in a picker, fed back to the planner so that it completes the plan.

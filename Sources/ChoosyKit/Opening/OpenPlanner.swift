@@ -10,13 +10,15 @@ final class OpenPlanner {
     private let sources: LinkSources
     private let classifier: LinkClassifier
     private let launcher: Launcher
+    /// A local file's MIME type (read only when a file is handled).
+    private let mimeTypes: MimeDatabase
     /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
     private let alwaysShowPicker: Bool
     private let diagnostics: DiagnosticSink
 
     init(
         apps: InstalledAppDirectory, preferences: PreferenceStore, rules: SiteRuleStore, sources: LinkSources, classifier: LinkClassifier,
-        launcher: Launcher, alwaysShowPicker: Bool, diagnostics: DiagnosticSink
+        launcher: Launcher, mimeTypes: MimeDatabase, alwaysShowPicker: Bool, diagnostics: DiagnosticSink
     ) {
         self.apps = apps
         self.preferences = preferences
@@ -24,6 +26,7 @@ final class OpenPlanner {
         self.sources = sources
         self.classifier = classifier
         self.launcher = launcher
+        self.mimeTypes = mimeTypes
         self.alwaysShowPicker = alwaysShowPicker
         self.diagnostics = diagnostics
     }
@@ -32,6 +35,7 @@ final class OpenPlanner {
     /// other app of each type is listed with why it is not a candidate, and the source is looked for.
     func plan(_ request: OpenRequest, answers: PlanAnswers = PlanAnswers(), explaining: Bool = false) throws(ChoosyError) -> OpenPlan {
         var planning = Planning(request: request, answers: answers, explaining: explaining)
+        if let file = request.handledFile { return try planFile(file, request: request, &planning) }
         guard let link = request.handledLink else { return try planAction(request, found: .named, &planning) }
         switch try classifier.classify(link) {
         case .action(let action):
@@ -246,6 +250,40 @@ final class OpenPlanner {
         return plan
     }
 
+    // MARK: A local file
+
+    /// A local file (SPEC §9.6), given as its `file://` URL (its path for `%f`) to the apps of
+    /// the app type that claims its MIME type, chosen as for any type; else to the desktop's
+    /// handlers of it, whose default is the desktop's and whose *always* writes it there.
+    private func planFile(_ file: LocalFile, request: OpenRequest, _ planning: inout Planning) throws(ChoosyError) -> OpenPlan {
+        let found = try FileHandlers(apps: apps, mimeTypes: mimeTypes, diagnostics: diagnostics).find(file)
+        var plan = OpenPlan(
+            request: request, found: .localFile(mimeTypes: found.mimeTypes, reason: found.fileType.reason, claim: found.claim),
+            type: found.type, action: nil, parameters: [:])
+        if planning.explaining || request.reportsSource { plan.source = sources.source() }
+        let desktops = found.claim == .associations
+        // The desktop's choice stands for a type of the desktop's: its default, and no new app to ask about.
+        let preference = desktops ? TypePreference(defaultApp: found.desktopDefault, seen: found.installed.map(\.key)) : nil
+        let step = try choiceStep(
+            type: found.type, action: nil, installed: found.installed, all: found.installed,
+            considered: desktops ? [] : found.type.apps.filter { !$0.isWebApp }, options: request.options, offersWebPage: false,
+            answer: planning.answers.typeChoice, rule: nil, preference: preference, &plan, &planning)
+        if desktops {
+            // *Always* is the desktop's default for the type, as `xdg-mime default` sets it; nothing else is kept.
+            plan.writes = plan.writes.compactMap { write in
+                guard case .choice(_, let app, true, _) = write, let id = found.installed.first(where: { $0.key == app })?.entry?.id
+                else { return nil }
+                return .desktopDefault(mimeType: found.fileType.type, desktopID: id)
+            }
+        }
+        plan.choice = step
+        guard let chosen = step.chosen else { return plan }
+        if request.options.privateWindow { try chosen.requirePrivateWindow(among: found.installed, typeName: found.type.name) }
+        plan.url = file.url
+        if request.purpose == .launch { try launch(chosen, &plan, options: request.options) }
+        return plan
+    }
+
     // MARK: Steps
 
     /// An action by key or name, any case; actions an app supports but the type does not
@@ -275,9 +313,11 @@ final class OpenPlanner {
     /// and what it writes. `all`: the type's installed apps before the link's `apps` limited
     /// them; `considered`: the apps whose absence `why` explains. `offersWebPage`: the picker
     /// offers the browser's choices too, after the apps. `rule`: the site rule that named the app.
+    /// `preference`: what stands for the type's remembered one (the desktop's, for its own type).
     private func choiceStep(
         type: AppType, action: Action?, installed: [InstalledApp], all: [InstalledApp], considered: [App], options: OpenOptions,
-        offersWebPage: Bool, answer: PickedChoice?, rule: SiteRule?, _ plan: inout OpenPlan, _ planning: inout Planning
+        offersWebPage: Bool, answer: PickedChoice?, rule: SiteRule?, preference remembered: TypePreference? = nil, _ plan: inout OpenPlan,
+        _ planning: inout Planning
     ) throws(ChoosyError) -> ChoiceStep {
         var forced: InstalledApp?
         if let key = options.app {
@@ -307,7 +347,7 @@ final class OpenPlanner {
                 candidates = supporting
             }
         }
-        let preference = preferences.preference(for: type.key)
+        let preference = remembered ?? preferences.preference(for: type.key)
         if options.privateWindow {
             // Only apps that open private windows are offered; a default that cannot is refused.
             let able = candidates.filter { $0.isWebApp || $0.opensPrivateWindows }
@@ -444,7 +484,8 @@ final class OpenPlanner {
     /// The command line that starts the choice with the plan's URL, and that URL as it gets it.
     private func launch(_ chosen: InstalledApp, _ plan: inout OpenPlan, options: OpenOptions) throws(ChoosyError) {
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
-        let form = chosen.launchForm(privateWindow: options.privateWindow)
+        var form = chosen.launchForm(privateWindow: options.privateWindow)
+        form.localFile = plan.request.handledFile?.path
         if let container = chosen.profile?.container {
             diagnostics.explain("container: \(container), by the extension's ext+container: link")
         }

@@ -20,6 +20,9 @@ package struct OpenRequest: Sendable {
     /// `handle`'s link as given: the planner reads it (SPEC §8.1) and sets `type`, `action`,
     /// `parameters` and `link` from it.
     package var handledLink: String?
+    /// `handle`'s local file (a path or a `file:` URL): the planner finds its MIME type and the
+    /// apps that open it (SPEC §9.6).
+    package var handledFile: LocalFile?
     /// The source `rule test --from` names: the link is taken as coming from it.
     package var from: String?
     /// `--json`: the result names the link's source, so it is looked for (as `-v` does).
@@ -43,6 +46,13 @@ extension OpenRequest {
     package static func handling(_ link: String, options: OpenOptions = OpenOptions()) -> OpenRequest {
         var request = OpenRequest(type: "", action: nil, parameters: [], options: options)
         request.handledLink = link
+        return request
+    }
+
+    /// `choosy handle PATH`: a local file, opened by the apps of its MIME type.
+    package static func handling(_ file: LocalFile, options: OpenOptions = OpenOptions()) -> OpenRequest {
+        var request = OpenRequest(type: "", action: nil, parameters: [], options: options)
+        request.handledFile = file
         return request
     }
 }

@@ -7,6 +7,18 @@
 /// in a notification. With `--private` it is a private window: the system's handlers know
 /// none, so they count only as one of the candidates (which are the apps that can open one).
 struct SystemHandlerFallback {
+    /// Whose handlers the system would use: the MIME types, nearest first
+    /// (`x-scheme-handler/<scheme>` for a link; a local file's type and those it is a kind of),
+    /// how to say them (`https: links`), and a local file's path (its bytes reach the app).
+    struct Handlers {
+        var mimeTypes: [String]
+        var described: String
+        var localFile: [UInt8]?
+
+        /// What is opened, as messages say it.
+        var opened: String { localFile == nil ? "the link" : "the file" }
+    }
+
     let probe: AppProbe
     /// The handler `choosy install --default-handler` replaced for a MIME type.
     let previousHandler: (String) -> String?
@@ -17,39 +29,45 @@ struct SystemHandlerFallback {
     /// `choosing`: the link's open flow with this choice key as `--app`, just once: how a
     /// choice of the candidates opens as the user would have had it picked.
     func open(
-        _ link: String, scheme: String, type: String, unpicked: UnpickedChoice, options: OpenOptions,
+        _ link: String, system: Handlers, type: String, unpicked: UnpickedChoice, options: OpenOptions,
         choosing: (String) throws(ChoosyError) -> OpenResult
     ) throws(ChoosyError) -> OpenResult {
         if let problem = LaunchableURL.problem(with: link) {
             throw .usage("refusing to open '\(link.prefix(60))': \(problem)")
         }
-        let systems = [previousHandler("x-scheme-handler/\(scheme)"), probe.mimeApps.associations(forScheme: scheme).defaultEntry?.id]
+        let systems = [previousHandler(system.mimeTypes[0]), probe.mimeApps.associations(forTypes: system.mimeTypes).defaultEntry?.id]
             .compactMap { $0 }
-        let systemsHandler = "the system's handler for \(scheme): links"
+        let systemsHandler = "the system's handler for \(system.described)"
         if let chosen = unpicked.candidates.first(where: { $0.key == unpicked.userDefault }) {
             let whose = "your default for \(unpicked.typeName)"
-            return opened(try choosing(chosen.key), name: chosen.name, whose: whose, unpicked: unpicked, options: options)
+            return opened(
+                try choosing(chosen.key), name: chosen.name, whose: whose, unpicked: unpicked, options: options, what: system.opened)
         }
         if options.privateWindow {
             // A system's handler that is a candidate opens as its app's own default profile.
-            if let system = systems.lazy.compactMap({ id in unpicked.candidates.first { $0.desktopID == id } }).first {
-                let result = try choosing(ChoiceKey.split(system.key).app)
-                return opened(result, name: entryName(result.desktopID), whose: systemsHandler, unpicked: unpicked, options: options)
+            if let handler = systems.lazy.compactMap({ id in unpicked.candidates.first { $0.desktopID == id } }).first {
+                let result = try choosing(ChoiceKey.split(handler.key).app)
+                return opened(
+                    result, name: entryName(result.desktopID), whose: systemsHandler, unpicked: unpicked, options: options,
+                    what: system.opened)
             }
             guard let first = unpicked.candidates.first else {
                 throw .noChoice("no picker available, and no app that can open a private window can take \(link.prefix(60))")
             }
             let whose = "the first app of \(unpicked.typeName) that opens private windows"
-            return opened(try choosing(first.key), name: first.name, whose: whose, unpicked: unpicked, options: options)
+            return opened(
+                try choosing(first.key), name: first.name, whose: whose, unpicked: unpicked, options: options, what: system.opened)
         }
         let ids = systems + unpicked.candidates.map(\.desktopID)
         guard let entry = ids.lazy.compactMap({ probe.index.usableEntry(id: $0) }).first else {
-            throw .unavailable("no picker available, and no app is associated with \(scheme): links to open \(link.prefix(60)) without one")
+            throw .unavailable(
+                "no picker available, and no app is associated with \(system.described) to open \(link.prefix(60)) without one")
         }
-        let argv = options.dryRun ? try launcher.argv(for: entry, url: link) : try launcher.launch(entry, url: link)
+        let form = LaunchForm(localFile: system.localFile)
+        let argv = options.dryRun ? try launcher.argv(for: entry, url: link, form: form) : try launcher.launch(entry, url: link, form: form)
         let result = OpenResult(
             type: type, action: nil, app: InstalledAppFinder.key(forDesktopID: entry.id), url: link, argv: argv, desktopID: entry.id)
-        return opened(result, name: entryName(entry.id), whose: systemsHandler, unpicked: unpicked, options: options)
+        return opened(result, name: entryName(entry.id), whose: systemsHandler, unpicked: unpicked, options: options, what: system.opened)
     }
 
     /// The entry's (localized) name, for a handler that is no candidate of its own.
@@ -59,9 +77,11 @@ struct SystemHandlerFallback {
     }
 
     /// Says what opened the link, on stderr and in a notification.
-    private func opened(_ result: OpenResult, name: String, whose: String, unpicked: UnpickedChoice, options: OpenOptions) -> OpenResult {
+    private func opened(
+        _ result: OpenResult, name: String, whose: String, unpicked: UnpickedChoice, options: OpenOptions, what: String
+    ) -> OpenResult {
         let opened = (options.dryRun ? "would open" : "opened") + (options.privateWindow ? " in a private window" : "")
-        let message = "no picker available, so the link \(opened) with \(name), \(whose), just once (\(unpicked.reason))"
+        let message = "no picker available, so \(what) \(opened) with \(name), \(whose), just once (\(unpicked.reason))"
         diagnostics.warning(message)
         if !options.dryRun { notifier.notify(message) }
         return result

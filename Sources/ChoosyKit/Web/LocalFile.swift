@@ -19,8 +19,9 @@ package struct LocalFile: Equatable, Sendable {
 
     /// The file `argument` names, or nil when it is a link of another scheme. A `file:` URL
     /// that names no local file (another host, a query or fragment, a bad `%` escape, a NUL)
-    /// and an empty argument are refused (status 2).
-    package init?(argument: [UInt8], workingDirectory: [UInt8]) throws(ChoosyError) {
+    /// and an empty argument are refused (status 2), and so is a relative path without a
+    /// working directory (one that was removed).
+    package init?(argument: [UInt8], workingDirectory: [UInt8]?) throws(ChoosyError) {
         let shown = String(decoding: argument.prefix(80), as: UTF8.self)
         guard !argument.isEmpty, !argument.contains(0) else { throw .usage("'\(shown)' names no file") }
         var path = argument
@@ -28,7 +29,10 @@ package struct LocalFile: Equatable, Sendable {
             guard scheme == "file" else { return nil }
             path = try LocalFile.path(ofFileURL: argument, shown: shown)
         }
-        self.path = LocalFile.absolute(path, in: workingDirectory)
+        if path.first != UInt8(ascii: "/") && workingDirectory == nil {
+            throw .usage("'\(shown)' is relative to a working directory that is gone")
+        }
+        self.path = LocalFile.absolute(path, in: workingDirectory ?? [])
     }
 
     /// The scheme an argument starts with, lowercased (`ALPHA *( ALPHA / DIGIT / "+" / "-" /

@@ -177,6 +177,24 @@ import Testing
                 == CatalogCache.Metadata(fetchedAt: 1_795_956_967.25, url: "https://x/a", etag: "\"e\"", lastModified: nil, name: "N"))
     }
 
+    /// The MIME types a downloaded type claims are in its metadata line, so that a local file
+    /// reads only the types that may claim it; a line written before them may claim any.
+    @Test func theTypesThatMayClaimAFileComeFromTheSourcesWithoutDecodingThem() throws {
+        let fileSystem = FakeFileSystem()
+        let environment = Environment(["HOME": "/home"])
+        let cache = CatalogCache(environment: environment, fileSystem: fileSystem)
+        let body = Array(#"[{"key":"viewers","name":"Viewers","mime_types":["image/png"]}]"#.utf8)
+        try cache.store(
+            "viewers", metadata: CatalogCache.Metadata(fetchedAt: 1, url: "u", name: "Viewers", mimeTypes: ["image/png"]), body: body)
+        try cache.store("old", metadata: CatalogCache.Metadata(fetchedAt: 1, url: "u", name: "Old"), body: Array(#"[{"key":"old"}]"#.utf8))
+        let catalog = Catalog(
+            cache: cache, userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem), network: nil, clock: FakeClock(),
+            diagnostics: RecordingDiagnostics())
+        #expect(catalog.typesClaiming(anyOf: ["text/html", "text/plain"]) == ["browser", "old"])
+        #expect(catalog.typesClaiming(anyOf: ["image/png"]) == ["old", "viewers"])
+        #expect(catalog.typesClaiming(anyOf: ["application/x-nothing"]) == ["old"])
+    }
+
     /// The lines that read, and those that do not, as with `JSONDecoder` and `Codable`.
     @Test(arguments: [
         (#"{"fetched_at":1700000000,"url":"u"}"#, true),

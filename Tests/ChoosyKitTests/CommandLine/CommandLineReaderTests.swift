@@ -144,7 +144,7 @@ import Testing
             (["default", "a", "b", "c"], "default needs an app type and optionally an app key"),
             (["list", "a", "b"], "list takes at most one app type"),
             (["describe"], "describe needs one app type"),
-            (["handle"], "handle needs one URL"),
+            (["handle"], "handle needs one URL or file"),
             (["route", "a", "b"], "route needs one URL"),
             (["install", "x"], "install takes no arguments besides --default-handler"),
             (["uninstall", "x"], "uninstall takes no arguments"),

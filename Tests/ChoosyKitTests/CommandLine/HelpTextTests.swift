@@ -79,7 +79,7 @@ import Testing
                 """))
         #expect(
             try HelpCommand.text(for: "handle").hasPrefix(
-                "choosy handle URL [--clean] [--no-clean] [--unshorten] [--no-unshorten]\n              [open's options]\n\n"))
+                "choosy handle URL|FILE [--clean] [--no-clean] [--unshorten] [--no-unshorten]\n              [open's options]\n\n"))
         #expect(try HelpCommand.text(for: "reset").hasPrefix("choosy reset TYPE | --all\n\n"))
         #expect(try HelpCommand.text(for: "help").hasPrefix("choosy help [COMMAND] | --help | --version\n\n"))
     }

@@ -63,9 +63,10 @@ import Testing
         return ActionOpener(
             planner: OpenPlanner(
                 apps: apps, preferences: preferences, rules: rules, sources: sources,
-                classifier: LinkClassifier(catalog: catalog, diagnostics: diagnostics), launcher: launcher, alwaysShowPicker: false,
+                classifier: LinkClassifier(catalog: catalog, diagnostics: diagnostics), launcher: launcher,
+                mimeTypes: MimeDatabase(environment: environment, fileSystem: fileSystem), alwaysShowPicker: false,
                 diagnostics: diagnostics),
-            preferences: preferences, rules: rules,
+            preferences: preferences, rules: rules, desktopDefaults: MimeAppsEditor(environment: environment, fileSystem: fileSystem),
             hooks: HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem),
             pickers: ActionOpener.Pickers(picker: { _ in picker }, configured: { nil }, environment: environment),
             launcher: launcher,

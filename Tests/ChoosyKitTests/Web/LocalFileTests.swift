@@ -19,6 +19,9 @@ import Testing
         // Whatever its first character: an option is never a path, and a path never an option.
         #expect(try Self.file("-x")?.text == "/home/me/-x")
         #expect(try Self.file("~/x")?.text == "/home/me/~/x")
+        // A working directory that is gone takes absolute paths only.
+        #expect(try LocalFile(argument: Array("/tmp/x".utf8), workingDirectory: nil)?.text == "/tmp/x")
+        #expect(throws: ChoosyError.self) { try LocalFile(argument: Array("x".utf8), workingDirectory: nil) }
     }
 
     @Test func fileURLsAreLocalFilesAndOtherSchemesAreLinks() throws {
