@@ -236,7 +236,7 @@ public final class Choosy {
         // Most programs run one entry: the rules' sources are read only to choose among several.
         guard ids.count > 1 else { return ids.first }
         let sources = siteRules.sources()
-        return ids.first { id in sources.contains { sourceNames.rule($0, names: id) } } ?? ids.first
+        return sourceNames.first(of: ids, namedByAnyOf: sources) ?? ids.first
     }
 
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).

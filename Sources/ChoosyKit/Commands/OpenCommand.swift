@@ -46,11 +46,11 @@ struct OpenCommand: ChoosyCommand {
         return CommandOutput(Self.printed(result, json: json, dryRun: request.options.dryRun))
     }
 
-    /// Where the link came from, looked for first when `-v` or `--json` asks (`handle` too;
-    /// otherwise only a rule with `--from` looks, doc/links-and-rules.md).
+    /// Where the link came from, as a desktop ID, looked for first when `-v` or `--json` asks
+    /// (`handle` too; otherwise only a rule with `--from` looks, doc/links-and-rules.md).
     static func askedSource(_ choosy: Choosy, json: Bool) -> String? {
         guard json || choosy.diagnostics.isVerbose else { return nil }
-        return choosy.linkSource()?.id
+        return choosy.linkSource().flatMap { choosy.sourceNames.desktopID(of: $0.id) }
     }
 
     /// What an open prints (`handle` too): the `--json` object, the `--dry-run` argv line, or
