@@ -298,10 +298,12 @@ public final class Choosy {
         return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
     }
 
-    func launcher() -> Launcher {
+    /// Starts entries; `withToken`: the launched app may get the activation token, which
+    /// only the app a link or action was for may (a callback never does, doc/desktop.md).
+    func launcher(withToken: Bool = true) -> Launcher {
         Launcher(
-            environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: activation,
-            givenBytes: settings.givenBytes
+            environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics,
+            activation: withToken ? activation : nil, givenBytes: settings.givenBytes
         )
     }
 
