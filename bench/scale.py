@@ -48,7 +48,8 @@ def make_tree(n, tree, choosy):
             subprocess.run([choosy] + command, env=environment, stdout=subprocess.DEVNULL, check=True)
         # A dry run saves no cache: one real click (a stub firefox) saves the site rule index
         # and, with rules by source, the map of the entries' programs.
-        subprocess.run([choosy] + HANDLE[:-1], env=environment, stdout=subprocess.DEVNULL, check=True, timeout=120)
+        subprocess.run([choosy] + HANDLE[:-1], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                       timeout=120)
     # The answers the timings stand for.
     answer = subprocess.run([choosy] + HANDLE, env=tree_environment(tree), capture_output=True, text=True, check=True).stdout
     if answer != "firefox https://example.org/some/page\n":
@@ -115,6 +116,16 @@ def main():
         wall = median(f"url, cold index, N={n}", "wall") / median(f"gio mime, N={n}", "wall")
         cpu = median(f"url, cold index, N={n}", "cpu") / median(f"gio mime, N={n}", "cpu")
         lines.append(f"| {n:,} | {wall:.2f}× | {cpu:.2f}× |")
+
+    def target(name, goal, measured, met):
+        lines.append(f"| {name} | {goal} | {measured} | {'**met**' if met else '**MISSED**'} |")
+
+    lines += ["", "| Target | Goal | Measured (wall / CPU) | |", "|---|---|---|---|"]
+    for command in ("url, cold index", "handle, source rules, cold program map", "url", "handle"):
+        ratios = [median(f"{command}, N={large}", kind) / median(f"{command}, N={small}", kind) for kind in ("wall", "cpu")]
+        target(f"`{command}` at N={large:,} ÷ at N={small:,}", "≤ 15×", " / ".join(f"{r:.2f}×" for r in ratios), max(ratios) <= 15)
+    ratios = [median(f"url, cold index, N={large}", kind) / median(f"gio mime, N={large}", kind) for kind in ("wall", "cpu")]
+    target(f"cold index ÷ gio mime at N={large:,}", "≤ 1.00×", " / ".join(f"{r:.2f}×" for r in ratios), max(ratios) <= 1)
     text = "\n".join(lines) + "\n"
     print(text)
     if options.append:
