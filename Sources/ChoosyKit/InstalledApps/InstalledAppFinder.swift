@@ -30,7 +30,7 @@ package struct InstalledApp: Sendable {
     package func refuseContainerInPrivateWindow() throws(ChoosyError) {
         guard let profile, let container = profile.container else { return }
         throw .usage(
-            "\(key) is container '\(container)', and containers do not apply to private windows: use \(ChoiceKey.make(app: app.key, profile: profile.name)) with --private, or \(key) without it"
+            "\(key) is container '\(container)', and containers do not apply to private windows: use \(ChoiceKey.make(app: app.key, profile: profile.profileKey)) with --private, or \(key) without it"
         )
     }
 
