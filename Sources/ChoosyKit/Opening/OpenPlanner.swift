@@ -71,7 +71,7 @@ final class OpenPlanner {
         var parameters = planning.answers.parameters ?? [:]
         if planning.answers.parameters == nil { parameters = try collect(request.parameters, for: type) }
         var plan = OpenPlan(request: request, found: found, type: type, action: action, parameters: parameters)
-        if planning.explaining || request.reportsSource { plan.source = sources.source() }
+        if planning.explaining || request.reportsSource { sources.find(into: &plan) }
         var options = request.options
         let all = try apps.installedApps(of: type)
         let installed = request.link.map { $0.allowed(all, type: type) } ?? all
@@ -233,7 +233,7 @@ final class OpenPlanner {
         let found = try SchemeHandlers(apps: apps, diagnostics: diagnostics).find(scheme)
         var plan = OpenPlan(
             request: request, found: .schemeHandlers(scheme: scheme, claim: found.claim), type: found.type, action: nil, parameters: [:])
-        if planning.explaining || request.reportsSource { plan.source = sources.source() }
+        if planning.explaining || request.reportsSource { sources.find(into: &plan) }
         let step = try choiceStep(
             type: found.type, action: nil, installed: found.installed, all: found.installed,
             considered: found.type.apps.filter { !$0.isWebApp && $0.scheme == scheme }, options: request.options, offersWebPage: false,
