@@ -24,11 +24,12 @@ package struct CatalogLinkMatcher: Sendable {
 
     package func match(_ url: WebURL, original: String) -> Match? {
         var best: (match: Match, specificity: LinkPattern.Specificity)?
+        let subject = LinkPattern.Subject(url)
         for entry in entries {
             let pattern = entry.link.pattern
             // Only a strictly more specific pattern beats an earlier one.
             if let best, pattern.specificity <= best.specificity { continue }
-            guard var parameters = pattern.match(url, plusIsSpace: entry.link.link.plusIsSpace) else { continue }
+            guard var parameters = pattern.match(subject, plusIsSpace: entry.link.link.plusIsSpace) else { continue }
             parameters.merge(entry.link.link.parameters) { taken, _ in taken }
             if let param = entry.link.link.linkParam { parameters[param] = original }
             best = (Match(type: entry.type, link: entry.link.link, parameters: parameters), pattern.specificity)
