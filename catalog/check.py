@@ -497,6 +497,8 @@ class Checker:
                     for k in only:
                         if k not in app_keys:
                             self.err(w, "'apps' names %r, which is no app of the type" % k)
+            if "note" in link and not nonempty_str(link["note"]):
+                self.err(w, "'note' must be a non-empty string (where the app reads this form)")
             fixed = link.get("parameters", {})
             if not isinstance(fixed, dict) or not all(isinstance(k, str) and k in params and nonempty_str(v) for k, v in fixed.items()):
                 self.err(w, "'parameters' must map declared parameters of the type to text")
@@ -529,9 +531,12 @@ class Checker:
                 if set(e) != {"link", "browser"}:
                     self.err(where, "a browser example is {\"link\", \"browser\": true} only")
                     continue
-            elif set(e) - {"link", "action", "parameters"} or not isinstance(e.get("parameters"), dict) \
+            elif set(e) - {"link", "action", "parameters", "urls"} or not isinstance(e.get("parameters"), dict) \
                     or not all(isinstance(v, str) for v in e["parameters"].values()):
-                self.err(where, "must be {\"link\", \"action\", \"parameters\": {…}} or {\"link\", \"browser\": true}")
+                self.err(where, "must be {\"link\", \"action\", \"parameters\": {…}, \"urls\": {…}} or {\"link\", \"browser\": true}")
+                continue
+            elif not isinstance(e.get("urls"), dict) or not all(isinstance(k, str) and nonempty_str(v) for k, v in e["urls"].items()):
+                self.err(where, "'urls' must map each native app that takes the link to the URL it gets, byte for byte")
                 continue
             good.append(e)
         return good
