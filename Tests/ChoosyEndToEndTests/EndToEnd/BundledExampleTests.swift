@@ -15,6 +15,12 @@ import Testing
             .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }()
 
+    /// A bundled type file, as written.
+    static func typeFile(_ type: String) throws -> [String: Any] {
+        let data = try #require(FileManager.default.contents(atPath: Sandbox.packageRoot + "/catalog/app-data/\(type).json"))
+        return try #require((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+    }
+
     @Test(arguments: typeKeys)
     func everyExampleHoldsAndEveryActionLinkHasTwo(type: String) throws {
         let output = sandbox.choosy("describe", type, "--json")
@@ -39,8 +45,7 @@ import Testing
     /// app's own parser reads it (the link's `note` says where).
     @Test(arguments: typeKeys)
     func everyExampleGivesEachNativeAppItsURL(type: String) throws {
-        let data = try #require(FileManager.default.contents(atPath: Sandbox.packageRoot + "/catalog/app-data/\(type).json"))
-        let file = try #require((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+        let file = try Self.typeFile(type)
         let apps = file["apps"] as? [[String: Any]] ?? []
         for link in file["links"] as? [[String: Any]] ?? [] where type != "browser" {
             let pattern = link["pattern"] as? String ?? "?"
@@ -72,6 +77,7 @@ import Testing
         ("Microsoft Teams", "https://teams.microsoft.com/meet/2345678901234?p=AbCdEf"),
         ("Telegram", "https://t.me/durov"),
         ("Signal", "https://signal.me/#p/+4915123456789"),
+        ("WhatsApp", "https://wa.me/15551234567"),
         ("Matrix", "https://matrix.to/#/#choosy:matrix.org"),
         ("Element", "https://app.element.io/#/room/#element-web:matrix.org"),
         ("Discord", "https://discord.gg/Ab3dEf"),
@@ -98,8 +104,7 @@ import Testing
         #expect(Set(Self.services.map(\.service)).count >= 24)
         var taken: [String: (apps: [String], native: Set<String>)] = [:]
         for type in Self.typeKeys where type != "browser" {
-            let data = try #require(FileManager.default.contents(atPath: Sandbox.packageRoot + "/catalog/app-data/\(type).json"))
-            let file = try #require((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+            let file = try Self.typeFile(type)
             let native = Set(
                 (file["apps"] as? [[String: Any]] ?? []).filter { !(($0["app_url_scheme"] as? String) ?? "http").hasPrefix("http") }
                     .compactMap { $0["key"] as? String })

@@ -136,6 +136,14 @@ import Testing
             }, argv: ["matrix:roomid/abc%3Amatrix.org?via=matrix.org&via=example.org&via=example.net&action=join"],
             defaultApp: ("matrix", "nheko")),
         Family(
+            // ZapZap's entry as the app ships it: Exec=zapzap %u, x-scheme-handler/whatsapp.
+            link: "https://wa.me/15551234567?text=I%27m%20interested",
+            install: { sandbox in
+                sandbox.installApp(
+                    "com.rtosta.zapzap.desktop", name: "ZapZap", program: "zapzap", mimeTypes: ["x-scheme-handler/whatsapp"])
+                return "zapzap"
+            }, argv: ["whatsapp://send?phone=15551234567&text=I%27m%20interested"], defaultApp: ("chat", "zapzap")),
+        Family(
             link: "https://www.google.fr/maps?q=48.8584,2.2945",
             install: { sandbox in
                 sandbox.installDebianEntry(package: "marble", id: "marble_geo.desktop")[0]
@@ -304,8 +312,8 @@ import Testing
             })
         #expect(username["apps"] as? [String] == ["telegram_desktop"])
         #expect(
-            chatLinks.last?["pattern"] as? String == "https://signal.art/addstickers/#pack_id={{pack_id}}&pack_key={{pack_key}}"
-                && chatLinks.last?["apps"] as? [String] == ["signal_desktop"])
+            chatLinks.last?["pattern"] as? String == "https://api.whatsapp.com/send?phone={{phone_number:digits:7-15!}}&text={{text}}"
+                && chatLinks.last?["apps"] as? [String] == ["zapzap"])
     }
 
     /// A user's catalog adds a link; an invalid pattern there is named and the rest still works.
