@@ -85,5 +85,5 @@ private let bundledLinks: CatalogLinkMatcher = {
     )
     return CatalogLinkMatcher(
         types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
-        host: nil, diagnostics: RecordingDiagnostics())
+        url: nil, diagnostics: RecordingDiagnostics())
 }()

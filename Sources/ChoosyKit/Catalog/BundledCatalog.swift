@@ -8,6 +8,9 @@ package enum BundledCatalog {
         /// The types' links alone, as a catalog file of key and links: only links need them.
         /// Without their examples, which only `describe` reads.
         var links: String
+        /// Each link host as the patterns write it (`*.zoom.us`) with its links alone, as a
+        /// catalog file of key and links, without examples: a handled link decodes only its host's.
+        var linksByHost: [(host: String, links: String)]
         /// The same with the links' examples.
         var linksWithExamples: String
     }
@@ -26,6 +29,13 @@ package enum BundledCatalog {
     /// with their examples only when asked.
     package static func linksJSON(for key: String, withExamples: Bool) -> String? {
         files.first { file in file.types.contains { $0.key == key } }.map { withExamples ? $0.linksWithExamples : $0.links }
+    }
+
+    /// The links of `key` whose host could be `host`, each host's as a catalog file, in the order
+    /// of their hosts' first links in the type.
+    package static func linksJSON(for key: String, host: WebHost) -> [String] {
+        guard let file = files.first(where: { file in file.types.contains { $0.key == key } }) else { return [] }
+        return file.linksByHost.filter { LinkPattern.HostPattern($0.host)?.matches(host) ?? true }.map(\.links)
     }
 
     /// The JSON text of every bundled file.

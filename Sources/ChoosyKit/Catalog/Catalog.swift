@@ -195,6 +195,16 @@ package final class Catalog {
         return links
     }
 
+    /// The type's links whose host could be `host`, from every source, merged: what a handled
+    /// link reads (the bundled links of other hosts are not decoded).
+    package func links(of key: String, for host: WebHost) -> [CatalogLink] {
+        let bundled = BundledCatalog.linksJSON(for: key, host: host).flatMap { json in
+            (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
+        }
+        let cached = cachedRecords[key] ?? cache.entry(for: key, diagnostics: diagnostics)?.records
+        return CatalogMerger.links((bundled + (cached ?? []) + userRecords).filter { $0.key == key })
+    }
+
     /// Downloads the given types now, ignoring the TTL (`choosy update`). With no keys: every
     /// type a local source knows.
     package func update(_ keys: [String]) -> [(key: String, outcome: CatalogRefresher.Outcome)] {

@@ -366,6 +366,27 @@ extension LinkPattern {
         return try? hostPattern(bytes[start..<end], keys: &keys)
     }
 
+    /// Whether `link` could be one of the pattern's, told from the pattern's text without
+    /// reading it whole: the host, and the literal start of the first path segment (all of it
+    /// when it has no placeholder). A handled link reads only the patterns that pass.
+    package static func mayMatch(_ source: String, _ link: WebURL) -> Bool {
+        let bytes = Array(source.utf8)
+        guard let start = hostStart(bytes) else { return true }
+        let isEnd = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+        let hostEnd = bytes[start...].firstIndex(where: isEnd) ?? bytes.endIndex
+        var keys: Set<String> = []
+        guard let host = try? hostPattern(bytes[start..<hostEnd], keys: &keys) else { return true }
+        guard host.matches(link.host) else { return false }
+        guard hostEnd < bytes.endIndex, bytes[hostEnd] == UInt8(ascii: "/") else { return true }
+        let segment = bytes[(hostEnd + 1)...].prefix { !isEnd($0) }
+        let first = Array((link.pathSegments.first ?? "").utf8)
+        guard let open = firstIndex(of: Array("{{".utf8), in: segment) else {
+            // A pattern of no segments (`https://t.me/`) takes a link of none.
+            return segment.isEmpty ? first.isEmpty && link.pathSegments.count <= 1 : first.elementsEqual(segment)
+        }
+        return first.starts(with: segment[..<open])
+    }
+
     /// Where the host starts after `https://` or `http://` (any case).
     private static func hostStart(_ bytes: [UInt8]) -> Int? {
         for scheme in ["https://", "http://"] where bytes.count >= scheme.utf8.count {
@@ -382,6 +403,22 @@ extension LinkPattern {
         let invalid = LinkPatternError(
             "its host '\(string(text))' is not a domain name (ASCII letters, digits, '-' and '.', or a {{placeholder}} label, optionally after '*.')"
         )
+        // Most hosts have no placeholder: checked byte by byte, nothing made but the name.
+        guard firstIndex(of: Array("{{".utf8), in: domain) != nil else {
+            var labelLength = 0
+            for byte in domain {
+                if byte == UInt8(ascii: ".") {
+                    guard labelLength > 0 else { throw invalid }
+                    labelLength = 0
+                } else if isASCIIAlphanumeric(byte) || byte == UInt8(ascii: "-") {
+                    labelLength += 1
+                } else {
+                    throw invalid
+                }
+            }
+            guard labelLength > 0 else { throw invalid }
+            return HostPattern(domain: string(domain).lowercased(), includesSubdomains: includesSubdomains)
+        }
         var labels: [HostPattern.Label] = []
         var hasPlaceholder = false
         for label in domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {

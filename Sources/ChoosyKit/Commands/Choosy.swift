@@ -289,13 +289,16 @@ public final class Choosy {
         LinkClassifier(catalogLinks: catalogLinks(for:), diagnostics: diagnostics)
     }
 
-    /// The links of the app types that have links for `host`, in the order `list` shows the
-    /// types. Only the catalog's own data counts: no desktop entry is read to know what a link is.
-    private func catalogLinks(for host: WebHost) throws(ChoosyError) -> CatalogLinkMatcher {
+    /// The links that could take `url` of the app types that have links for its host, in the
+    /// order `list` shows the types. Only the catalog's own data counts: no desktop entry is read
+    /// to know what a link is.
+    private func catalogLinks(for url: WebURL) throws(ChoosyError) -> CatalogLinkMatcher {
         let catalog = try catalog()
         var types: [(AppType, [CatalogLink])] = []
-        for key in catalog.typesWithLinks(matching: host) { types.append((try catalog.appType(key), catalog.links(of: key))) }
-        return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
+        for key in catalog.typesWithLinks(matching: url.host) {
+            types.append((try catalog.appType(key), catalog.links(of: key, for: url.host)))
+        }
+        return CatalogLinkMatcher(types: types, url: url, diagnostics: diagnostics)
     }
 
     func launcher() -> Launcher {

@@ -15,10 +15,11 @@ package struct CatalogLinkMatcher: Sendable {
     /// In catalog order: types as the catalog lists them, links as each type lists them.
     package let entries: [Entry]
 
-    /// Every valid link of each type for `host` (the others are reported, `AppType.read`).
-    package init(types: [(type: AppType, links: [CatalogLink])], host: WebHost?, diagnostics: DiagnosticSink) {
+    /// Every valid link of each type that could take `url`, or every one without it (the
+    /// invalid ones are reported, `AppType.read`).
+    package init(types: [(type: AppType, links: [CatalogLink])], url: WebURL?, diagnostics: DiagnosticSink) {
         entries = types.flatMap { type, links in
-            type.read(links, forHost: host, diagnostics: diagnostics).map { Entry(type: type.key, link: $0) }
+            type.read(links, for: url, diagnostics: diagnostics).map { Entry(type: type.key, link: $0) }
         }
     }
 

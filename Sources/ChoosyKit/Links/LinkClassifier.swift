@@ -29,11 +29,11 @@ package enum LinkTarget: Equatable, Sendable {
 
 /// Turns a plain URL into the action it stands for.
 package struct LinkClassifier {
-    /// The catalog's links that could match a web link's host, read only for a web link.
-    private let catalogLinks: (WebHost) throws(ChoosyError) -> CatalogLinkMatcher
+    /// The catalog's links that could match a web link, read only for a web link.
+    private let catalogLinks: (WebURL) throws(ChoosyError) -> CatalogLinkMatcher
     private let diagnostics: DiagnosticSink
 
-    package init(catalogLinks: @escaping (WebHost) throws(ChoosyError) -> CatalogLinkMatcher, diagnostics: DiagnosticSink) {
+    package init(catalogLinks: @escaping (WebURL) throws(ChoosyError) -> CatalogLinkMatcher, diagnostics: DiagnosticSink) {
         self.catalogLinks = catalogLinks
         self.diagnostics = diagnostics
     }
@@ -53,7 +53,7 @@ package struct LinkClassifier {
             } catch {
                 throw ChoosyError.usage("'\(link.prefix(80))' is not a link a browser can open: \(error.reason)")
             }
-            if let match = try catalogLinks(web.host).match(web, original: url) {
+            if let match = try catalogLinks(web).match(web, original: url) {
                 diagnostics.explain("the link is \(match.type) \(match.link.action) by the pattern \(match.link.pattern)")
                 return .action(
                     LinkAction(

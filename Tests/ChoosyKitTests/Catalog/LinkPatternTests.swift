@@ -278,6 +278,33 @@ import Testing
         #expect(merged.first?.apps == nil)
     }
 
+    /// A handled link reads only the patterns that could take it: told by the host and the
+    /// literal start of the first segment, never wrongly (each pattern that takes a link passes).
+    @Test func aPatternThatCannotTakeALinkIsNotRead() throws {
+        func may(_ pattern: String, _ link: String) throws -> Bool { LinkPattern.mayMatch(pattern, try WebURL(parsing: link)) }
+        #expect(try !may("https://t.me/proxy", "https://t.me/durov"))
+        #expect(try !may("https://t.me/+{{invite}}", "https://t.me/durov"))
+        #expect(try !may("https://t.me/{{a}}", "https://telegram.me/durov"))
+        #expect(try !may("https://www.openstreetmap.org/?mlat={{a!}}", "https://www.openstreetmap.org/search?query=x"))
+        #expect(try may("https://t.me/+{{invite}}", "https://t.me/+AbC"))
+        #expect(try may("https://t.me/{{a}}/{{b}}", "https://t.me/durov"))
+        #expect(try may("https://matrix.to/#/#{{a}}", "https://matrix.to/#/%23a:b"))
+        #expect(try may("https://*.google.{{_:word:2-3}}/maps/@{{a}}", "https://www.google.de/maps/@1,2,3z"))
+        #expect(try may("https://www.openstreetmap.org/#map={{_}}", "https://www.openstreetmap.org/"))
+        let patterns = [
+            "https://t.me/{{a}}", "https://t.me/s/{{a}}", "https://t.me/+{{a}}", "https://t.me/", "https://x.org/a{{b}}c/d",
+            "https://x.org/?q={{q}}",
+        ]
+        let links = [
+            "https://t.me/durov", "https://t.me/s/durov", "https://t.me/+123", "https://t.me", "https://x.org/abc/d", "https://x.org/?q=1",
+        ]
+        for pattern in patterns {
+            for link in links where try match(pattern, link) != nil {
+                #expect(try may(pattern, link), "\(pattern) \(link)")
+            }
+        }
+    }
+
     @Test func theHostIsReadAlone() {
         #expect(
             LinkPattern.hostPattern(of: "HTTPS://*.Zoom.us/j/{{x") == LinkPattern.HostPattern(domain: "zoom.us", includesSubdomains: true))

@@ -13,7 +13,7 @@ let bundledLinks: CatalogLinkMatcher = {
     )
     return CatalogLinkMatcher(
         types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
-        host: nil, diagnostics: RecordingDiagnostics())
+        url: nil, diagnostics: RecordingDiagnostics())
 }()
 
 @Suite struct LinkClassifierTests {
