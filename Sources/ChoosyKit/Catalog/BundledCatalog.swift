@@ -35,7 +35,7 @@ package enum BundledCatalog {
     /// of their hosts' first links in the type.
     package static func linksJSON(for key: String, host: WebHost) -> [String] {
         guard let file = files.first(where: { file in file.types.contains { $0.key == key } }) else { return [] }
-        return file.linksByHost.filter { LinkPattern.HostPattern($0.host)?.matches(host) ?? true }.map(\.links)
+        return file.linksByHost.filter { LinkPattern.HostPattern.couldBe($0.host, host) }.map(\.links)
     }
 
     /// The JSON text of every bundled file.

@@ -84,7 +84,7 @@ package final class Catalog {
     /// before links counts as any host).
     package func typesWithLinks(matching host: WebHost) -> [String] {
         func matches(_ hosts: [String]) -> Bool {
-            hosts.contains { LinkPattern.HostPattern($0)?.matches(host) ?? true }
+            hosts.contains { LinkPattern.HostPattern.couldBe($0, host) }
         }
         var candidates: Set<String> = []
         for file in BundledCatalog.files {

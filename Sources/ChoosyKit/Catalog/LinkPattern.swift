@@ -48,6 +48,33 @@ package struct LinkPattern: Equatable, Sendable {
         /// As a pattern writes it.
         package var text: String { (includesSubdomains ? "*." : "") + domain }
 
+        /// Whether a host as a pattern writes it (`*.zoom.us`, `t.me`) could be `host`, told
+        /// byte by byte for a literal one: a handled link asks it of every link host of every
+        /// type. True for a text that is no host pattern (a cache written before links).
+        package static func couldBe(_ text: String, _ host: WebHost) -> Bool {
+            let written = text.utf8
+            let wildcard = written.starts(with: "*.".utf8)
+            let domain = wildcard ? written.dropFirst(2) : written[...]
+            // Lowercase labels of letters, digits and '-' are compared as they are; anything else
+            // (a placeholder label, capitals, no host at all) is read whole.
+            var label = 0
+            for byte in domain {
+                if byte == UInt8(ascii: ".") {
+                    guard label > 0 else { return HostPattern(text)?.matches(host) ?? true }
+                    label = 0
+                } else if (byte >= 0x61 && byte <= 0x7A) || isDigit(byte) || byte == UInt8(ascii: "-") {
+                    label += 1
+                } else {
+                    return HostPattern(text)?.matches(host) ?? true
+                }
+            }
+            guard label > 0 else { return HostPattern(text)?.matches(host) ?? true }
+            guard let name = host.domainName?.utf8 else { return false }
+            guard name.count >= domain.count, name.suffix(domain.count).elementsEqual(domain) else { return false }
+            let rest = name.count - domain.count
+            return rest == 0 || (wildcard && rest > 1 && name.dropFirst(rest - 1).first == UInt8(ascii: "."))
+        }
+
         /// The literal labels after the last placeholder (`t.me` of `{{name}}.t.me`); the whole
         /// domain when no label is a placeholder, nil when the last one is.
         package var literalSuffix: String? {
@@ -374,13 +401,11 @@ extension LinkPattern {
         guard let start = hostStart(bytes) else { return true }
         let isEnd = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
         let hostEnd = bytes[start...].firstIndex(where: isEnd) ?? bytes.endIndex
-        var keys: Set<String> = []
-        guard let host = try? hostPattern(bytes[start..<hostEnd], keys: &keys) else { return true }
-        guard host.matches(link.host) else { return false }
+        guard HostPattern.couldBe(string(bytes[start..<hostEnd]), link.host) else { return false }
         guard hostEnd < bytes.endIndex, bytes[hostEnd] == UInt8(ascii: "/") else { return true }
         let segment = bytes[(hostEnd + 1)...].prefix { !isEnd($0) }
         let first = Array((link.pathSegments.first ?? "").utf8)
-        guard let open = firstIndex(of: Array("{{".utf8), in: segment) else {
+        guard let open = firstIndex(of: openBraces, in: segment) else {
             // A pattern of no segments (`https://t.me/`) takes a link of none.
             return segment.isEmpty ? first.isEmpty && link.pathSegments.count <= 1 : first.elementsEqual(segment)
         }
@@ -404,7 +429,7 @@ extension LinkPattern {
             "its host '\(string(text))' is not a domain name (ASCII letters, digits, '-' and '.', or a {{placeholder}} label, optionally after '*.')"
         )
         // Most hosts have no placeholder: checked byte by byte, nothing made but the name.
-        guard firstIndex(of: Array("{{".utf8), in: domain) != nil else {
+        guard domain.contains(UInt8(ascii: "{")) else {
             var labelLength = 0
             for byte in domain {
                 if byte == UInt8(ascii: ".") {
@@ -472,7 +497,7 @@ extension LinkPattern {
                 parts.append(.placeholder(placeholder))
                 rest = after
             } else {
-                let end = firstIndex(of: Array("{{".utf8), in: rest) ?? rest.endIndex
+                let end = firstIndex(of: openBraces, in: rest) ?? rest.endIndex
                 let literal = rest[..<end]
                 guard !hasBrace(literal) else {
                     throw LinkPatternError("a brace in '\(string(text))' opens or closes no placeholder")
@@ -503,7 +528,7 @@ extension LinkPattern {
                 continue
             }
             let valueText = item[(equals + 1)...]
-            if valueText.starts(with: "{{".utf8), let close = firstIndex(of: Array("}}".utf8), in: valueText),
+            if valueText.starts(with: "{{".utf8), let close = firstIndex(of: closeBraces, in: valueText),
                 close + 2 == valueText.endIndex
             {
                 let (placeholder, required, _) = try placeholder(valueText, keys: &keys)
@@ -558,7 +583,7 @@ extension LinkPattern {
     private static func placeholder(_ text: ArraySlice<UInt8>, keys: inout Set<String>) throws(LinkPatternError) -> (
         Placeholder, Bool, ArraySlice<UInt8>
     ) {
-        guard let close = firstIndex(of: Array("}}".utf8), in: text) else {
+        guard let close = firstIndex(of: closeBraces, in: text) else {
             throw LinkPatternError("a '{{' in '\(string(text))' is never closed")
         }
         var inside = text[(text.startIndex + 2)..<close]
@@ -600,6 +625,9 @@ extension LinkPattern {
         }
         return low...high
     }
+
+    private static let openBraces = Array("{{".utf8)
+    private static let closeBraces = Array("}}".utf8)
 
     private static func hasBrace(_ text: ArraySlice<UInt8>) -> Bool {
         text.contains(UInt8(ascii: "{")) || text.contains(UInt8(ascii: "}"))

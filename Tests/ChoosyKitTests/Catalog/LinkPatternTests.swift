@@ -305,6 +305,26 @@ import Testing
         }
     }
 
+    /// A link host as the embedded catalog lists it is tested byte by byte, as HostPattern would.
+    @Test func aListedHostIsTestedAsItsPatternWould() throws {
+        let texts = [
+            "t.me", "*.zoom.us", "{{username:word:5-32}}.t.me", "*.google.{{_:word:2-3}}", "Zoom.US", "", "*.x.com", "x..com", "*.",
+            "a*.x.com",
+            "zo om.us", ".x.com",
+        ]
+        let hosts = [
+            "t.me", "zoom.us", "us02web.zoom.us", "xzoom.us", "durov.t.me", "www.google.de", "x.com", "a.x.com", "ax.com", "127.0.0.1",
+        ]
+        for text in texts {
+            for name in hosts {
+                let host = try WebHost(parsing: name)
+                #expect(
+                    LinkPattern.HostPattern.couldBe(text, host) == (LinkPattern.HostPattern(text)?.matches(host) ?? true), "\(text) \(name)"
+                )
+            }
+        }
+    }
+
     @Test func theHostIsReadAlone() {
         #expect(
             LinkPattern.hostPattern(of: "HTTPS://*.Zoom.us/j/{{x") == LinkPattern.HostPattern(domain: "zoom.us", includesSubdomains: true))
