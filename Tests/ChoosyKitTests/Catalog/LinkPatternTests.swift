@@ -305,22 +305,27 @@ import Testing
         }
     }
 
-    /// A link host as the embedded catalog lists it is tested byte by byte, as HostPattern would.
+    /// A link host as the embedded catalog lists it is tested byte by byte, as HostPattern would
+    /// (a placeholder label taking any label).
     @Test func aListedHostIsTestedAsItsPatternWould() throws {
         let texts = [
             "t.me", "*.zoom.us", "{{username:word:5-32}}.t.me", "*.google.{{_:word:2-3}}", "Zoom.US", "", "*.x.com", "x..com", "*.",
-            "a*.x.com",
-            "zo om.us", ".x.com",
+            "a*.x.com", "zo om.us", ".x.com", "{{a}}.{{b}}", "{{a}}.t.me.{{b}}",
         ]
         let hosts = [
-            "t.me", "zoom.us", "us02web.zoom.us", "xzoom.us", "durov.t.me", "www.google.de", "x.com", "a.x.com", "ax.com", "127.0.0.1",
+            "t.me", "zoom.us", "us02web.zoom.us", "xzoom.us", "durov.t.me", "ab.t.me", "a.b.t.me", "www.google.de", "google.co.uk", "x.com",
+            "a.x.com", "ax.com", "127.0.0.1",
         ]
         for text in texts {
             for name in hosts {
                 let host = try WebHost(parsing: name)
-                #expect(
-                    LinkPattern.HostPattern.couldBe(text, host) == (LinkPattern.HostPattern(text)?.matches(host) ?? true), "\(text) \(name)"
-                )
+                let read = LinkPattern.HostPattern(text)?.matches(host) ?? true
+                // A placeholder label is any label here; its kind is the match's to check.
+                if text.contains("{{") {
+                    #expect(!read || LinkPattern.HostPattern.couldBe(text, host), "\(text) \(name)")
+                } else {
+                    #expect(LinkPattern.HostPattern.couldBe(text, host) == read, "\(text) \(name)")
+                }
             }
         }
     }
