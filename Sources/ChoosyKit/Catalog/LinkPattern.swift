@@ -53,24 +53,47 @@ package struct LinkPattern: Equatable, Sendable {
         /// placeholder label is taken as any label here (the match checks its kind); a text that
         /// is no host pattern could be any host (a cache written before links).
         package static func couldBe(_ text: String, _ host: WebHost) -> Bool {
+            let written = text.utf8
+            let wildcard = written.starts(with: "*.".utf8)
+            let domain = wildcard ? written.dropFirst(2) : written[...]
+            if domain.contains(UInt8(ascii: "{")) { return couldBe(placeholderHost: text, host) }
+            // Lowercase labels of letters, digits and '-' are compared as they are; anything else
+            // (capitals, an empty label, no host at all) is read whole.
+            var label = 0
+            for byte in domain {
+                if byte == UInt8(ascii: ".") {
+                    guard label > 0 else { return HostPattern(text)?.matches(host) ?? true }
+                    label = 0
+                } else if (byte >= 0x61 && byte <= 0x7A) || isDigit(byte) || byte == UInt8(ascii: "-") {
+                    label += 1
+                } else {
+                    return HostPattern(text)?.matches(host) ?? true
+                }
+            }
+            guard label > 0 else { return HostPattern(text)?.matches(host) ?? true }
+            guard let name = host.domainName?.utf8 else { return false }
+            guard name.count >= domain.count, name.suffix(domain.count).elementsEqual(domain) else { return false }
+            let rest = name.count - domain.count
+            return rest == 0 || (wildcard && rest > 1 && name.dropFirst(rest - 1).first == UInt8(ascii: "."))
+        }
+
+        /// `couldBe` for a host with a placeholder label, which takes any label here.
+        private static func couldBe(placeholderHost text: String, _ host: WebHost) -> Bool {
             let written = Array(text.utf8)
             let wildcard = written.starts(with: "*.".utf8)
             let pattern = wildcard ? written.dropFirst(2) : written[...]
-            // Labels, last first: lowercase letters, digits and '-', or a placeholder; anything
-            // else (capitals, an empty label, a placeholder on nothing literal) is read whole.
-            var labels: [ArraySlice<UInt8>] = pattern.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).reversed()
+            let labels = pattern.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
             let isPlaceholder = { (label: ArraySlice<UInt8>) in label.starts(with: "{{".utf8) && label.reversed().starts(with: "}}".utf8) }
             let plain = { (label: ArraySlice<UInt8>) in
                 !label.isEmpty && label.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || isDigit($0) || $0 == UInt8(ascii: "-") }
             }
-            let anchored = !labels.contains(where: isPlaceholder) || labels.dropFirst().contains(where: plain)
-            guard !pattern.isEmpty, anchored, labels.allSatisfy({ plain($0) || isPlaceholder($0) }) else {
+            // A placeholder on nothing literal, capitals or an empty label: read it whole.
+            guard labels.dropLast().contains(where: plain), labels.allSatisfy({ plain($0) || isPlaceholder($0) }) else {
                 return HostPattern(text)?.matches(host) ?? true
             }
             guard let name = host.domainName else { return false }
             let hostLabels = Array(name.utf8).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
             guard hostLabels.count == labels.count || (wildcard && hostLabels.count > labels.count) else { return false }
-            labels.reverse()
             return zip(labels, hostLabels.suffix(labels.count)).allSatisfy { label, hostLabel in
                 isPlaceholder(label) ? !hostLabel.isEmpty : label.elementsEqual(hostLabel)
             }
