@@ -1,5 +1,8 @@
 /// The project's `catalog/` tree, compiled into the binary by the EmbedCatalog plugin.
 package enum BundledCatalog {
+    /// What the bundled data says it comes from, in warnings and on its links.
+    package static let source = "bundled catalog"
+
     struct EmbeddedFile: Sendable {
         /// Each type's key, name, and the hosts of its links as the patterns write them (`*.zoom.us`).
         var types: [(key: String, name: String, linkHosts: [String])]

@@ -187,7 +187,7 @@ package final class Catalog {
         if let links = mergedLinks[key + (withExamples ? " examples" : "")] { return links }
         let bundled =
             BundledCatalog.linksJSON(for: key, withExamples: withExamples).map { json in
-                (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
+                (try? CatalogDecoder.decode(Array(json.utf8), source: BundledCatalog.source, diagnostics: diagnostics)) ?? []
             } ?? []
         let cached = cachedRecords[key] ?? cache.entry(for: key, diagnostics: diagnostics)?.records
         let links = CatalogMerger.links((bundled + (cached ?? []) + userRecords).filter { $0.key == key })
@@ -199,7 +199,7 @@ package final class Catalog {
     /// link reads (the bundled links of other hosts are not decoded).
     package func links(of key: String, for host: WebHost) -> [CatalogLink] {
         let bundled = BundledCatalog.linksJSON(for: key, host: host).flatMap { json in
-            (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
+            (try? CatalogDecoder.decode(Array(json.utf8), source: BundledCatalog.source, diagnostics: diagnostics)) ?? []
         }
         let cached = cachedRecords[key] ?? cache.entry(for: key, diagnostics: diagnostics)?.records
         return CatalogMerger.links((bundled + (cached ?? []) + userRecords).filter { $0.key == key })
@@ -258,7 +258,7 @@ package final class Catalog {
 
     private func bundledRecords(_ key: String) -> [AppTypeRecord] {
         guard let json = BundledCatalog.json(for: key) else { return [] }
-        let records = (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
+        let records = (try? CatalogDecoder.decode(Array(json.utf8), source: BundledCatalog.source, diagnostics: diagnostics)) ?? []
         return records.filter { $0.key == key }
     }
 }

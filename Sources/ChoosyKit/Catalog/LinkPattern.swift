@@ -418,22 +418,28 @@ extension LinkPattern {
     }
 
     /// Whether `link` could be one of the pattern's, told from the pattern's text without
-    /// reading it whole: the host, and the literal start of the first path segment (all of it
-    /// when it has no placeholder). A handled link reads only the patterns that pass.
+    /// reading it whole: the host, the number of path segments, and the literal start of each
+    /// (all of it when it has no placeholder). A handled link reads only the patterns that pass.
     package static func mayMatch(_ source: String, _ link: WebURL) -> Bool {
         let bytes = Array(source.utf8)
         guard let start = hostStart(bytes) else { return true }
-        let isEnd = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
-        let hostEnd = bytes[start...].firstIndex(where: isEnd) ?? bytes.endIndex
+        let isEnd = { (byte: UInt8) in byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+        let hostEnd = bytes[start...].firstIndex { isEnd($0) || $0 == UInt8(ascii: "/") } ?? bytes.endIndex
         guard HostPattern.couldBe(string(bytes[start..<hostEnd]), link.host) else { return false }
-        guard hostEnd < bytes.endIndex, bytes[hostEnd] == UInt8(ascii: "/") else { return true }
-        let segment = bytes[(hostEnd + 1)...].prefix { !isEnd($0) }
-        let first = Array((link.pathSegments.first ?? "").utf8)
-        guard let open = firstIndex(of: openBraces, in: segment) else {
-            // A pattern of no segments (`https://t.me/`) takes a link of none.
-            return segment.isEmpty ? first.isEmpty && link.pathSegments.count <= 1 : first.elementsEqual(segment)
+        let pathEnd = bytes[hostEnd...].firstIndex(where: isEnd) ?? bytes.endIndex
+        var path = bytes[hostEnd..<pathEnd].dropFirst()
+        // One trailing `/`, on the pattern or the link, means nothing.
+        if path.last == UInt8(ascii: "/") { path = path.dropLast() }
+        var texts = link.pathSegments[...]
+        if texts.last == "" { texts = texts.dropLast() }
+        let segments = path.isEmpty ? [] : path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard segments.count == texts.count else { return false }
+        for (segment, text) in zip(segments, texts) {
+            let literal = segment[..<(firstIndex(of: openBraces, in: segment) ?? segment.endIndex)]
+            let written = text.utf8
+            guard literal.count == segment.count ? written.elementsEqual(literal) : written.starts(with: literal) else { return false }
         }
-        return first.starts(with: segment[..<open])
+        return true
     }
 
     /// Where the host starts after `https://` or `http://` (any case).

@@ -287,16 +287,20 @@ import Testing
         #expect(try !may("https://t.me/{{a}}", "https://telegram.me/durov"))
         #expect(try !may("https://www.openstreetmap.org/?mlat={{a!}}", "https://www.openstreetmap.org/search?query=x"))
         #expect(try may("https://t.me/+{{invite}}", "https://t.me/+AbC"))
-        #expect(try may("https://t.me/{{a}}/{{b}}", "https://t.me/durov"))
+        #expect(try !may("https://t.me/{{a}}/{{b}}", "https://t.me/durov"))
+        #expect(try !may("https://www.google.com/maps/search/{{q}}", "https://www.google.com/maps/@1,2,3z"))
+        #expect(try may("https://t.me/{{a}}/", "https://t.me/durov"))
+        #expect(try may("https://t.me/{{a}}", "https://t.me/durov/"))
         #expect(try may("https://matrix.to/#/#{{a}}", "https://matrix.to/#/%23a:b"))
         #expect(try may("https://*.google.{{_:word:2-3}}/maps/@{{a}}", "https://www.google.de/maps/@1,2,3z"))
         #expect(try may("https://www.openstreetmap.org/#map={{_}}", "https://www.openstreetmap.org/"))
         let patterns = [
             "https://t.me/{{a}}", "https://t.me/s/{{a}}", "https://t.me/+{{a}}", "https://t.me/", "https://x.org/a{{b}}c/d",
-            "https://x.org/?q={{q}}",
+            "https://x.org/?q={{q}}", "https://x.org/{{a}}/{{b}}/", "https://x.org/#/{{a}}",
         ]
         let links = [
             "https://t.me/durov", "https://t.me/s/durov", "https://t.me/+123", "https://t.me", "https://x.org/abc/d", "https://x.org/?q=1",
+            "https://x.org/a/b", "https://x.org/a/b/", "https://x.org/#/a", "https://x.org/",
         ]
         for pattern in patterns {
             for link in links where try match(pattern, link) != nil {
