@@ -260,11 +260,17 @@ final class OpenPlanner {
     /// declared parameter is refused (status 2), since it would silently reach no app.
     private func collect(_ pairs: [(String, String)], for type: AppType) throws(ChoosyError) -> [String: String] {
         var parameters: [String: String] = [:]
-        let used = Set(
-            type.parameters.map(\.key) + type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
+        let declared = Set(type.parameters.map(\.key))
+        // The apps' templates are read only for a key the type does not declare (a link's are all declared).
+        var used: Set<String>?
         for (key, value) in pairs {
-            if !used.contains(key), let near = suggestion(for: key, among: Array(used)) {
-                throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+            if !declared.contains(key) {
+                let known =
+                    used ?? declared.union(type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
+                used = known
+                if !known.contains(key), let near = suggestion(for: key, among: Array(known)) {
+                    throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+                }
             }
             parameters[key] = value
         }
