@@ -121,21 +121,23 @@ package struct Launcher: Sendable {
         }
         // As GIO's launcher: the app learns its own entry, and the pid of the process started
         // (the terminal or wrapper when there is one); nothing of choosy's own launch is left.
-        var variables = environment.variables
+        // Byte for byte: the variables given as bytes that are not UTF-8 stay so (doc/security.md).
+        var variables = environment
         for name in ActivationToken.launchVariables { variables[name] = nil }
         variables["GIO_LAUNCHED_DESKTOP_FILE"] = entry.path
         variables[LinkHandoff.variable] = url.map(LinkHandoff.mark)
         // `argv` holds the terminal the app runs in, but for the desktop's terminal, which is asked over the bus.
         if entry.runsInTerminal, case .intent(let terminal) = try self.terminal(for: entry, explaining: false).route {
             let added = ["GIO_LAUNCHED_DESKTOP_FILE", LinkHandoff.variable].compactMap { name in variables[name].map { "\(name)=\($0)" } }
-            var token: [String: String] = [:]
+            // A D-Bus string is UTF-8: the token's text (a token is ASCII).
+            var token = Environment([:])
             let lent = activation?.lend(into: &token) == true
             let exact = exactBytes(of: argv, localFile: localFile)
             do {
                 try terminalFinder.launchCommand(
                     in: terminal, argv: argv.indices.map { exact[$0] ?? Array(argv[$0].utf8) },
                     workingDirectory: workingDirectory, entryPath: entry.path, environment: added,
-                    activationToken: token[ActivationToken.variables[0]])
+                    activationToken: token.variables[ActivationToken.variables[0]])
                 if lent { activation?.markUsed() }
                 diagnostics?.explain("\(terminal.id) runs it: asked over the session bus (org.freedesktop.Terminal1.LaunchCommand)")
                 warnIfNoDisplay(entry)
