@@ -15,6 +15,9 @@ package struct App: Equatable, Sendable {
     /// The arguments that open a private window (Linux addition); nil: the entry's own
     /// private-window action, if it has one.
     package var privateArguments: [String]?
+    /// The arguments that open the link in a new window (Linux addition), for
+    /// `new_window_here` (doc/running.md).
+    package var newWindowArguments: [String]?
 
     package func urlFormat(for action: String) -> String? {
         actions.last { $0.key == action }?.urlFormat

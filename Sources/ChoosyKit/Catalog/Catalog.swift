@@ -170,7 +170,7 @@ package final class Catalog {
         let ignored = downloaded.flatMap(\.ignored)
         if !ignored.isEmpty {
             diagnostics.explain(
-                "downloaded catalog: ignoring the launch arguments (private, profiles) of \(ignored.joined(separator: ", ")): they come only from the bundled catalog and your own files"
+                "downloaded catalog: ignoring the launch arguments (private, new_window, profiles) of \(ignored.joined(separator: ", ")): they come only from the bundled catalog and your own files"
             )
         }
         guard let type = CatalogMerger.merge(bundled + downloaded.map(\.record) + user) else {

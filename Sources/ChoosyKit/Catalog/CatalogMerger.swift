@@ -36,7 +36,8 @@ package enum CatalogMerger {
                         action.urlFormat.map { AppAction(key: action.key, urlFormat: $0) }
                     },
                     profiles: app.profiles,
-                    privateArguments: app.privateArguments
+                    privateArguments: app.privateArguments,
+                    newWindowArguments: app.newWindowArguments
                 )
             },
             schemes: schemes ?? []
@@ -76,7 +77,8 @@ package enum CatalogMerger {
             docs: new.docs ?? old.docs,
             actions: actions,
             profiles: new.profiles ?? old.profiles,
-            privateArguments: new.privateArguments ?? old.privateArguments
+            privateArguments: new.privateArguments ?? old.privateArguments,
+            newWindowArguments: new.newWindowArguments ?? old.newWindowArguments
         )
     }
 }
