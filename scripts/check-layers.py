@@ -23,7 +23,8 @@ DECLARATION = re.compile(
 )
 # The real implementations of the side-effect protocols, and the files allowed to build them.
 REAL_SEAMS = ("LocalFileSystem", "PosixProcessRunner", "SystemClock", "CurlHTTPClient",
-              "SocketDisplayProbe", "SQLiteLibraryReader", "StandardErrorDiagnostics")
+              "SocketDisplayProbe", "SQLiteLibraryReader", "StandardErrorDiagnostics",
+              "UnixLocalSockets", "XCBServer")
 COMPOSITION_ROOT = {"Commands/Choosy.swift", "Commands/ChoosyAction.swift", "Commands/CommandContext.swift"}
 CONSTRUCTION = re.compile(r"\b(" + "|".join(REAL_SEAMS) + r")\s*\(")
 IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")

@@ -9,21 +9,8 @@ package final class ListeningSocket {
 
     package init?(path: String) {
         self.path = path
-        // Close-on-exec: a process another test spawns meanwhile would keep it listening.
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0, path.utf8.count < 100 else { return nil }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            return nil
-        }
+        guard let fd = listeningUnixSocket(at: path) else { return nil }
+        self.fd = fd
     }
 
     package func stop() {
@@ -34,6 +21,26 @@ package final class ListeningSocket {
     deinit {
         stop()
     }
+}
+
+/// A Unix stream socket bound to `path` and listening, close-on-exec (a process another test
+/// spawns meanwhile would keep it listening); nil when it cannot be made.
+package func listeningUnixSocket(at path: String) -> Int32? {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0, path.utf8.count < 100 else { return nil }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard bound == 0, listen(fd, 16) == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
 }
 
 /// A TCP port on 127.0.0.1 where nothing listens.

@@ -412,8 +412,9 @@ package final class DesktopEntryIndex: Sendable {
         }
     }
 
-    /// The file name of the program an entry's `Exec` runs.
-    private static func programName(of entry: DesktopEntry) -> String? {
+    /// The file name of the program an entry's `Exec` runs: what a process's programs are
+    /// matched against (`ProcessPrograms`).
+    package static func programName(of entry: DesktopEntry) -> String? {
         guard let exec = entry.exec, let line = try? ExecCommandLine(parsing: exec) else { return nil }
         return line.program.split(separator: "/").last.map(String.init)
     }

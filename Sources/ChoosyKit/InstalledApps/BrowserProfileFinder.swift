@@ -34,7 +34,14 @@ package struct BrowserProfileFinder: Sendable {
             case .firefox:
                 found = withContainers(
                     firefoxProfiles(FirefoxProfileList.entries(in: bytes), root: parentDirectory(of: path), app: app), app: app)
-            case .chromium: found = try ChromiumLocalState.profiles(in: bytes)
+            case .chromium:
+                // A Chromium profile's directory is below the user data directory, which holds `Local State`.
+                let userData = parentDirectory(of: path)
+                found = try ChromiumLocalState.profiles(in: bytes).map { profile in
+                    var profile = profile
+                    profile.directory = joinPath(userData, profile.selector)
+                    return profile
+                }
             }
         } catch {
             diagnostics.explain("\(app.key): skipping the profile list \(path): \(error)")
