@@ -16,10 +16,30 @@ package struct Configuration: Equatable, Sendable {
     /// `unshorten`: `handle`, `open` and `rule test` follow shortened links to where they lead
     /// unless `--no-unshorten` is given (a dry run only with `--unshorten`).
     package var unshorten: Bool
+    /// `running`: what the choices that run count for (doc/running.md); nil, the default, reads
+    /// nothing of what runs.
+    package var running: RunningOption?
+    /// `new_window_here`: a browser whose windows are all on other workspaces opens the link in
+    /// a new window (doc/running.md).
+    package var newWindowHere: Bool
+
+    /// What the choices that run count for; each one also does what the ones before it do.
+    package enum RunningOption: String, CaseIterable, Sendable {
+        /// Pickers mark them ("Firefox — Work (running)").
+        case mark
+        /// Pickers list them first.
+        case first
+        /// One that runs is used without asking (SPEC §6.2).
+        case use
+    }
+
+    /// Whether any option asks what runs and where: only then is `/proc` read or a window
+    /// system asked.
+    package var asksWhatRuns: Bool { running != nil || newWindowHere }
 
     package init(
         catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false, cleanLinks: Bool = false,
-        unshorten: Bool = false
+        unshorten: Bool = false, running: RunningOption? = nil, newWindowHere: Bool = false
     ) {
         self.catalogURL = catalogURL
         self.schemes = schemes
@@ -27,6 +47,8 @@ package struct Configuration: Equatable, Sendable {
         self.cleanReferrals = cleanReferrals
         self.cleanLinks = cleanLinks
         self.unshorten = unshorten
+        self.running = running
+        self.newWindowHere = newWindowHere
     }
 
     init(json: JSONValue) throws(JSONError) {
@@ -37,7 +59,9 @@ package struct Configuration: Equatable, Sendable {
             picker: try fields.optional("picker", .string),
             cleanReferrals: try fields.optional("clean_referrals", .bool) ?? false,
             cleanLinks: try fields.optional("clean_links", .bool) ?? false,
-            unshorten: try fields.optional("unshorten", .bool) ?? false
+            unshorten: try fields.optional("unshorten", .bool) ?? false,
+            running: try fields.optional("running", .oneOf),
+            newWindowHere: try fields.optional("new_window_here", .bool) ?? false
         )
     }
 

@@ -447,6 +447,7 @@ private indirect enum FoundationJSON: Decodable, Equatable {
         ("{\n  \"schemes\": [\"a\",],\n}", "line 2, column 18: a comma before ']' (JSON allows none there)"),
         (#"{"schemes": "myapp"}"#, "'schemes' should be an array"),
         (#"{"picker": 5}"#, "'picker' should be a string"),
+        (#"{"running": "always"}"#, #"'running' should be one of "mark", "first", "use""#),
         (#"["fzf"]"#, "the document should be an object"),
         ("", "line 1, column 1: expected a value, found the end of the text"),
     ])
@@ -466,10 +467,13 @@ private indirect enum FoundationJSON: Decodable, Equatable {
     @Test func aConfigFileReads() throws {
         sandbox.write(
             sandbox.configHome + "/choosy/config.json",
-            #"{"catalog_url":"https://example.org/c","schemes":["myapp"],"picker":null,"other":1}"#)
+            #"{"catalog_url":"https://example.org/c","schemes":["myapp"],"picker":null,"other":1,"running":"first","new_window_here":true}"#
+        )
         let warnings = CorruptFileWarnings(diagnostics: RecordingDiagnostics())
         #expect(
             Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings)
-                == Configuration(catalogURL: "https://example.org/c", schemes: ["myapp"]))
+                == Configuration(catalogURL: "https://example.org/c", schemes: ["myapp"], running: .first, newWindowHere: true))
+        #expect(
+            !Configuration().asksWhatRuns && Configuration(running: .mark).asksWhatRuns && Configuration(newWindowHere: true).asksWhatRuns)
     }
 }
