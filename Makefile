@@ -31,8 +31,10 @@ BUILD_PACKAGES := libcurl4-openssl-dev binutils
 # ICU (IDNA by UTS #46) and libpsl (the Public Suffix List) are loaded with dlopen when a link needs
 # them, so they are needed to run, not to build.
 WEB_PACKAGES := libicu72 libpsl5 libpcre2-8-0
+# libxcb is loaded with dlopen when an X11 window manager is asked where the windows are.
+WINDOW_PACKAGES := libxcb1
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
-TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb xdg-utils rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
+TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) $(WINDOW_PACKAGES) i3 openbox foot xterm x11-utils python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb xdg-utils rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils \
 	xvfb rofi zenity sway fuzzel wtype python3-xlib
