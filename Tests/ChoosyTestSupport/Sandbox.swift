@@ -95,13 +95,14 @@ package final class Sandbox: @unchecked Sendable {
     /// environment and pid under `records/<name>.<n>`; returns its path. `n` begins with the
     /// pid, which the kernel gives in the order choosy starts them: a detached app may run
     /// after one started later, and the runs are still listed in the order they were launched.
+    /// `prelude`: shell lines run first (a browser that stays running, `Sandbox.runningBrowser`).
     @discardableResult
-    package func recorder(_ name: String) -> String {
+    package func recorder(_ name: String, prelude: String = "") -> String {
         write(
             bin + "/" + name,
             """
             #!/bin/sh
-            n=$(printf '%010d' $$)-$(date +%s%N)
+            \(prelude)n=$(printf '%010d' $$)-$(date +%s%N)
             pwd > "\(records)/\(name).$n.cwd"
             echo $$ > "\(records)/\(name).$n.pid"
             cat /proc/$$/environ > "\(records)/\(name).$n.env"
