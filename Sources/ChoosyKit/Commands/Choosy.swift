@@ -298,8 +298,28 @@ public final class Choosy {
             sources: LinkSources(
                 source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) }),
             classifier: LinkClassifier(catalog: try catalog(), diagnostics: diagnostics), launcher: launcher(),
-            alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
+            alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), whereabouts: { [unowned self] in self.whereabouts() },
+            diagnostics: diagnostics
         )
+    }
+
+    private var loadedWhereabouts: RunningWhereabouts??
+    /// What runs and where (doc/running.md), made when a choice first asks, and only when the
+    /// configuration asks for it: otherwise no `/proc` is read and no window system asked.
+    func whereabouts() -> RunningWhereabouts? {
+        if let loadedWhereabouts { return loadedWhereabouts }
+        let configuration = configuration()
+        let made =
+            configuration.asksWhatRuns
+            ? RunningWhereabouts(
+                option: configuration.running, newWindowHere: configuration.newWindowHere,
+                finder: RunningChoiceFinder(fileSystem: fileSystem, diagnostics: diagnostics),
+                workspace: WorkspaceWindows(
+                    system: SessionWindowSystem.find(in: environment, sockets: UnixLocalSockets(), x11: XCBServer()),
+                    fileSystem: fileSystem,
+                    diagnostics: diagnostics)) : nil
+        loadedWhereabouts = .some(made)
+        return made
     }
 
     func actionOpener() throws(ChoosyError) -> ActionOpener {
@@ -324,7 +344,7 @@ public final class Choosy {
         )
         return ActionOpener(
             planner: try planner(), preferences: preferences(), rules: siteRules, hooks: hookRunner(), pickers: pickers,
-            launcher: launcher(), fallback: fallback, diagnostics: diagnostics
+            launcher: launcher(), fallback: fallback, whereabouts: { [unowned self] in self.whereabouts() }, diagnostics: diagnostics
         )
     }
 

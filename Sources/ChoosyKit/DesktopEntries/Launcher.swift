@@ -1,6 +1,7 @@
 /// How an entry is started beyond its plain `Exec` (README, "Profiles and private windows").
 package struct LaunchForm: Equatable, Sendable {
-    /// A profile's and a private window's arguments, in that order, put where the URL goes.
+    /// A profile's and a private window's arguments, in that order, or a new window's
+    /// (`new_window_here`, doc/running.md) after a profile's, put where the URL goes.
     package var arguments: [String] = []
     /// The entry's action to run instead of its main `Exec` (a private window).
     package var action: DesktopAction?

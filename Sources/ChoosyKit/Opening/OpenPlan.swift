@@ -43,6 +43,9 @@ package struct OpenPlan: Sendable {
     package var launchedURL: String?
     /// What doing it writes (nothing for `url`, `--no-remember`; `--dry-run` and `why` only say it).
     package var writes: [PlannedWrite] = []
+    /// What is done before the browser is handed the link (doc/running.md): nil when no running
+    /// option asks, or the app launched is no browser.
+    package var handOver: HandOverStep?
 
     /// The step that waits for the user, when one does: the type's choice, then the browser's.
     package var pendingChoice: (step: ChoiceStep, isBrowser: Bool)? {
@@ -100,6 +103,9 @@ package enum Decider: String, Equatable, Sendable {
     case fallback
     /// The link itself: no app of its type takes it, or the user keeps the type's links in the browser.
     case link
+    /// `"running": "use"`: the one candidate that runs, or the one of them with a window on the
+    /// current workspace (doc/running.md).
+    case running
 }
 
 /// The choice among the installed apps of one type.
@@ -137,6 +143,14 @@ package struct ChoiceStep: Sendable {
 package struct ChoiceCandidate: Sendable {
     package var choice: InstalledApp
     package var why: String
+    /// It runs, and a running option asked: the picker marks it (doc/running.md).
+    package var running = false
+}
+
+/// What is done before a running browser is handed the link, and why (doc/running.md).
+package struct HandOverStep: Sendable {
+    package var action: RunningDecision.HandOver
+    package var reason: String
 }
 
 /// An app of the type that is not a candidate, and why (SPEC §7.1).

@@ -12,11 +12,14 @@ final class OpenPlanner {
     private let launcher: Launcher
     /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
     private let alwaysShowPicker: Bool
+    /// What runs and where, when a running option asks (doc/running.md); nil otherwise, and
+    /// then nothing of it is read. Made when a choice first needs it.
+    private let whereabouts: () -> RunningWhereabouts?
     private let diagnostics: DiagnosticSink
 
     init(
         apps: InstalledAppDirectory, preferences: PreferenceStore, rules: SiteRuleStore, sources: LinkSources, classifier: LinkClassifier,
-        launcher: Launcher, alwaysShowPicker: Bool, diagnostics: DiagnosticSink
+        launcher: Launcher, alwaysShowPicker: Bool, whereabouts: @escaping () -> RunningWhereabouts?, diagnostics: DiagnosticSink
     ) {
         self.apps = apps
         self.preferences = preferences
@@ -25,6 +28,7 @@ final class OpenPlanner {
         self.classifier = classifier
         self.launcher = launcher
         self.alwaysShowPicker = alwaysShowPicker
+        self.whereabouts = whereabouts
         self.diagnostics = diagnostics
     }
 
@@ -165,7 +169,7 @@ final class OpenPlanner {
         plan.url = try buildURL(for: chosen, action: action?.key, parameters: plan.parameters, type: type)
         guard request.purpose == .launch else { return plan }
         if chosen.entry != nil {
-            try launch(chosen, &plan, options: options)
+            try launch(chosen, &plan, options: options, browser: type.key == "browser")
         } else if let url = plan.url {
             // The address a web app built (`open email compose` in Gmail): no site rule is the user's for it.
             try goToBrowser(
@@ -221,7 +225,7 @@ final class OpenPlanner {
         if options.privateWindow && !chosen.isWebApp { try chosen.requirePrivateWindow(among: installed, typeName: type.name) }
         let parameters = planning.answers.browserParameters ?? ["url": url]
         plan.url = try buildURL(for: chosen, action: action?.key, parameters: parameters, type: type)
-        if plan.request.purpose == .launch { try launch(chosen, &plan, options: browsing) }
+        if plan.request.purpose == .launch { try launch(chosen, &plan, options: browsing, browser: true) }
     }
 
     // MARK: A link of another scheme
@@ -244,7 +248,7 @@ final class OpenPlanner {
         guard let chosen = step.chosen else { return plan }
         if request.options.privateWindow { try chosen.requirePrivateWindow(among: found.installed, typeName: found.type.name) }
         plan.url = link
-        try launch(chosen, &plan, options: request.options)
+        try launch(chosen, &plan, options: request.options, browser: false)
         return plan
     }
 
@@ -334,6 +338,8 @@ final class OpenPlanner {
             title: options.title ?? "\(type.name): \(action?.name ?? "Open") with…",
             allowAlways: planning.remembers && !options.dryRun)
         var offered = candidates
+        // What runs of the candidates, read only for a picker a running option marks or orders.
+        var running = RunningChoices.none
         switch decision {
         case .nothingInstalled:
             let names = type.apps.map(\.name).joined(separator: ", ")
@@ -344,7 +350,6 @@ final class OpenPlanner {
             let by: Decider = forced != nil ? (rule != nil ? .rule : .app) : key == preference.defaultApp ? .defaultApp : .onlyApp
             step.outcome = .chosen(chosen, by: by, reason: rule.map { "the site rule '\($0.name)' names it" } ?? reason)
         case .pick(let keys, let forgetDefault, let reason):
-            if answer == nil { diagnostics.explain("showing the picker: \(reason)") }
             if forgetDefault {
                 step.defaultApp = nil
                 if planning.remembers { plan.writes.append(.forgetDefault(type: type.key)) }
@@ -354,8 +359,22 @@ final class OpenPlanner {
             let byKey = Dictionary(candidates.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             offered = keys.compactMap { key in byKey[key] ?? choices.choice(key) }
             step.outcome = .ask(reason: reason)
+            if let whereabouts = whereabouts() {
+                running = whereabouts.running(among: offered)
+                offered = orderedByRunning(offered, running: running, option: whereabouts.option, defaultApp: step.defaultApp)
+                // The user's own ways to see the picker, and the picker's answer, come first.
+                if whereabouts.option == .use, answer == nil, !options.choose, !alwaysShowPicker {
+                    let used = RunningDecision.use(candidates, running: running, windowHere: whereabouts.hasWindowHere)
+                    diagnostics.explain("running: \(used.reason)")
+                    if let chosen = used.chosen { step.outcome = .chosen(chosen, by: .running, reason: used.reason) }
+                }
+            }
+            if answer == nil, case .ask = step.outcome { diagnostics.explain("showing the picker: \(reason)") }
         }
-        step.candidates = offered.map { ChoiceCandidate(choice: $0, why: why($0, action: action, noneSupports: noneSupports)) }
+        step.candidates = offered.map { choice in
+            let runs = running.isRunning(choice)
+            return ChoiceCandidate(choice: choice, why: why(choice, action: action, noneSupports: noneSupports, runs: runs), running: runs)
+        }
         if let answer {
             // The user's answer decides, whatever the decision would be now (the default it
             // forgot, say, is gone from the preferences the plan reads again).
@@ -401,7 +420,7 @@ final class OpenPlanner {
     }
 
     /// Why an installed choice is a candidate, in words.
-    private func why(_ choice: InstalledApp, action: Action?, noneSupports: Bool) -> String {
+    private func why(_ choice: InstalledApp, action: Action?, noneSupports: Bool, runs: Bool) -> String {
         var why = choice.entry.map { "installed as \($0.id)" } ?? "a web app, opened in the browser"
         if let profile = choice.profile { why += ", profile \(profile.shownName)" }
         if let action {
@@ -411,7 +430,20 @@ final class OpenPlanner {
         if let entry = choice.entry, !entry.list("OnlyShowIn").isEmpty || !entry.list("NotShowIn").isEmpty {
             why += "; OnlyShowIn/NotShowIn only hide it from menus"
         }
+        if runs { why += "; running" }
         return why
+    }
+
+    /// The offered choices as a running option orders them: with `first` or `use`, the ones
+    /// that run first, each part in its order; a default the picker shows first stays first.
+    private func orderedByRunning(
+        _ offered: [InstalledApp], running: RunningChoices, option: Configuration.RunningOption?, defaultApp: String?
+    ) -> [InstalledApp] {
+        guard option == .first || option == .use, !offered.isEmpty else { return offered }
+        if let defaultApp, offered[0].key == defaultApp {
+            return [offered[0]] + RunningDecision.runningFirst(Array(offered.dropFirst()), running: running)
+        }
+        return RunningDecision.runningFirst(offered, running: running)
     }
 
     func siteRuleRouter() -> SiteRuleRouter {
@@ -455,10 +487,20 @@ final class OpenPlanner {
         return url
     }
 
-    /// The command line that starts the choice with the plan's URL, and that URL as it gets it.
-    private func launch(_ chosen: InstalledApp, _ plan: inout OpenPlan, options: OpenOptions) throws(ChoosyError) {
+    /// The command line that starts the choice with the plan's URL, and that URL as it gets it;
+    /// for a `browser`, when a running option asks, what is done before it is handed the link.
+    private func launch(_ chosen: InstalledApp, _ plan: inout OpenPlan, options: OpenOptions, browser: Bool) throws(ChoosyError) {
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
-        let form = chosen.launchForm(privateWindow: options.privateWindow)
+        var form = chosen.launchForm(privateWindow: options.privateWindow)
+        if browser, let whereabouts = whereabouts() {
+            let runs = whereabouts.running(among: [chosen]).isRunning(chosen)
+            let (action, reason) = RunningDecision.handOver(
+                chosen, runs: runs, windows: runs ? whereabouts.windows(of: chosen) : nil, newWindowHere: whereabouts.newWindowHere,
+                privateWindow: options.privateWindow)
+            diagnostics.explain("before the hand-over: \(reason)")
+            plan.handOver = HandOverStep(action: action, reason: reason)
+            if case .newWindow(let arguments) = action { form.arguments += arguments }
+        }
         if let container = chosen.profile?.container {
             diagnostics.explain("container: \(container), by the extension's ext+container: link")
         }

@@ -64,7 +64,7 @@ import Testing
             planner: OpenPlanner(
                 apps: apps, preferences: preferences, rules: rules, sources: sources,
                 classifier: LinkClassifier(catalog: catalog, diagnostics: diagnostics), launcher: launcher, alwaysShowPicker: false,
-                diagnostics: diagnostics),
+                whereabouts: { nil }, diagnostics: diagnostics),
             preferences: preferences, rules: rules,
             hooks: HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem),
             pickers: ActionOpener.Pickers(picker: { _ in picker }, configured: { nil }, environment: environment),
@@ -72,7 +72,7 @@ import Testing
             fallback: SystemHandlerFallback(
                 probe: probe, previousHandler: { _ in nil }, launcher: launcher,
                 notifier: DesktopNotifier(environment: environment, runner: runner, fileSystem: fileSystem), diagnostics: diagnostics),
-            diagnostics: diagnostics
+            whereabouts: { nil }, diagnostics: diagnostics
         )
     }
 
