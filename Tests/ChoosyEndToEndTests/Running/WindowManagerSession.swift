@@ -37,12 +37,15 @@ extension HeadlessSway {
         return focused(tree)
     }
 
-    /// Starts a `foot` window (a real Wayland client) as the compositor's user, by `argv` when
-    /// given (a browser that opens one); its pid once sway shows a window of it, or of a
-    /// process it started.
-    func openWindow(_ argv: [String] = ["/usr/bin/foot", "-e", "sleep", "3600"], environment extra: [String: String] = [:]) -> pid_t? {
+    /// Starts a `foot` window (a real Wayland client) as `user` (the compositor's, by default),
+    /// by `argv` when given (a browser that opens one); its pid once sway shows a window of it,
+    /// or of a process it started.
+    func openWindow(
+        _ argv: [String] = ["/usr/bin/foot", "-e", "sleep", "3600"], environment extra: [String: String] = [:],
+        as user: [String] = Sandbox.asNobody
+    ) -> pid_t? {
         let before = windowPids()
-        guard let pid = startInBackground(Sandbox.asNobody + argv, environment: clientEnvironment.merging(extra) { $1 }) else { return nil }
+        guard let pid = startInBackground(user + argv, environment: clientEnvironment.merging(extra) { $1 }) else { return nil }
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if windowPids().count > before.count { return pid }
