@@ -4,7 +4,7 @@ or when a real side-effect seam is built anywhere but in the composition root.
 
 A folder "uses" another when one of its files names a type, function or constant that the
 other declares at top level (comments and string literals are ignored). The real seams
-(doc/ARCHITECTURE.md, "Wiring") are built only in the files of COMPOSITION_ROOT; everything below gets
+(doc/ARCHITECTURE.md, "One composition root") are built only in the files of COMPOSITION_ROOT; everything below gets
 them passed in. Run by `make test`.
 """
 import collections

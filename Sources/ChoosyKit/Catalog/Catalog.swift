@@ -9,7 +9,7 @@ package protocol BackgroundRefresher: Sendable {
 }
 
 /// Every app type choosy knows, merged from the bundled catalog, the download cache and the
-/// user's files, refreshed from the network (README, "The catalog").
+/// user's files, refreshed from the network (doc/configuration.md, "The catalog").
 package final class Catalog {
     package struct Summary: Equatable, Sendable {
         package var key: String
@@ -180,7 +180,7 @@ package final class Catalog {
         return type
     }
 
-    /// The type's links from every source, merged (README, "Links in the catalog"); read only
+    /// The type's links from every source, merged (doc/links-and-rules.md, "Links in the catalog"); read only
     /// when a link is handled or links are shown. The bundled links' examples are read only
     /// `withExamples` (`describe`): a handled link does not pay for them.
     package func links(of key: String, withExamples: Bool = false) -> [CatalogLink] {

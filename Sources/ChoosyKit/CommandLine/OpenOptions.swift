@@ -13,7 +13,7 @@ package struct OpenOptions: Equatable, Sendable {
     package var dryRun = false
     /// `--configure CMD`: run before the prepare hook, with the same contract.
     package var configure: String?
-    /// `--private`: open a private window (README, "Profiles and private windows").
+    /// `--private`: open a private window (doc/profiles.md).
     package var privateWindow = false
 
     package init() {}

@@ -1,4 +1,4 @@
-/// `choosy route URL`: answers an x-callback-url request (README, "choosy route").
+/// `choosy route URL`: answers an x-callback-url request (doc/hooks-and-callbacks.md, "choosy route").
 struct RouteCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command.opening(
         "route", "answer an x-callback-url",

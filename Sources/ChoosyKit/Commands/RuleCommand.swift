@@ -237,8 +237,8 @@ struct RuleCommand: ChoosyCommand {
         return "'\(line.prefix(80))…' (\(text.count) characters)"
     }
 
-    /// A rule's app is a browser, or an app that may take the site's catalog links (README,
-    /// "Site rules"); it need not be installed. When it is, its profile must exist and, for
+    /// A rule's app is a browser, or an app that may take the site's catalog links
+    /// (doc/links-and-rules.md, "Site rules"); it need not be installed. When it is, its profile must exist and, for
     /// `--private`, it must open private windows (exit 3 otherwise).
     private static func checkRuleApp(_ key: String, profile: String?, privateWindow: Bool, for site: Site?, in choosy: Choosy)
         throws(ChoosyError)

@@ -1,4 +1,4 @@
-/// How an entry is started beyond its plain `Exec` (README, "Profiles and private windows").
+/// How an entry is started beyond its plain `Exec` (doc/profiles.md).
 package struct LaunchForm: Equatable, Sendable {
     /// A profile's and a private window's arguments, in that order, put where the URL goes.
     package var arguments: [String] = []
@@ -6,7 +6,7 @@ package struct LaunchForm: Equatable, Sendable {
     package var action: DesktopAction?
 }
 
-/// Starts a desktop entry with a URL (README, "Details: launching"): the `Exec` expanded into an argv, run directly
+/// Starts a desktop entry with a URL (doc/spec-choices.md, "Launching"): the `Exec` expanded into an argv, run directly
 /// (never through a shell), detached in its own session with stdio on `/dev/null`, in the
 /// entry's `Path` directory; `Terminal=true` apps inside a terminal emulator.
 package struct Launcher: Sendable {

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// What the `mimeapps.list` files and the desktop entries say about one URL scheme, resolved
-/// as the MIME Applications Associations spec 1.0.1 says (its rules are summed up in the
-/// README, "Associations").
+/// as the MIME Applications Associations spec 1.0.1 says (its rules are summed up in
+/// doc/spec-choices.md, "Associations").
 package struct SchemeAssociations: Sendable {
     /// The usable entries associated with the scheme, most preferred first.
     package var entries: [DesktopEntry]

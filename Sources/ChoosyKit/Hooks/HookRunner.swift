@@ -1,6 +1,6 @@
 import Glibc
 
-/// Runs the user's scripts routed by convention (README, "Hooks", after KNMSegueRouting): prepare
+/// Runs the user's scripts routed by convention (doc/hooks-and-callbacks.md, "Hooks", after KNMSegueRouting): prepare
 /// hooks `$XDG_CONFIG_HOME/choosy/hooks/prepareFor<Symbol>` before a launch, custom actions
 /// `$XDG_CONFIG_HOME/choosy/actions/<Symbol>` for `route`, and `--configure CMD`.
 ///

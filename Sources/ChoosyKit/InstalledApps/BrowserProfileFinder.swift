@@ -1,4 +1,4 @@
-/// The profiles of an installed browser (README, "Profiles and private windows"): the
+/// The profiles of an installed browser (doc/profiles.md): the
 /// profile list of the installed variant only (its desktop ID's path in the catalog's
 /// `profiles`), read when a choice needs it. A list that is missing has no profiles; one
 /// that cannot be read or parsed is skipped with one line under `-v`, never fatal.
@@ -173,7 +173,7 @@ package struct BrowserProfileFinder: Sendable {
     }
 
     /// Which of the places a variant may keep its profile list the browser reads (doc/profiles.md,
-    /// "where Firefox keeps profiles"): the first whose directory exists, else the last. So
+    /// "Where Firefox keeps its profiles"): the first whose directory exists, else the last. So
     /// Firefox goes on with an existing `~/.mozilla/firefox/` and a new user's is
     /// `$XDG_CONFIG_HOME/mozilla/firefox/`, as the real firefox-esr decides
     /// (`Tests/Fixtures/firefox-esr/README.md`); `MOZ_LEGACY_HOME=1` keeps Firefox on the first.

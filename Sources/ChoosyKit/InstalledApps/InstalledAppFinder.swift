@@ -48,7 +48,7 @@ package struct InstalledApp: Sendable {
     }
 }
 
-/// Which apps of a type are installed (README, "Details: desktop entries"): native apps through their desktop entries,
+/// Which apps of a type are installed (doc/spec-choices.md, "Desktop entries"): native apps through their desktop entries,
 /// web apps when the browser type has an installed app. The system's default handler of an
 /// app's scheme comes first, so pickers offer it first.
 package struct InstalledAppFinder {
@@ -94,8 +94,8 @@ package struct InstalledAppFinder {
         return found
     }
 
-    /// The apps of `type` that no catalog names (README, "Apps the catalog does not
-    /// name"): every usable entry associated with one of the type's `schemes` that
+    /// The apps of `type` that no catalog names (doc/links-and-rules.md, "Apps the
+    /// catalog does not name"): every usable entry associated with one of the type's `schemes` that
     /// is not one of its catalog apps. Each does exactly the type's actions that have a
     /// generic `url_format`; its key comes from its desktop ID.
     package func discoveredApps(of type: AppType) -> [App] {
@@ -119,8 +119,8 @@ package struct InstalledAppFinder {
         return found
     }
 
-    /// The entries associated with `scheme`, as the apps of a type of their own (README,
-    /// "choosy handle"): its key `scheme_<scheme>` is where their choice is remembered.
+    /// The entries associated with `scheme`, as the apps of a type of their own
+    /// (doc/links-and-rules.md, "choosy handle"): its key `scheme_<scheme>` is where their choice is remembered.
     package func schemeHandlers(forScheme scheme: String) -> (type: AppType, installed: [InstalledApp])? {
         let entries = probe.mimeApps.associations(forScheme: scheme).defaultFirst
         guard !entries.isEmpty else { return nil }

@@ -1,4 +1,4 @@
-/// The line protocol every external picker speaks (README "Pickers"): for each candidate its
+/// The line protocol every external picker speaks (doc/desktop.md, "Pickers"): for each candidate its
 /// label (*just once*) and, when remembering is allowed, its label followed by ` (always)`
 /// and, for a web link, by ` (always for SITE)`. The picker prints back the line it chose.
 package struct ChoiceLines: Sendable {

@@ -1,4 +1,4 @@
-/// RFC 3986 percent-encoding as choosy uses it (README, "Details: URLs"): everything but the unreserved bytes is
+/// RFC 3986 percent-encoding as choosy uses it (doc/spec-choices.md, "URLs"): everything but the unreserved bytes is
 /// encoded, so a value can never add structure (`&`, `=`, `#`, `?`, `/`) to a URL.
 package enum PercentEncoding {
     /// Encodes the UTF-8 of `text`; every byte outside `A-Z a-z 0-9 - . _ ~` becomes `%XX`

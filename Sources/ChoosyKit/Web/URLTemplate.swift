@@ -1,5 +1,5 @@
 /// A catalog `url_format` such as `tweetbot:///user_profile/{{profile_screenname}}?callback_url={{callback_url}}`,
-/// filled as the README says ("Details: URLs").
+/// filled by the rules of doc/spec-choices.md, "URLs".
 ///
 /// The template is split into literal text and placeholders once, and the structure (`?`,
 /// `&`, `=`, `#`) is read from the literal text only, so a value can neither add structure

@@ -7,14 +7,14 @@ import Testing
 /// choosy's association resolver against GIO (`gio mime`, GLib's implementation of the MIME
 /// Applications Associations spec) over randomly generated XDG trees: user and system data
 /// dirs, config dirs, desktop-specific lists, Added/Removed/Default groups, Hidden, TryExec,
-/// subdirectory IDs. Where the two disagree, the difference must be one of the GIO deviations
-/// the README lists ("Where GIO deviates from the spec"), and each of them must show up.
+/// subdirectory IDs. Where the two disagree, the difference must be one of the GIO deviations of
+/// doc/spec-choices.md, "Where GIO deviates from the spec", and each of them must show up.
 @Suite(.serialized) struct GIODifferentialTests {
     static let seed: UInt64 = 0x5EED_C0DE
     static let trees = 320
     static let schemes = ["zqa", "zqb"]
 
-    /// What made GIO answer otherwise, per the README's list.
+    /// What made GIO answer otherwise, per that list.
     enum Deviation: String, CaseIterable {
         /// A `[Default Applications]` entry counts as associated for choosy (doc/spec-choices.md, as GIO
         /// takes it for the default); GIO does not list it among its registered applications.
@@ -93,7 +93,7 @@ import Testing
         print(
             "GIO differential: \(agreed) of \(Self.trees * Self.schemes.count) answers agree; explained differences: \(explained.map { "\($0.key): \($0.value)" }.sorted())"
         )
-        // Most answers agree outright, and every deviation the README lists was seen.
+        // Most answers agree outright, and every deviation doc/spec-choices.md lists was seen.
         #expect(agreed * 10 >= Self.trees * Self.schemes.count * 6, "only \(agreed) answers agreed")
         for deviation in Deviation.allCases {
             #expect(explained[deviation, default: 0] > 0, "GIO never \(deviation.rawValue) in \(Self.trees) trees")

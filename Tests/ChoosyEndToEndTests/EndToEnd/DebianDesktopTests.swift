@@ -34,7 +34,7 @@ import Testing
             sandbox.application(
                 name: "New Browser", exec: "newbrowser %u", "Name[de]=Neuer Browser\nMimeType=x-scheme-handler/https;\n"
             ))
-        // NetSurf takes URLs but declares no scheme: the user associates it (README, "Associations").
+        // NetSurf takes URLs but declares no scheme: the user associates it (doc/spec-choices.md, "Associations").
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=netsurf-gtk.desktop;\n")
     }
 

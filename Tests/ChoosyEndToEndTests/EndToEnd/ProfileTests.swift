@@ -135,7 +135,7 @@ import Testing
     }
 
     /// A site rule's profile and private window reach the browser as `--app KEY@NAME --private`
-    /// would (README, "Site rules").
+    /// would (doc/links-and-rules.md, "Site rules").
     @Test func aSiteRuleOpensItsSiteInItsProfileAndPrivately() throws {
         let variant = Self.variants[0]
         install(variant)

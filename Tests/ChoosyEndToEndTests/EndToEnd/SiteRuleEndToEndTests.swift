@@ -3,7 +3,7 @@ import ChoosyTestSupport
 import Foundation
 import Testing
 
-/// Site rules with the real binary (README, "Site rules"): `rule add|list|remove|test`, rules
+/// Site rules with the real binary (doc/links-and-rules.md, "Site rules"): `rule add|list|remove|test`, rules
 /// deciding over type defaults and catalog links, the most specific one winning, `--ask`, a
 /// rule whose app is gone, the picker's *always for SITE*, and a corrupt rules.json.
 @Suite struct SiteRuleEndToEndTests {
