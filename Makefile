@@ -92,18 +92,20 @@ build: toolchain deps-build
 # any bound worth waiting. A regular expression: --filter and --skip take one.
 GUI_TESTS := RealGraphicalPickerTests|RealWaylandPickerTests
 
-## check: the fast loop while working: the layer check and the library's own tests
+## check: the fast loop while working: the layer and citation checks and the library's own tests
 ## (ChoosyKitTests), with no packages installed, no end-to-end tests and no fuzzing
 check: toolchain lint
 	python3 scripts/check-layers.py
+	python3 scripts/check-citations.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter 'ChoosyKitTests\.'
 
-## test: the layer check, the Examples package, every test (ChoosyKitTests, then
+## test: the layer and citation checks, the Examples package, every test (ChoosyKitTests, then
 ## ChoosyEndToEndTests: the choosy binary run as a user runs it), then a short pass of every
 ## fuzz target
 test: toolchain deps-test lint
 	python3 scripts/check-layers.py
+	python3 scripts/check-citations.py
 	$(SWIFT) build --package-path Examples
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(GUI_TESTS)'
