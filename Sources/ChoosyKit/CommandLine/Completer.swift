@@ -95,7 +95,7 @@ package struct Completer {
         case .choice(let words):
             return matching(typed, words.map { CompletionCandidate($0, "") })
         case .picker:
-            return matching(typed, CommandGrammar.pickers.map { CompletionCandidate($0, "") })
+            return matching(typed, PickerPreference.names.map { CompletionCandidate($0, "") })
         case .ruleSite:
             return matching(typed, ruleSites().map { CompletionCandidate($0, "") })
         case .source:

@@ -4,42 +4,31 @@ package enum PickerPreference: Equatable, Sendable {
     case automatic
     case tty
     case fzf
-    case rofi
-    case zenity
-    case fuzzel
-    case wofi
-    case bemenu
-    case tofi
+    case graphical(GraphicalPicker)
     /// Anything that is not one of the names: a shell command speaking the choice lines.
     case command(String)
 
-    /// `auto` or an empty value is automatic.
-    package init(_ text: String) {
-        switch text {
-        case "", "auto": self = .automatic
-        case "tty": self = .tty
-        case "fzf": self = .fzf
-        case "rofi": self = .rofi
-        case "zenity": self = .zenity
-        case "fuzzel": self = .fuzzel
-        case "wofi": self = .wofi
-        case "bemenu": self = .bemenu
-        case "tofi": self = .tofi
-        default: self = .command(text)
+    /// Every picker choosy knows by name, in the order help, completion and the docs list them
+    /// (`auto`'s order per session is `GraphicalPicker.automaticOrder`).
+    package static let named: [PickerPreference] = [.automatic, .tty, .fzf] + GraphicalPicker.allCases.map { .graphical($0) }
+
+    /// The names of `named`: what `--picker` completes to.
+    package static var names: [String] { named.compactMap(\.name) }
+
+    /// What `--picker` calls it; nil for a command.
+    package var name: String? {
+        switch self {
+        case .automatic: "auto"
+        case .tty: "tty"
+        case .fzf: "fzf"
+        case .graphical(let picker): picker.program
+        case .command: nil
         }
     }
 
-    /// The graphical picker it names, if it names one.
-    package var graphical: GraphicalPicker? {
-        switch self {
-        case .rofi: .rofi
-        case .zenity: .zenity
-        case .fuzzel: .fuzzel
-        case .wofi: .wofi
-        case .bemenu: .bemenu
-        case .tofi: .tofi
-        case .automatic, .tty, .fzf, .command: nil
-        }
+    /// A name of `named`; an empty value is automatic, anything else a command.
+    package init(_ text: String) {
+        self = text.isEmpty ? .automatic : PickerPreference.named.first { $0.name == text } ?? .command(text)
     }
 
     /// `--picker` (nil when not given) wins over `CHOOSY_PICKER`; neither means automatic.
