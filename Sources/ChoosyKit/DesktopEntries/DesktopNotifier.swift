@@ -17,7 +17,7 @@ package struct DesktopNotifier: Sendable {
         else { return }
         let request = ProcessRequest(
             argv: [program, "--app-name=choosy", "--icon=preferences-desktop-default-applications", "choosy", message],
-            environment: environment.variables, workingDirectory: "/", stdout: .discard, stderr: .discard
+            environment: environment, workingDirectory: "/", stdout: .discard, stderr: .discard
         )
         try? runner.spawnDetached(request)
     }

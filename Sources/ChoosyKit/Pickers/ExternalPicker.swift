@@ -25,9 +25,9 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
 
     package func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
         guard !request.candidates.isEmpty else { return .cancelled }
-        var variables = environment.variables
+        var variables = environment
         variables[Self.titleVariable] = request.title
-        Program.adjust(&variables)
+        Program.adjust(&variables.variables)
         // A graphical picker uses the activation token, when it shows itself (doc/desktop.md).
         let lent = Program.isGraphical && extras.activation?.lend(into: &variables) == true
         let process = ProcessRequest(
