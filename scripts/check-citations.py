@@ -6,8 +6,9 @@ A citation is a document and a quoted section, in any of these forms:
 `(README, "Usage")`, `(doc/links-and-rules.md, "Site rules")`, `README "Shell completion"`,
 `the README's "Shell aliases"`, and several sections at once (`doc/spec-choices.md, "URLs"
 and "Launching"`). `README` is README.md at the top; any other path is from the top. A section
-exists when the document has it as a Markdown heading, as a paragraph that opens with a bold
-sentence (`**Launching.** …`) or, for a man page, as `.SH`/`.SS`; backticks and case aside, the
+exists when the document has it as a Markdown heading, as the bold words a paragraph or a list
+item opens with (`**Launching.** …`, `**Desktop entries** (…)`) or, for a man page, as
+`.SH`/`.SS`; backticks and case aside, the
 cited name is the heading or the heading's part before its colon. Comments are read in the
 Swift, Python and shell files and the fuzzing dictionaries of SCANNED. Run by `make check` and
 `make test`.
@@ -78,7 +79,7 @@ def sections(path):
         if fenced:
             continue
         heading = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
-        run_in = re.match(r"(?:[-*]\s+)?\*\*([^*]+?\.)\*\*", line)
+        run_in = re.match(r"(?:[-*]\s+)?\*\*([^*]+)\*\*", line)
         man = re.match(r'\.S[HS]\s+"?(.*?)"?\s*$', line)
         for match in (heading, run_in, man):
             if match:

@@ -10,7 +10,7 @@ package struct KeyFile: Equatable, Sendable {
     /// The size and line limit of a file a tool writes about every entry of a directory
     /// (`mimeinfo.cache`, by update-desktop-database): a type's line lists each entry that
     /// handles it, so 40,000 entries make a file of a few MiB with lines of tens of KiB
-    /// (doc/security.md, "Caps").
+    /// (doc/security.md, "Desktop entries").
     package static let listingLimit = 16 << 20
 
     /// Group name → key → raw value. Localized keys keep their suffix (`Name[de]`), with any

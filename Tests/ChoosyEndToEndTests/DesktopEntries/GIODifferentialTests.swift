@@ -101,7 +101,7 @@ import Testing
     }
 
     /// A system of tens of thousands of entries has a `mimeinfo.cache` of a few MiB
-    /// (doc/security.md, "Caps"): choosy reads it as GIO does, and so does not
+    /// (doc/security.md, "Desktop entries"): choosy reads it as GIO does, and so does not
     /// see an entry added after update-desktop-database ran while the cache is no older than
     /// its directory, as GIO does not. Refused for its size, the cache was not read at all
     /// and every entry parsed instead (4.4 times gio's time at 40,000 entries).
