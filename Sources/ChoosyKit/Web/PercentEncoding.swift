@@ -41,7 +41,7 @@ package enum PercentEncoding {
         while let byte = input.popFirst() {
             if byte == UInt8(ascii: "%") {
                 if input.count >= 2,
-                    let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1])
+                    let high = input[input.startIndex].hexDigitValue, let low = input[input.startIndex + 1].hexDigitValue
                 {
                     bytes.append(high << 4 | low)
                     input = input.dropFirst(2)
@@ -72,13 +72,4 @@ package enum PercentEncoding {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        default: return nil
-        }
-    }
 }
