@@ -5,30 +5,20 @@ package struct Configuration: Equatable, Sendable {
     /// Base of the remote catalog tree (`<base>/app-data/<type>.json`).
     package var catalogURL: String?
     /// Extra x-callback-url schemes `choosy route` answers to, besides `choosy`.
-    package var schemes: [String]
+    package var schemes: [String] = []
     /// The picker when neither `--picker` nor `CHOOSY_PICKER` says.
     package var picker: String?
     /// `clean_referrals`: cleaning removes referral marketing items too (affiliate tags), which
     /// the ClearURLs add-on keeps by default.
-    package var cleanReferrals: Bool
+    package var cleanReferrals = false
     /// `clean_links`: `handle`, `open` and `rule test` clean links unless `--no-clean` is given.
-    package var cleanLinks: Bool
+    package var cleanLinks = false
     /// `unshorten`: `handle`, `open` and `rule test` follow shortened links to where they lead
     /// unless `--no-unshorten` is given (a dry run only with `--unshorten`).
-    package var unshorten: Bool
+    package var unshorten = false
+}
 
-    package init(
-        catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false, cleanLinks: Bool = false,
-        unshorten: Bool = false
-    ) {
-        self.catalogURL = catalogURL
-        self.schemes = schemes
-        self.picker = picker
-        self.cleanReferrals = cleanReferrals
-        self.cleanLinks = cleanLinks
-        self.unshorten = unshorten
-    }
-
+extension Configuration {
     init(json: JSONValue) throws(JSONError) {
         let fields = try JSONFields(json)
         self.init(
