@@ -60,7 +60,7 @@ package final class DesktopEntryIndex: Sendable {
         self.searchPath = environment.searchPath
         self.fileSystem = fileSystem
         self.clock = clock
-        self.excludedExecutable = executable.flatMap(canonicalPath)
+        self.excludedExecutable = executable.flatMap(fileSystem.canonicalPath)
     }
 
     // MARK: Lookup by ID
@@ -227,7 +227,7 @@ package final class DesktopEntryIndex: Sendable {
         guard let excludedExecutable, program.hasPrefix("/") || !program.contains("/"),
             let resolved = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem)
         else { return false }
-        return canonicalPath(resolved) == excludedExecutable
+        return fileSystem.canonicalPath(resolved) == excludedExecutable
     }
 
     // MARK: Lookup by URL scheme
@@ -622,11 +622,4 @@ extension DesktopEntryIndex {
         key.count > schemeHandlerMarker.count && key[schemeHandlerMarker.count] == UInt8(ascii: "/")
             && (0..<schemeHandlerMarker.count).allSatisfy { key[$0] | 0x20 == schemeHandlerMarker[$0] }
     }
-}
-
-/// The path with every symlink resolved, or nil when it does not exist.
-func canonicalPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
 }
