@@ -54,22 +54,19 @@ package struct InstalledApp: Sendable {
 package struct InstalledAppFinder {
     private let probe: AppProbe
     private let diagnostics: DiagnosticSink
-    /// Whether any browser is installed, asked only when a type has web apps.
-    private let browserInstalled: () -> Bool
     /// The handler `choosy install --default-handler` replaced for a MIME type, if any.
     private let previousHandler: (String) -> String?
 
     package init(
-        probe: AppProbe, diagnostics: DiagnosticSink, browserInstalled: @escaping () -> Bool,
-        previousHandler: @escaping (String) -> String? = { _ in nil }
+        probe: AppProbe, diagnostics: DiagnosticSink, previousHandler: @escaping (String) -> String? = { _ in nil }
     ) {
         self.probe = probe
         self.diagnostics = diagnostics
-        self.browserInstalled = browserInstalled
         self.previousHandler = previousHandler
     }
 
-    package func installedApps(of type: AppType) -> [InstalledApp] {
+    /// `browserInstalled`: whether any browser is installed, asked only when the type has web apps.
+    package func installedApps(of type: AppType, browserInstalled: () -> Bool) -> [InstalledApp] {
         var found: [InstalledApp] = []
         for app in type.apps {
             if app.isWebApp {

@@ -321,9 +321,7 @@ private struct GeneratedTree {
         let index = DesktopEntryIndex(environment: environment, fileSystem: LocalFileSystem(), clock: SystemClock())
         let mimeApps = MimeAppsList(environment: environment, index: index, fileSystem: LocalFileSystem())
         let associations = mimeApps.associations(forScheme: scheme)
-        let finder = InstalledAppFinder(
-            probe: AppProbe(index: index, mimeApps: mimeApps, locale: nil), diagnostics: RecordingDiagnostics(), browserInstalled: { false }
-        )
+        let finder = InstalledAppFinder(probe: AppProbe(index: index, mimeApps: mimeApps, locale: nil), diagnostics: RecordingDiagnostics())
         let apps = associations.entries.sorted { $0.id < $1.id }.map { entry in
             InstalledApp(
                 app: App(
