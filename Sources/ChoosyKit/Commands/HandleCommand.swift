@@ -40,28 +40,35 @@ struct HandleCommand: ChoosyCommand {
             result.source = source
             return CommandOutput(OpenCommand.printed(result, json: context.options.json, dryRun: options.dryRun))
         }
-        do {
-            switch target {
-            case .action(let action):
-                diagnostics.explain("\(link) is \(action.type) \(action.action)")
-                let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-                return opened(
-                    try choosy.actionOpener().open(
-                        OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: action.link)))
-            case .route(let url):
-                return RouteCommand.output(of: try RouteCommand.route(url, options: options, in: choosy), dryRun: options.dryRun)
-            case .scheme(let scheme):
-                return opened(try openLink(link, scheme: scheme, options: options, in: choosy))
+        // The link's way through the open flow, with the options given; the fallback takes it
+        // again with `--app`.
+        let open: (OpenOptions) throws(ChoosyError) -> OpenResult
+        switch target {
+        case .route(let url):
+            return RouteCommand.output(of: try RouteCommand.route(url, options: options, in: choosy), dryRun: options.dryRun)
+        case .action(let action):
+            diagnostics.explain("\(link) is \(action.type) \(action.action)")
+            let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            open = { options throws(ChoosyError) in
+                try choosy.actionOpener().open(
+                    OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: action.link))
             }
+        case .scheme(let scheme):
+            open = { options throws(ChoosyError) in try openLink(link, scheme: scheme, options: options, in: choosy) }
+        }
+        do {
+            return opened(try open(options))
         } catch {
-            // The system's own handler knows no private windows: `--private` is never dropped.
-            guard !options.privateWindow, let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased(),
-                scheme != "choosy"
-            else { throw error }
+            guard let unpicked = error.unpicked, case let scheme? = URLParts(link)?.scheme.lowercased() else { throw error }
             var typeKey = Self.typeKey(forScheme: scheme)
             if case .action(let action) = target { typeKey = action.type }
+            let fallback = choosy.systemHandlerFallback()
             return opened(
-                try choosy.systemHandlerFallback().open(link, scheme: scheme, type: typeKey, unpicked: unpicked, options: options))
+                try fallback.open(link, scheme: scheme, type: typeKey, unpicked: unpicked, options: options) { key throws(ChoosyError) in
+                    var once = options
+                    once.app = key
+                    return try open(once)
+                })
         }
     }
 

@@ -335,12 +335,14 @@ final class ActionOpener {
         case .alwaysForSite(let index): return (index, false, asked.site)
         case .cancelled: throw .noChoice("cancelled: no app was chosen")
         case .notShown(let reason):
-            // `handle` then opens the link in the user's own default, when it can take it.
-            let userDefault = candidates.first { $0.key == defaultApp }?.entry?.id
+            // `handle` then opens the link in the user's own default as chosen (its profile
+            // too), when it can take it; a container has no private window.
+            let launchable = (candidates + webPage).filter { !options.privateWindow || $0.profile?.container == nil }.compactMap {
+                choice in choice.entry.map { UnpickedChoice.Candidate(key: choice.key, name: choice.displayName, desktopID: $0.id) }
+            }
+            let userDefault = launchable.first { $0.key == defaultApp }?.key
             throw .noPickerAvailable(
-                typeName: type.name, candidates: pickerCandidates, desktopIDs: (candidates + webPage).compactMap(\.entry?.id),
-                userDefault: userDefault, reason: reason
-            )
+                typeName: type.name, candidates: pickerCandidates, launchable: launchable, userDefault: userDefault, reason: reason)
         }
     }
 

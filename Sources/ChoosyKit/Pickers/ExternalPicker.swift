@@ -71,6 +71,10 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
                 return .notShown("\(Program.name) failed with status \(result.status)\(detail)")
             }
         }
+        if Program.notRunStatuses.contains(result.status) {
+            let why = result.status == 127 ? "not found" : "not executable"
+            return .notShown("\(Program.name) '\(singleLine(executable))' could not be run (\(why): the shell's status \(result.status))")
+        }
         if lent { extras.activation?.markUsed() }
         guard result.status == 0 else { return .cancelled }
         return lines.answer(line: Program.choiceLine(ChoiceLines.line(result.stdout)))
@@ -125,6 +129,8 @@ package protocol ExternalPickerProgram: Sendable {
     static func adjust(_ variables: inout [String: String])
     /// The status it exits with when it stopped on an error, never a cancel: by default none.
     static var errorStatus: Int32? { get }
+    /// The statuses that say it never ran, so it could not show itself: by default none.
+    static var notRunStatuses: Set<Int32> { get }
 }
 
 extension ExternalPickerProgram {
@@ -134,6 +140,7 @@ extension ExternalPickerProgram {
     package static func choiceLine(_ output: String) -> String { output }
     package static func adjust(_ variables: inout [String: String]) {}
     package static var errorStatus: Int32? { nil }
+    package static var notRunStatuses: Set<Int32> { [] }
 
     /// For a picker that decodes its title and rows in the locale's character set and stops
     /// before it shows when it cannot: under a locale that is not UTF-8 (`LANG=C`), choosy's

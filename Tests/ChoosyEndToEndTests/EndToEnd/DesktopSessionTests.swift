@@ -18,16 +18,6 @@ import Testing
         "GIO_LAUNCHED_DESKTOP_FILE_PID": "4242", "BAMF_DESKTOP_FILE_HINT": "/usr/share/applications/choosy.desktop",
     ]
 
-    /// A PATH with only the sandbox's bin and a few tools: no real picker on it.
-    private func withoutRealPickers(_ extra: [String: String] = [:]) -> [String: String] {
-        let tools = sandbox.root + "/tools"
-        try? FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
-        for tool in ["date", "mv", "cat", "sh"] {
-            try? FileManager.default.createSymbolicLink(atPath: tools + "/" + tool, withDestinationPath: "/bin/" + tool)
-        }
-        return ["CHOOSY_PICKER": "", "PATH": sandbox.bin + ":" + tools].merging(extra) { $1 }
-    }
-
     private func installBrowsers() -> (firefox: String, chromium: String) {
         sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox", mimeTypes: ["x-scheme-handler/https"])
         sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: ["x-scheme-handler/https"])
@@ -105,7 +95,8 @@ import Testing
         let display = try #require(ListeningSocket(path: sandbox.root + "/wl-0"))
         fakePicker("fuzzel", answer: "Chromium")
         let output = sandbox.choosy(
-            ["handle", Self.link], environment: withoutRealPickers(Self.launchedChoosy.merging(["WAYLAND_DISPLAY": display.path]) { $1 }))
+            ["handle", Self.link],
+            environment: sandbox.withoutPickers(Self.launchedChoosy.merging(["WAYLAND_DISPLAY": display.path]) { $1 }))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("chromium") == [[Self.link]])
         #expect(pickerEnvironments("fuzzel").map { $0["XDG_ACTIVATION_TOKEN"] } == ["token-7"])
@@ -120,7 +111,7 @@ import Testing
         sandbox.recorder("notify-send")
         // No picker can be shown: the fallback opens the link and notifies.
         let output = sandbox.choosy(
-            ["handle", Self.link], environment: withoutRealPickers(Self.launchedChoosy.merging(["DISPLAY": ":94"]) { $1 }))
+            ["handle", Self.link], environment: sandbox.withoutPickers(Self.launchedChoosy.merging(["DISPLAY": ":94"]) { $1 }))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("notify-send").count == 1)
         let notifier = try #require(sandbox.recordedProcesses("notify-send").first)
@@ -150,7 +141,7 @@ import Testing
         #expect(sandbox.choosy("default", "browser", "firefox").status == 0)
         sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: ["x-scheme-handler/https"])
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
-        let output = sandbox.choosy(["handle", link], environment: withoutRealPickers())
+        let output = sandbox.choosy(["handle", link], environment: sandbox.withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stderrLines == [
@@ -169,7 +160,7 @@ import Testing
         fakePicker("rofi", answer: "Firefox")
         fakePicker("zenity", answer: "Firefox")
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
-        let output = sandbox.choosy(["handle", Self.link, "--dry-run"], environment: withoutRealPickers(["DISPLAY": ":95"]))
+        let output = sandbox.choosy(["handle", Self.link, "--dry-run"], environment: sandbox.withoutPickers(["DISPLAY": ":95"]))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stderrLines == [
@@ -186,7 +177,7 @@ import Testing
         let display = try #require(ListeningSocket(path: sandbox.root + "/wl-1"))
         fakePicker("fuzzel", displayError: " err: wayland.c:1804: failed to connect to wayland; no compositor running?")
         fakePicker("wofi", answer: "Firefox")
-        let environment = withoutRealPickers(["WAYLAND_DISPLAY": display.path])
+        let environment = sandbox.withoutPickers(["WAYLAND_DISPLAY": display.path])
         let quiet = sandbox.choosy(["handle", Self.link], environment: environment)
         #expect(quiet.status == 0, "\(quiet.stderr)")
         #expect(quiet.stderr == "")
@@ -212,7 +203,8 @@ import Testing
     @Test func openWithNoPickerThatShowsItselfFailsWith5() {
         _ = installBrowsers()
         fakePicker("rofi", answer: "Firefox")
-        let output = sandbox.choosy(["open", "browser", "browse", "url=\(Self.link)"], environment: withoutRealPickers(["DISPLAY": ":96"]))
+        let output = sandbox.choosy(
+            ["open", "browser", "browse", "url=\(Self.link)"], environment: sandbox.withoutPickers(["DISPLAY": ":96"]))
         #expect(output.status == 5)
         #expect(
             output.stderrLines == [

@@ -200,8 +200,8 @@ import Testing
     }
 
     /// A default that cannot open a private window is refused for `--private`, never passed
-    /// over; with no picker, `handle --private` does not fall back to the system's handler,
-    /// which knows no private windows; no app that can is exit 3.
+    /// over; with no picker, `handle --private` falls back only to an app that can open one,
+    /// never to the system's handler as it is; no app that can is exit 3.
     @Test func privateIsNeverDroppedAndADefaultThatCannotIsRefused() throws {
         install(Self.variants[0])
         sandbox.installApp("org.gnome.Epiphany.desktop", name: "Web", program: "epiphany", mimeTypes: ["x-scheme-handler/https"])
@@ -211,8 +211,11 @@ import Testing
             refused.status == 3 && refused.stderr == "choosy: GNOME Web cannot open a private window (apps that can: Firefox)\n",
             "\(refused.stderr)")
         #expect(sandbox.choosy("reset", "browser").status == 0)
-        let noPicker = sandbox.choosy(["handle", Self.url, "--private", "--dry-run"], environment: ["CHOOSY_PICKER": "auto"])
-        #expect(noPicker.status == 5, "\(noPicker.stderr)")
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=org.gnome.Epiphany.desktop;\n")
+        let noPicker = sandbox.choosy(["handle", Self.url, "--private", "--dry-run"], environment: sandbox.withoutPickers())
+        #expect(noPicker.status == 0, "\(noPicker.stderr)")
+        #expect(
+            noPicker.stdout.hasSuffix(" --private-window '\(Self.url)'\n") && noPicker.stdout.contains("firefox-esr"), "\(noPicker.stdout)")
         #expect(!noPicker.stdout.contains("epiphany"))
 
         try FileManager.default.removeItem(atPath: sandbox.root + "/" + Self.variants[0].directory + "/" + Self.variants[0].id)
@@ -220,6 +223,42 @@ import Testing
         #expect(
             none.status == 3 && none.stderr == "choosy: GNOME Web cannot open a private window (no installed app of Browser can)\n",
             "\(none.stderr)")
+    }
+
+    /// With no picker, `handle` opens the link in the user's own default as it was chosen
+    /// (SPEC §6): its profile, and with `--private` its private window, though a new browser
+    /// appeared since and the system's handler is another one (doc/desktop.md).
+    @Test func withNoPickerHandleOpensTheDefaultInItsProfileAndPrivately() throws {
+        let variant = Self.variants[0]
+        install(variant)
+        #expect(sandbox.choosy("default", "browser", "firefox@Work").status == 0)
+        sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: ["x-scheme-handler/https"])
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
+        let output = sandbox.choosy(["handle", Self.url], environment: sandbox.withoutPickers())
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched(variant.recorder) == [variant.workArguments + [Self.url]])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: no picker available, so the link opened with Firefox — Work, your default for Browser, just once (no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset)"
+            ], "\(output.stderr)")
+        let privately = sandbox.choosy(["handle", Self.url, "--private"], environment: sandbox.withoutPickers())
+        #expect(privately.status == 0, "\(privately.stderr)")
+        #expect(sandbox.launched(variant.recorder, count: 2).last == variant.workArguments + variant.privateArguments + [Self.url])
+        #expect(
+            privately.stderr.contains("the link opened in a private window with Firefox — Work, your default"), "\(privately.stderr)")
+
+        // Nothing was remembered: with a picker, the new browser is offered.
+        let picked = sandbox.choosy(["handle", Self.url], environment: ["PICK": "Firefox — Work"])
+        #expect(picked.status == 0, "\(picked.stderr) \(sandbox.pickerInvocations)")
+        #expect(sandbox.pickerInvocations.count == 1)
+
+        // No default: the system's handler, in a private window, as it is one of the apps that can.
+        #expect(sandbox.choosy("reset", "browser").status == 0)
+        let system = sandbox.choosy(["handle", Self.url, "--private"], environment: sandbox.withoutPickers())
+        #expect(system.status == 0, "\(system.stderr)")
+        #expect(sandbox.launched("chromium", count: 1) == [["--incognito", Self.url]])
+        #expect(system.stderr.contains("with Chromium, the system's handler for https: links"), "\(system.stderr)")
+        #expect(sandbox.recordedRuns(variant.recorder).count == 3)
     }
 
     /// `rule add` checks what it can of an installed app (its profile, its private window), and

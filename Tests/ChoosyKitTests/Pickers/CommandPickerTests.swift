@@ -71,8 +71,8 @@ import Testing
             ).choose(request) == .cancelled)
     }
 
-    @Test(arguments: ["printf 'rm -rf /\\nFirefox\\n'", "echo garbage", "cat >/dev/null", "true", "no-such-picker-command"])
-    func garbageEmptyOrMissingCommandsAreACancel(command: String) throws {
+    @Test(arguments: ["printf 'rm -rf /\\nFirefox\\n'", "echo garbage", "cat >/dev/null", "true", "exit 2"])
+    func garbageEmptyOrFailingCommandsAreACancel(command: String) throws {
         let sandbox = Sandbox()
         #expect(
             try CommandPicker(
@@ -89,5 +89,18 @@ import Testing
                 command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
             ).choose(empty) == .cancelled)
         #expect(!sandbox.exists("records/stdin"))
+    }
+
+    /// The shell's 127 (not found) and 126 (not executable): the command never ran, so it could
+    /// not show itself, which is no cancel (doc/desktop.md).
+    @Test func aCommandTheShellCannotRunWasNotShown() throws {
+        let sandbox = Sandbox()
+        sandbox.write(sandbox.bin + "/not-executable", "#!/bin/sh\n", mode: 0o644)
+        let runner = PosixProcessRunner(fileSystem: LocalFileSystem())
+        let missing = try CommandPicker(command: "rofy -dmenu", environment: sandbox.choosyEnvironment, runner: runner).choose(request)
+        #expect(missing == .notShown("the picker command 'rofy -dmenu' could not be run (not found: the shell's status 127)"))
+        let script = sandbox.bin + "/not-executable"
+        let denied = try CommandPicker(command: script, environment: sandbox.choosyEnvironment, runner: runner).choose(request)
+        #expect(denied == .notShown("the picker command '\(script)' could not be run (not executable: the shell's status 126)"))
     }
 }

@@ -182,7 +182,7 @@ private struct AnsweringDisplays: DisplayProbe {
             try selector.picker(for: .rofi).choose(PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")]))
                 == .notShown("rofi: DISPLAY is not set"))
         #expect(try selector.picker(for: .tty) is TTYPicker)
-        #expect((try selector.picker(for: .command("wofi --dmenu")) as? CommandPicker)?.command == "wofi --dmenu")
+        #expect((try selector.picker(for: .command("wofi --dmenu")) as? CommandPickerOrAutomatic)?.command.command == "wofi --dmenu")
     }
 
     @Test func theTTYPickerWithoutATerminalIsAnError() {
@@ -192,13 +192,38 @@ private struct AnsweringDisplays: DisplayProbe {
         }
     }
 
+    /// A command the shell cannot run gives way to `auto`'s picker, with one line naming it; one
+    /// that runs is the answer, even a cancel.
+    @Test func aCommandThatCannotRunGivesWayToTheAutomaticPicker() throws {
+        let sandbox = sandbox(installing: [])
+        sandbox.write(sandbox.bin + "/cancelling-picker", "#!/bin/sh\nexit 1\n", mode: 0o755)
+        let diagnostics = RecordingDiagnostics(verbose: false)
+        let selector = PickerSelector(
+            environment: sandbox.choosyEnvironment, terminalAvailable: false, runner: PosixProcessRunner(fileSystem: LocalFileSystem()),
+            fileSystem: LocalFileSystem(), probe: AnsweringDisplays(answering: []), extras: ExternalPickerExtras(diagnostics: diagnostics)
+        )
+        let request = PickerRequest(title: "Open", candidates: [PickerCandidate(appKey: "firefox", displayName: "Firefox")])
+        #expect(
+            try selector.picker(for: .command("rofy")).choose(request)
+                == .notShown("no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset"))
+        #expect(
+            diagnostics.warnings == [
+                "the picker command 'rofy' could not be run (not found: the shell's status 127); trying the automatic picker"
+            ])
+        #expect(try selector.picker(for: .command("cancelling-picker")).choose(request) == .cancelled)
+        #expect(diagnostics.warnings.count == 1)
+    }
+
     @Test func theNoPickerMessageListsTheCandidatesWhyAndTheWayOut() {
         let candidates = [
             PickerCandidate(appKey: "firefox", displayName: "Firefox"), PickerCandidate(appKey: "chromium", displayName: "Chromium"),
         ]
+        let launchable = [
+            UnpickedChoice.Candidate(key: "firefox@Work", name: "Firefox — Work", desktopID: "firefox.desktop"),
+            UnpickedChoice.Candidate(key: "chromium", name: "Chromium", desktopID: "chromium.desktop"),
+        ]
         let error = ChoosyError.noPickerAvailable(
-            typeName: "Browser", candidates: candidates, desktopIDs: ["firefox.desktop", "chromium.desktop"],
-            userDefault: "firefox.desktop",
+            typeName: "Browser", candidates: candidates, launchable: launchable, userDefault: "firefox@Work",
             reason: "install rofi or zenity to choose"
         )
         #expect(
@@ -209,10 +234,10 @@ private struct AnsweringDisplays: DisplayProbe {
         #expect(
             error.unpicked
                 == UnpickedChoice(
-                    desktopIDs: ["firefox.desktop", "chromium.desktop"], userDefault: "firefox.desktop", typeName: "Browser",
+                    candidates: launchable, userDefault: "firefox@Work", typeName: "Browser",
                     reason: "install rofi or zenity to choose"))
         #expect(
-            ChoosyError.noPickerAvailable(typeName: "Email", candidates: candidates, desktopIDs: [], userDefault: nil, reason: "r").message
+            ChoosyError.noPickerAvailable(typeName: "Email", candidates: candidates, launchable: [], userDefault: nil, reason: "r").message
                 .hasPrefix("no picker available to choose an Email app"))
     }
 }
