@@ -71,10 +71,12 @@ public final class Choosy {
     /// The link cleaner with the rules found for this installation and user, read once.
     func linkCleaner() -> LinkCleaner {
         if let loadedLinkCleaner { return loadedLinkCleaner }
+        let loadingStarted = threadCPUSeconds()
         let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
         let cleaner = LinkCleaner(
             files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics, keepsParsedRules: !settings.dryRun),
-            removesReferralMarketing: configuration().cleanReferrals, timeLimit: cleaningTimeLimit(), warn: diagnostics.warning
+            removesReferralMarketing: configuration().cleanReferrals, timeLimit: cleaningTimeLimit(), loadingStarted: loadingStarted,
+            warn: diagnostics.warning
         )
         loadedLinkCleaner = cleaner
         if !isOffline, let background = backgroundRefresher(), cleaningRulesRefresher().isDue {

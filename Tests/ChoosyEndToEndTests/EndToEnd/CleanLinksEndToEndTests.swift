@@ -177,7 +177,7 @@ import Testing
     }
 
     /// Rules written to backtrack at every start position of a link, 2 MB of them (issue 39:
-    /// 37 to 47 s a link): cleaning a link stops at its budget (100 ms of CPU time), and the
+    /// 37 to 47 s a link): cleaning a link stops at its budget (95 ms of CPU time), and the
     /// link opens as it was, with one warning. The bound here only catches a hang.
     @Test func aRulesFileOfSlowPatternsCostsItsBudgetAndNoMore() {
         var providers: [String] = []
@@ -196,7 +196,7 @@ import Testing
             let output = sandbox.choosy(["handle", "--clean", link], timeout: 30, binary: choosy)
             #expect(Date().timeIntervalSince(started) < 15)
             #expect(output.status == 0)
-            #expect(output.stderrLines.count == 1 && output.stderr.contains("took more than 100 ms"), "\(output.stderr)")
+            #expect(output.stderrLines.count == 1 && output.stderr.contains("took more than 95 ms"), "\(output.stderr)")
         }
         #expect(sandbox.launched("firefox", count: 2) == [[link], [link]])
     }
@@ -206,7 +206,7 @@ import Testing
     @Test func theBudgetCanBeSetForASlowerRun() {
         let link = Self.trackingLinks[6]
         let none = run("handle", "--clean", link.given, environment: ["CHOOSY_CLEAN_TIME_LIMIT": "1e-9"])
-        #expect(none.status == 0 && none.stderr.contains("took more than 0 ms"), "\(none.stderr)")
+        #expect(none.status == 0 && none.stderr.contains("took more than 1 ms"), "\(none.stderr)")
         let odd = run("handle", "--clean", link.given, environment: ["CHOOSY_CLEAN_TIME_LIMIT": "soon"])
         #expect(
             odd.status == 0 && odd.stderrLines == ["choosy: warning: ignoring CHOOSY_CLEAN_TIME_LIMIT='soon': expected a number of seconds"]
