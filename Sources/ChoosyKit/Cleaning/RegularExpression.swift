@@ -6,10 +6,12 @@
 /// the limit at every byte of a link. Each match therefore runs first interpreted, with a low
 /// limit (a millisecond at most per start position); a pattern that needs more is compiled by
 /// PCRE2's JIT, whose steps cost a few nanoseconds, and runs again with the full limit; past
-/// that it counts as no match. And a pattern that PCRE2 does not anchor gets a callout before
-/// its first item, which PCRE2 calls at each start position it tries: it ends the match once
-/// the `MatchBudget`'s deadline has passed, so no single match outlasts the budget of a link by
-/// more than one start position.
+/// that it counts as no match. Every match first asks the `MatchBudget` whether the link's
+/// deadline has passed (a pattern PCRE2 anchors, with one start position, may still cost
+/// milliseconds under its limit, on each of thousands of items); and a pattern that PCRE2 does
+/// not anchor gets a callout before its first item, which PCRE2 calls at each start position it
+/// tries and which ends the match once the deadline has passed. So no match outlasts the
+/// budget of a link by more than one start position.
 struct RegularExpression: @unchecked Sendable {
     /// The pattern as written, for `--explain` and warnings.
     let pattern: String
@@ -117,7 +119,7 @@ struct RegularExpression: @unchecked Sendable {
     /// when a limit stopped it, by the JIT with the full limit: the number of groups set (0 when
     /// there are more than the match data holds), or a negative error.
     private func run(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, _ budget: MatchBudget) -> Int32 {
-        guard !budget.wasSpent else { return PCRE2.calloutError }
+        guard !budget.isSpent else { return PCRE2.calloutError }
         let data = budget.matchData
         let status = library.match(code, buffer.baseAddress, buffer.count, start, 0, data, budget.firstRun)
         guard PCRE2.limitErrors.contains(status), !budget.isSpent else { return status }
@@ -128,10 +130,10 @@ struct RegularExpression: @unchecked Sendable {
 }
 
 /// What the matches of one link's cleaning may spend: PCRE2's match contexts with the limits of
-/// a first and a second run, and a deadline that a callout checks at each start position of a
-/// pattern that is not anchored, and a match checks after a run that hit a limit (see
-/// `RegularExpression`). Once it has passed, every match ends at once, as no match. One budget
-/// serves one cleaner, on one thread at a time.
+/// a first and a second run, and a deadline that every match checks before it runs, and a
+/// callout at each start position of a pattern that is not anchored (see `RegularExpression`).
+/// Once it has passed, every match ends at once, as no match. One budget serves one cleaner, on
+/// one thread at a time.
 final class MatchBudget: @unchecked Sendable {
     /// The callout's data: a budget of the thread's CPU time, which the load of the machine
     /// does not change (a link cleaned while a build runs is cleaned as on an idle machine).
@@ -193,8 +195,6 @@ final class MatchBudget: @unchecked Sendable {
     /// Whether the deadline has passed, by the clock.
     var isSpent: Bool { deadline.pointee.hasPassed() }
 
-    /// Whether the deadline was seen to have passed, without asking the clock.
-    fileprivate var wasSpent: Bool { deadline.pointee.passed }
 }
 
 /// Why a rules file, or a rule in it, cannot be used.

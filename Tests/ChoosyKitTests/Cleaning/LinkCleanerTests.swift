@@ -157,6 +157,31 @@ import Testing
         #expect(warnings.count == 1)
     }
 
+    /// A pattern PCRE2 anchors has one start position, but may cost milliseconds under its
+    /// limit each time: tried on thousands of items, or again after each empty match of a raw
+    /// rule (`\G`), it is stopped at the budget all the same, which every match checks first.
+    /// Without that check each took seconds of CPU time (1.7 s and more); the bound here (ten
+    /// times the budget, of the thread's CPU time, which the machine's load does not stretch)
+    /// only catches that.
+    @Test(arguments: [
+        ("rules", "https://example.org/?" + Array(repeating: String(repeating: "a", count: 13), count: 4500).joined(separator: "&")),
+        ("rawRules", "https://example.org/" + String(repeating: "a", count: 20000)),
+    ])
+    func anAnchoredPatternCostlyEachTimeIsStoppedAtTheBudget(_ member: String, _ link: String) {
+        var warnings: [String] = []
+        let costly = member == "rules" ? ["(?:a|a){0,12}[bc]"] : []
+        let raw = member == "rawRules" ? [#"\G(?:(?:a|a){0,12}[bc])?"#] : []
+        let provider = ClearURLsProvider(name: "costly", urlPattern: ".*", rules: costly, rawRules: raw)
+        let started = threadCPUSeconds()
+        let result = LinkCleaner(
+            files: [ClearURLsRuleFile(source: "costly.json", providers: [provider])], removesReferralMarketing: false,
+            warn: { warnings.append($0) }
+        ).clean(link)
+        #expect(threadCPUSeconds() - started < 1)
+        #expect(result == CleanedLink(link: link))
+        #expect(warnings.count == 1 && warnings[0].contains("costly.json"), "\(warnings)")
+    }
+
     /// Unwrapping stops after five wrappers, each counted.
     @Test func unwrapsAtMostFiveTimes() {
         var link = "https://example.org/end"
