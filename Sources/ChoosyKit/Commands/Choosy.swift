@@ -249,7 +249,7 @@ public final class Choosy {
         // Most programs run one entry: the rules' sources are read only to choose among several.
         guard ids.count > 1 else { return ids.first }
         let sources = siteRules.sources()
-        return ids.first { id in sources.contains { sourceNames.rule($0, names: id) } } ?? ids.first
+        return sourceNames.first(of: ids, namedByAnyOf: sources) ?? ids.first
     }
 
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
@@ -297,7 +297,9 @@ public final class Choosy {
         try installedCatalog().installedApps(of: type)
     }
 
-    /// The launcher, made once: the planner, the opener and the fallback share it (it reads the locale).
+    /// The launcher, made once: the planner, the opener and the fallback share it (it reads the
+    /// locale). It may give the launched app the activation token, which only the app a link or
+    /// action was for may have (a callback never does: `callbackLauncher`, doc/desktop.md).
     func launcher() -> Launcher {
         if let loadedLauncher { return loadedLauncher }
         let launcher = Launcher(
@@ -310,12 +312,20 @@ public final class Choosy {
 
     private var loadedLauncher: Launcher?
 
+    /// Starts a callback's handler, which never gets the activation token.
+    func callbackLauncher() -> Launcher {
+        Launcher(
+            environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: nil,
+            givenBytes: settings.givenBytes)
+    }
+
     /// Makes the plan of a request: what every command that opens or explains reads.
     func planner() throws(ChoosyError) -> OpenPlanner {
         OpenPlanner(
             apps: try installedCatalog(), preferences: preferences(), rules: siteRules,
             sources: LinkSources(
-                source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) }),
+                source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) },
+                desktopID: { [unowned self] in self.sourceNames.desktopID(of: $0) }),
             classifier: LinkClassifier(catalog: try catalog(), diagnostics: diagnostics), launcher: launcher(),
             alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
         )

@@ -33,7 +33,7 @@ struct DescribeCommand: ChoosyCommand {
             types.append((other, typeLinks))
         }
         // This type's invalid links were named above, another type's when it is described.
-        let matcher = CatalogLinkMatcher(types: types, host: nil, diagnostics: RecordingDiagnostics())
+        let matcher = CatalogLinkMatcher(types: types, url: nil, diagnostics: RecordingDiagnostics())
         return LinkExampleCheck(matcher: matcher).check(links, of: type.key)
     }
 

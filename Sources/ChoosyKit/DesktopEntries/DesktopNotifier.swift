@@ -20,7 +20,7 @@ package struct DesktopNotifier: Sendable {
             argv: [
                 program, "--app-name=choosy", "--icon=preferences-desktop-default-applications", "choosy", DisplayText.pangoMarkup(message),
             ],
-            environment: environment.variables, workingDirectory: "/", stdout: .discard, stderr: .discard
+            environment: environment, workingDirectory: "/", stdout: .discard, stderr: .discard
         )
         try? runner.spawnDetached(request)
     }

@@ -28,9 +28,9 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
         // The title is shown, by the picker or by a command's script: never with a raw control
         // or format character (doc/security.md, "What choosy prints").
         let title = singleLine(request.title)
-        var variables = environment.variables
+        var variables = environment
         variables[Self.titleVariable] = title
-        Program.adjust(&variables)
+        Program.adjust(&variables.variables)
         // A graphical picker uses the activation token, when it shows itself (doc/desktop.md).
         let lent = Program.isGraphical && extras.activation?.lend(into: &variables) == true
         let process = ProcessRequest(
