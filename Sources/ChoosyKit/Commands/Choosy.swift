@@ -71,10 +71,12 @@ public final class Choosy {
     /// The link cleaner with the rules found for this installation and user, read once.
     func linkCleaner() -> LinkCleaner {
         if let loadedLinkCleaner { return loadedLinkCleaner }
+        let loadingStarted = threadCPUSeconds()
         let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
         let cleaner = LinkCleaner(
             files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics, keepsParsedRules: !settings.dryRun),
-            removesReferralMarketing: configuration().cleanReferrals, warn: diagnostics.warning
+            removesReferralMarketing: configuration().cleanReferrals, timeLimit: cleaningTimeLimit(), loadingStarted: loadingStarted,
+            warn: diagnostics.warning
         )
         loadedLinkCleaner = cleaner
         if !isOffline, let background = backgroundRefresher(), cleaningRulesRefresher().isDue {
@@ -82,6 +84,17 @@ public final class Choosy {
             background.refreshLater(CleaningRulesRefresher.refreshWord)
         }
         return cleaner
+    }
+
+    /// The CPU seconds cleaning one link may take: `CHOOSY_CLEAN_TIME_LIMIT` (for valgrind, or a
+    /// machine far slower than the default was made for), else the default.
+    private func cleaningTimeLimit() -> Double {
+        guard let value = environment.value("CHOOSY_CLEAN_TIME_LIMIT") else { return LinkCleaner.timeLimit }
+        guard let seconds = Double(value), seconds > 0, !seconds.isNaN else {
+            diagnostics.warning("ignoring CHOOSY_CLEAN_TIME_LIMIT='\(value)': expected a number of seconds")
+            return LinkCleaner.timeLimit
+        }
+        return seconds
     }
 
     /// Downloads newer ClearURLs rules: `CHOOSY_CLEAN_RULES_URL` (for tests and mirrors), else
