@@ -9,7 +9,7 @@
 /// the link stays byte for byte. An unwrapped link must be an http(s) link that is shown as it
 /// is (no control or format character), and no raw rule may change the host. The rules are data
 /// from outside: cleaning one link may take `timeLimit`, after which the link is left as it
-/// was, with one warning (doc/security.md, "The link-cleaning rules").
+/// was, with one warning (doc/security.md, "The link-cleaning rules and their server").
 final class LinkCleaner {
     let files: [ClearURLsRuleFile]
     private let removesReferralMarketing: Bool

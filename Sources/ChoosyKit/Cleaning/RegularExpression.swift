@@ -1,6 +1,7 @@
 /// A regular expression of the ClearURLs rules, compiled by PCRE2 (libpcre2-8, loaded when the
 /// first link is cleaned) with the options that make it read as JavaScript reads it, and matched
-/// within bounds: the rules are data from outside (doc/security.md, "The link-cleaning rules").
+/// within bounds: the rules are data from outside (doc/security.md, "The link-cleaning rules
+/// and their server").
 ///
 /// PCRE2's match limit counts the steps from one start position, so a pattern can spend up to
 /// the limit at every byte of a link. Each match therefore runs first interpreted, with a low
