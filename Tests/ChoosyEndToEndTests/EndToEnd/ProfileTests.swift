@@ -297,7 +297,7 @@ import Testing
             sandbox.pickerInvocations.last?.lines
                 == Sandbox.choiceLines(
                     "Firefox — \(metacharacters)", "Firefox — Work", "Firefox — default-release",
-                    "Chromium — Person 1", "Chromium — Work", "Chromium — Side line $HOME `id`", site: "example.org"
+                    "Chromium — Person 1", "Chromium — Work", "Chromium — Side\\u{A}line $HOME `id`", site: "example.org"
                 ))
         #expect(sandbox.launched("chromium") == [["--profile-directory=Profile 1", Self.url]])
         #expect(sandbox.choosy("default", "browser").stdout == "chromium@Work\n")
