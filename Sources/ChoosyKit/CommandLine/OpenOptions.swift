@@ -6,7 +6,7 @@ package struct OpenOptions: Equatable, Sendable {
     package var choose = false
     /// `--no-remember`: offer *just once* only, and remember nothing.
     package var noRemember = false
-    /// `--picker P`: a name of `PickerPreference.named`, or a command.
+    /// `--picker P`: a name of `PickerPreference.names`, or a command.
     package var picker: String?
     package var title: String?
     /// `--dry-run`: launch nothing, write nothing, print what would run.

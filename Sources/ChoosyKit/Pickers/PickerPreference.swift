@@ -9,26 +9,19 @@ package enum PickerPreference: Equatable, Sendable {
     case command(String)
 
     /// Every picker choosy knows by name, in the order help, completion and the docs list them
-    /// (`auto`'s order per session is `GraphicalPicker.automaticOrder`).
-    package static let named: [PickerPreference] = [.automatic, .tty, .fzf] + GraphicalPicker.allCases.map { .graphical($0) }
+    /// (`auto`'s order per session is `GraphicalPicker.automaticOrder`). Strings, not
+    /// preferences: the grammar reads them for `--picker`'s help on every command, and an array
+    /// of a new type would cost its metadata there.
+    package static let names = ["auto", "tty", "fzf"] + GraphicalPicker.allCases.map(\.program)
 
-    /// The names of `named`: what `--picker` completes to.
-    package static var names: [String] { named.compactMap(\.name) }
-
-    /// What `--picker` calls it; nil for a command.
-    package var name: String? {
-        switch self {
-        case .automatic: "auto"
-        case .tty: "tty"
-        case .fzf: "fzf"
-        case .graphical(let picker): picker.program
-        case .command: nil
-        }
-    }
-
-    /// A name of `named`; an empty value is automatic, anything else a command.
+    /// A name of `names`; an empty value is automatic, anything else a command.
     package init(_ text: String) {
-        self = text.isEmpty ? .automatic : PickerPreference.named.first { $0.name == text } ?? .command(text)
+        switch text {
+        case "", "auto": self = .automatic
+        case "tty": self = .tty
+        case "fzf": self = .fzf
+        default: self = GraphicalPicker(rawValue: text).map { .graphical($0) } ?? .command(text)
+        }
     }
 
     /// `--picker` (nil when not given) wins over `CHOOSY_PICKER`; neither means automatic.

@@ -3,7 +3,7 @@ import ChoosyTestSupport
 import Foundation
 import Testing
 
-/// Where the docs list the pickers, they list every picker of the table (`PickerPreference.named`).
+/// Where the docs list the pickers, they list every picker of the table (`PickerPreference.names`).
 @Suite struct PickerDocumentationTests {
     /// Each document and the part of it that lists the pickers: from a line to the next line
     /// that starts another section.

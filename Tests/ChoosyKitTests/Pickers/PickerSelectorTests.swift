@@ -24,6 +24,12 @@ private struct AnsweringDisplays: DisplayProbe {
         #expect(PickerPreference(text) == preference)
     }
 
+    @Test func everyNameOfTheTableIsAPicker() {
+        for name in PickerPreference.names {
+            if case .command = PickerPreference(name) { Issue.record("\(name) is read as a command") }
+        }
+    }
+
     @Test func theOptionWinsOverTheEnvironmentWhichWinsOverAuto() {
         let environment = Environment(["CHOOSY_PICKER": "zenity"])
         #expect(PickerPreference.resolve(option: "fzf", environment: environment) == .fzf)
@@ -150,17 +156,17 @@ private struct AnsweringDisplays: DisplayProbe {
                 == .notShown("wofi could not open its display (cannot open display: wayland-1)"))
     }
 
-    @Test(arguments: [PickerPreference.fzf] + GraphicalPicker.allCases.map { .graphical($0) })
-    func aNamedPickerThatIsNotInstalledIsAnError(preference: PickerPreference) {
+    @Test(arguments: PickerPreference.names.filter { $0 != "auto" && $0 != "tty" })
+    func aNamedPickerThatIsNotInstalledIsAnError(name: String) {
         let sandbox = sandbox(installing: [])
         sandbox.overrides["DISPLAY"] = ":0"
         let selector = selector(sandbox, terminal: true)
         #expect {
-            try selector.picker(for: preference)
+            try selector.picker(for: PickerPreference(name))
         } throws: { error in
             let error = error as? ChoosyError
             return error?.status == .noChoice
-                && error?.message == "picker '\(preference.name ?? "")' is not installed (not found on PATH)"
+                && error?.message == "picker '\(name)' is not installed (not found on PATH)"
         }
     }
 
