@@ -240,8 +240,12 @@ final class ActionOpener {
         let decision = ChoiceDecider.decide(situation)
         switch decision {
         case .nothingInstalled:
-            let names = type.apps.map(\.name).joined(separator: ", ")
-            throw .unavailable("nothing installed can open \(type.name)" + (names.isEmpty ? "" : " (install one of: \(names))"))
+            // A web app is installed with a browser: when one is missing, it is the browser.
+            let natives = type.apps.filter { !$0.isWebApp }.map(\.name).joined(separator: ", ")
+            let web = type.apps.filter(\.isWebApp).map(\.name).joined(separator: ", ")
+            let browser = web.isEmpty ? "" : "a browser, in which \(web) opens"
+            let install = natives.isEmpty ? browser : "one of: \(natives)" + (web.isEmpty ? "" : "; or \(browser)")
+            throw .unavailable("nothing installed can open \(type.name)" + (install.isEmpty ? "" : " (install \(install))"))
         case .launch(let key, let reason):
             diagnostics.explain(reason)
             if let forced { return forced }
@@ -390,8 +394,8 @@ final class ActionOpener {
             url = app.url(for: action, parameters: parameters)
             let needed = app.urlFormat(for: action).map { URLTemplate($0).placeholders } ?? []
             if !needed.isEmpty, needed.allSatisfy({ (parameters[$0] ?? "").isEmpty }) {
-                diagnostics.warning(
-                    "\(action) needs \(needed.joined(separator: " or ")), and none was given: \(app.key) opens \(url.prefix(80)) as it is")
+                let opens = url.isEmpty ? "\(app.key) starts without one" : "\(app.key) opens \(url.prefix(80)) as it is"
+                diagnostics.warning("\(action) needs \(needed.joined(separator: " or ")), and none was given: \(opens)")
                 diagnostics.explain("pass one as KEY=VALUE (choosy describe \(type.key) lists the parameters)")
             }
         } else if chosen.isWebApp {
