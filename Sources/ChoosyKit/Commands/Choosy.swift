@@ -145,6 +145,9 @@ public final class Choosy {
     package func configuration() -> Configuration {
         if let loadedConfiguration { return loadedConfiguration }
         let configuration = Configuration.load(environment: environment, fileSystem: fileSystem, warnings: corruptFiles)
+        if let warning = configuration.unknownMembersWarning(path: Configuration.path(environment: environment)) {
+            diagnostics.warning(warning)
+        }
         loadedConfiguration = configuration
         return configuration
     }
