@@ -95,6 +95,11 @@ public final class Choosy {
         )
     }
 
+    /// What the background refreshes could not do, kept for a later command to say.
+    package func refreshFailures() -> RefreshFailures {
+        RefreshFailures(environment: environment, fileSystem: fileSystem, clock: clock)
+    }
+
     private var loadedBackgroundRefresher: ProcessBackgroundRefresher?
     /// The one detached `choosy __refresh` child of this command, for catalog types and the
     /// link-cleaning rules alike; none for a Swift program using ChoosyKit.
