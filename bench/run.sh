@@ -247,8 +247,8 @@ python3 "$root/bench/interleave.py" --runs "$scaling_runs" --warmup "$warmup" --
 
 python3 "$root/bench/report.py" --work "$work" --sizes "$sizes" --rounds "$rounds" --output "$results"
 
-# 7. Time per candidate at 1,000 and 10,000 profiles and https handlers (doc/security.md).
-echo "bench: time per candidate" >&2
+# 7. Many candidates: 10× more profiles, containers and https handlers (doc/security.md).
+echo "bench: many candidates" >&2
 python3 "$root/bench/candidates.py" "$choosy" --append "$results"
 
 # 7. What cleaning links costs handle (doc/links-and-rules.md, "Clean links").

@@ -178,6 +178,10 @@ package final class FakeAppDirectory: InstalledAppDirectory {
     package func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] { installed[type.key] ?? [] }
     package func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] { apps }
     package func profiles(of installed: InstalledApp) -> [BrowserProfile] { profiles[installed.app.key] ?? [] }
+    package func typeKeys() -> [String] { types.keys.sorted() }
+    package func schemeHandlers(forScheme scheme: String) -> (type: AppType, installed: [InstalledApp])? { nil }
+    package func whyNotInstalled(_ app: App) -> NotCandidateReason { .notInstalled([]) }
+    package func removedHandlers(of type: AppType) -> [(entry: DesktopEntry, scheme: String)] { [] }
 
     /// Makes `app` of `type` installed through a desktop entry running `program %u`.
     package func install(_ app: App, of type: String, program: String) {

@@ -65,7 +65,7 @@ public func fuzzXCallback(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     // The same text as a plain link for `choosy handle`, read with the bundled catalog's links:
     // an action it gives is one of the type's, and a web link's origin is the link itself.
-    let classifier = LinkClassifier(catalogLinks: { _ in bundledLinks }, diagnostics: RecordingDiagnostics(verbose: false))
+    let classifier = LinkClassifier(catalog: bundledCatalog, diagnostics: RecordingDiagnostics(verbose: false))
     if case .action(let action)? = try? classifier.classify(url), let origin = action.link {
         invariant(
             bundledLinks.entries.contains { $0.type == action.type && $0.link.link.action == action.action } || action.type == "browser",
@@ -75,14 +75,19 @@ public func fuzzXCallback(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// The bundled catalog's links, read once, by the catalog with no other source.
-private let bundledLinks: CatalogLinkMatcher = {
+/// The bundled catalog with no other source, read once; the fuzzer runs one input at a time.
+nonisolated(unsafe) private let bundledCatalog: Catalog = {
     let environment = Environment(["HOME": "/nonexistent/choosy-home"])
-    let catalog = Catalog(
+    return Catalog(
         cache: CatalogCache(environment: environment, fileSystem: LocalFileSystem()),
         userCatalog: UserCatalog(environment: environment, fileSystem: LocalFileSystem()),
         network: nil, clock: SystemClock(), diagnostics: RecordingDiagnostics()
     )
+}()
+
+/// Its links, for the invariant.
+private let bundledLinks: CatalogLinkMatcher = {
+    let catalog = bundledCatalog
     return CatalogLinkMatcher(
         types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
         host: nil, diagnostics: RecordingDiagnostics())

@@ -292,24 +292,27 @@ public final class Choosy {
         try installedCatalog().installedApps(of: type)
     }
 
-    /// What a plain link stands for (`handle`, `rule test`).
-    func linkClassifier() -> LinkClassifier {
-        LinkClassifier(catalogLinks: catalogLinks(for:), diagnostics: diagnostics)
-    }
-
-    /// The links of the app types that have links for `host`, in the order `list` shows the
-    /// types. Only the catalog's own data counts: no desktop entry is read to know what a link is.
-    private func catalogLinks(for host: WebHost) throws(ChoosyError) -> CatalogLinkMatcher {
-        let catalog = try catalog()
-        var types: [(AppType, [CatalogLink])] = []
-        for key in catalog.typesWithLinks(matching: host) { types.append((try catalog.appType(key), catalog.links(of: key))) }
-        return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
-    }
-
+    /// The launcher, made once: the planner, the opener and the fallback share it (it reads the locale).
     func launcher() -> Launcher {
-        Launcher(
+        if let loadedLauncher { return loadedLauncher }
+        let launcher = Launcher(
             environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: activation,
             givenBytes: settings.givenBytes
+        )
+        loadedLauncher = launcher
+        return launcher
+    }
+
+    private var loadedLauncher: Launcher?
+
+    /// Makes the plan of a request: what every command that opens or explains reads.
+    func planner() throws(ChoosyError) -> OpenPlanner {
+        OpenPlanner(
+            apps: try installedCatalog(), preferences: preferences(), rules: siteRules,
+            sources: LinkSources(
+                source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) }),
+            classifier: LinkClassifier(catalog: try catalog(), diagnostics: diagnostics), launcher: launcher(),
+            alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
         )
     }
 
@@ -328,20 +331,14 @@ public final class Choosy {
             configured: { [unowned self] in self.configuration().picker },
             environment: environment
         )
-        return ActionOpener(
-            apps: try installedCatalog(), preferences: preferences(), rules: siteRules,
-            sources: LinkSources(
-                source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) }),
-            hooks: hookRunner(), pickers: pickers,
-            launcher: launcher(), alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
-        )
-    }
-
-    func systemHandlerFallback() -> SystemHandlerFallback {
         let installer = linkHandlerInstaller()
-        return SystemHandlerFallback(
+        let fallback = SystemHandlerFallback(
             probe: probe(), previousHandler: { installer.previousHandler(for: $0) }, launcher: launcher(),
             notifier: desktopNotifier(), diagnostics: diagnostics
+        )
+        return ActionOpener(
+            planner: try planner(), preferences: preferences(), rules: siteRules, hooks: hookRunner(), pickers: pickers,
+            launcher: launcher(), fallback: fallback, diagnostics: diagnostics
         )
     }
 

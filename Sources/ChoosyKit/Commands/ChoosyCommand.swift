@@ -11,6 +11,15 @@ package protocol ChoosyCommand: Sendable {
     /// (a usage error, exit 2).
     init(_ line: ParsedCommandLine) throws(ChoosyError)
 
+    /// The options it runs with, from those given (a command that writes nothing, `why` or
+    /// `rule test`, runs as `--dry-run` does); most run with those given.
+    static func options(_ line: ParsedCommandLine) -> OptionValues
+
     /// Runs it: what to print, and the exit status.
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput
+}
+
+extension ChoosyCommand {
+    /// The options it runs with, from those given: `why` runs as `--dry-run` does.
+    package static func options(_ line: ParsedCommandLine) -> OptionValues { line.options }
 }

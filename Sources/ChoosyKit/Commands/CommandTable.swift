@@ -5,7 +5,7 @@ package enum CommandTable {
     static let commands: [any ChoosyCommand.Type] = [
         OpenCommand.self, URLCommand.self, ResetCommand.self, DefaultCommand.self, ListCommand.self, DescribeCommand.self,
         UpdateCommand.self, HandleCommand.self, RouteCommand.self, InstallCommand.self, UninstallCommand.self, RuleCommand.self,
-        CleanCommand.self, CompletionsCommand.self, HelpCommand.self,
+        CleanCommand.self, WhyCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
 
     /// What the completion scripts and the background refresh call.
@@ -22,6 +22,6 @@ package enum CommandTable {
         else {
             return Invocation(command: HelpCommand(asked: line), options: line.options)
         }
-        return Invocation(command: try command.init(line), options: line.options)
+        return Invocation(command: try command.init(line), options: command.options(line))
     }
 }

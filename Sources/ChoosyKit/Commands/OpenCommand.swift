@@ -40,17 +40,10 @@ struct OpenCommand: ChoosyCommand {
         let choosy = try context.choosy()
         var request = request
         request.parameters = request.parameters.map { ($0.0, choosy.linkToOpen($0.1, clean: clean, unshorten: unshorten)) }
-        let source = Self.askedSource(choosy, json: json)
-        var result = try choosy.actionOpener().open(request)
-        result.source = source
+        // `-v` and `--json` say where the link came from (doc/links-and-rules.md).
+        request.reportsSource = json || choosy.diagnostics.isVerbose
+        let result = try choosy.actionOpener().open(request)
         return CommandOutput(Self.printed(result, json: json, dryRun: request.options.dryRun))
-    }
-
-    /// Where the link came from, looked for first when `-v` or `--json` asks (`handle` too;
-    /// otherwise only a rule with `--from` looks, doc/links-and-rules.md).
-    static func askedSource(_ choosy: Choosy, json: Bool) -> String? {
-        guard json || choosy.diagnostics.isVerbose else { return nil }
-        return choosy.linkSource()?.id
     }
 
     /// What an open prints (`handle` too): the `--json` object, the `--dry-run` argv line, or

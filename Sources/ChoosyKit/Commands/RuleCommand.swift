@@ -86,6 +86,13 @@ struct RuleCommand: ChoosyCommand {
         }
     }
 
+    /// `rule test` runs as `--dry-run`: it writes nothing, not even the rules' index.
+    static func options(_ line: ParsedCommandLine) -> OptionValues {
+        var options = line.options
+        if line.arguments.first == "test" { options.open.dryRun = true }
+        return options
+    }
+
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let choosy = try context.choosy()
         switch action {
@@ -208,40 +215,19 @@ struct RuleCommand: ChoosyCommand {
         return removed!
     }
 
-    /// `rule test URL`: which rule a link falls under and what it would run; launches nothing
-    /// and writes nothing.
+    /// `rule test URL`: which rule a link falls under and what it would run, read from the
+    /// plan of `handle URL --dry-run`; launches nothing and writes nothing.
     private static func test(_ link: String, from given: String?, in choosy: Choosy) throws(ChoosyError) -> Test {
-        guard case .action(let action) = try choosy.linkClassifier().classify(link),
-            let origin = action.link
-        else {
-            throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
-        }
-        let parameters = action.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        guard isWebURL(link) else { throw .usage("rule test needs an http(s) link, like 'https://example.org/'") }
         var options = OpenOptions()
         options.dryRun = true
-        var request = OpenRequest(type: action.type, action: action.action, parameters: parameters, options: options, link: origin)
+        var request = OpenRequest.handling(link, options: options)
         // `--from`: as it is written, so a source the desktop no longer has is still one.
-        let from = given.map { choosy.sourceNames.canonical($0) ?? $0 }
-        request.from = from
-        let type = try choosy.appType(action.type)
-        guard let web = try WebLink(request, type: type, action: type.knownAction(action.action)) else {
-            throw .usage("rule test needs an http(s) link, like 'https://example.org/'")
-        }
-        guard
-            let rule = choosy.siteRules.rules().match(web.url, from: from.map { source in { choosy.sourceNames.rule($0, names: source) } })
-        else {
-            return Test(rule: nil, outcome: "no rule: the usual decision applies", result: nil)
-        }
-        let opener = try choosy.actionOpener()
-        let installed = origin.allowed(try choosy.installedApps(of: type), type: type)
-        switch try opener.siteRuleRouter().decide(web, type: type, installed: installed, options: options, from: from) {
-        case .none:
-            return Test(rule: rule, outcome: "its app is not installed or cannot take this link: the usual decision applies", result: nil)
-        case .ask:
-            return Test(rule: rule, outcome: "the picker is shown", result: nil)
-        case .app, .browser:
-            return Test(rule: rule, outcome: "opens", result: try opener.open(request))
-        }
+        request.from = given.map { choosy.sourceNames.canonical($0) ?? $0 }
+        let plan = try choosy.planner().plan(request)
+        guard let step = plan.rule else { return Test(rule: nil, outcome: "no rule: the usual decision applies", result: nil) }
+        guard step.applies, plan.pendingChoice == nil else { return Test(rule: step.rule, outcome: step.outcome, result: nil) }
+        return Test(rule: step.rule, outcome: step.outcome, result: plan.result)
     }
 
     private static func parsedSite(_ text: String) throws(ChoosyError) -> Site {

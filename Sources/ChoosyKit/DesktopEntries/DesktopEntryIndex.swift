@@ -109,25 +109,37 @@ package final class DesktopEntryIndex: Sendable {
     /// `NoDisplay=true` does not matter: it only hides the entry from menus.
     package func unusableReason(_ entry: DesktopEntry) -> String? {
         if let known = unusable.withLock({ $0[entry.path] }) { return known }
-        let reason = findUnusableReason(entry)
+        let reason = self.unusable(entry)?.description
         unusable.withLock { $0[entry.path] = .some(reason) }
         return reason
     }
 
-    private func findUnusableReason(_ entry: DesktopEntry) -> String? {
-        guard entry.type == "Application" else { return "Type is not Application" }
-        guard let exec = entry.exec else { return "it has no Exec" }
+    /// Why the entry cannot be launched, as a value (`choosy why` tells the kinds apart; worked
+    /// out anew each time, as only it asks).
+    package func unusable(_ entry: DesktopEntry) -> EntryUnusable? {
+        guard entry.type == "Application" else { return .notApplication }
+        guard let exec = entry.exec else { return .noExec }
         let commandLine: ExecCommandLine
         do {
             commandLine = try ExecCommandLine(parsing: exec)
         } catch {
-            return "invalid Exec: \(error)"
+            return .invalidExec("\(error)")
         }
         if let tryExec = entry.tryExec, !tryExec.isEmpty, !isInstalledExecutable(tryExec) {
-            return "TryExec '\(tryExec)' is not an installed executable"
+            return .tryExec(tryExec)
         }
-        if isChoosy(entry, commandLine: commandLine) { return "it is choosy itself" }
+        if isChoosy(entry, commandLine: commandLine) { return .choosy }
         return nil
+    }
+
+    /// Every copy of the ID, one per applications directory that has one, in precedence order,
+    /// `Hidden=true` ones included: the first is the one that counts (`choosy why` says which
+    /// copy hides which).
+    package func copies(id: String) -> [(entry: DesktopEntry, rank: Int)] {
+        guard DesktopEntryIndex.isValidID(id) else { return [] }
+        return directories.enumerated().compactMap { rank, directory in
+            firstEntry(named: id[...], id: id, in: directory, depth: 0).map { ($0, rank) }
+        }
     }
 
     /// IDs name files below `applications/`; anything that could climb out is refused (IDs

@@ -73,7 +73,12 @@ package struct Launcher: Sendable {
     /// working directory, no terminal).
     @discardableResult
     package func launch(_ entry: DesktopEntry, url: String?, form: LaunchForm = LaunchForm()) throws(ChoosyError) -> [String] {
-        let argv = try argv(for: entry, url: url, form: form)
+        try launch(entry, argv: try argv(for: entry, url: url, form: form), url: url)
+    }
+
+    /// Starts the entry with the argv `argv(for:url:form:)` made for `url`.
+    @discardableResult
+    package func launch(_ entry: DesktopEntry, argv: [String], url: String?) throws(ChoosyError) -> [String] {
         var workingDirectory: String?
         if let path = entry.workingDirectory, !path.isEmpty {
             guard path.hasPrefix("/"), fileSystem.info(path)?.kind == .directory else {

@@ -19,6 +19,9 @@ package struct SchemeAssociations: Sendable {
     /// Whether the first installed entry a `[Default Applications]` list names is choosy's own
     /// (`choosy install --default-handler`): then the handler it replaced is the user's choice.
     package var defaultIsChoosy: Bool
+    /// The usable entries whose own `MimeType` lists the scheme and that a `[Removed
+    /// Associations]` line took away (`choosy why` names them).
+    package var removed: [DesktopEntry] = []
 
     /// `entries` with the default first.
     package var defaultFirst: [DesktopEntry] {
@@ -145,6 +148,9 @@ package struct MimeAppsList: Sendable {
         // counts as associated even when nothing else associates it (or a removal did): how
         // GIO, xdg-mime and KDE read the lists, and how `xdg-mime default` sets one
         // (doc/spec-choices.md). Choosy's own entry is passed over: it is never a handler.
+        let removedEntries = declared.keys.sorted().flatMap { declared[$0]! }.filter {
+            removed.contains($0.id) && !associated.contains($0.id)
+        }
         var defaultIsChoosy = false
         var sawInstalledDefault = false
         for (_, file) in files {
@@ -156,11 +162,13 @@ package struct MimeAppsList: Sendable {
                 }
                 guard index.unusableReason(entry) == nil else { continue }
                 if !associated.contains(id) { entries.append(entry) }
-                return SchemeAssociations(entries: entries, namedDefault: entry, defaultIsChoosy: defaultIsChoosy)
+                return SchemeAssociations(
+                    entries: entries, namedDefault: entry, defaultIsChoosy: defaultIsChoosy, removed: removedEntries.filter { $0.id != id })
             }
         }
         let firstIsAdded = entries.first.map { added.contains($0.id) } ?? false
-        return SchemeAssociations(entries: entries, namedDefault: nil, firstIsAdded: firstIsAdded, defaultIsChoosy: defaultIsChoosy)
+        return SchemeAssociations(
+            entries: entries, namedDefault: nil, firstIsAdded: firstIsAdded, defaultIsChoosy: defaultIsChoosy, removed: removedEntries)
     }
 
     /// The IDs a group lists for a MIME type, matched case-insensitively.

@@ -30,7 +30,7 @@ package struct InstalledApp: Sendable {
     package func refuseContainerInPrivateWindow() throws(ChoosyError) {
         guard let profile, let container = profile.container else { return }
         throw .usage(
-            "\(key) is container '\(container)', and containers do not apply to private windows: use \(ChoiceKey.make(app: app.key, profile: profile.name)) with --private, or \(key) without it"
+            "\(key) is container '\(container)', and containers do not apply to private windows: use \(ChoiceKey.make(app: app.key, profile: profile.profileKey)) with --private, or \(key) without it"
         )
     }
 
@@ -117,6 +117,37 @@ package struct InstalledAppFinder {
             }
         }
         return found
+    }
+
+    /// The entries associated with `scheme`, as the apps of a type of their own (README,
+    /// "choosy handle"): its key `scheme_<scheme>` is where their choice is remembered.
+    package func schemeHandlers(forScheme scheme: String) -> (type: AppType, installed: [InstalledApp])? {
+        let entries = probe.mimeApps.associations(forScheme: scheme).defaultFirst
+        guard !entries.isEmpty else { return nil }
+        var keys: Set<String> = []
+        let installed = entries.map { entry in
+            let key = InstalledAppFinder.uniqueKey(InstalledAppFinder.key(forDesktopID: entry.id), taken: &keys)
+            let app = App(key: key, name: entry.name ?? key, urlScheme: scheme + ":", desktopIDs: [entry.id])
+            return InstalledApp(app: app, entry: entry, displayName: probe.displayName(for: app, entry: entry))
+        }
+        let type = AppType(key: "scheme_" + keyFromText(scheme), name: "\(scheme): links", apps: installed.map(\.app), schemes: [scheme])
+        return (type, installed)
+    }
+
+    /// Why `app` is not installed: a web app needs a browser; an app found by its scheme has
+    /// no handler; else what each of its desktop IDs is.
+    package func whyNotInstalled(_ app: App) -> NotCandidateReason {
+        if app.isWebApp { return .needsBrowser }
+        if app.desktopIDs.isEmpty { return .noHandler(scheme: app.scheme) }
+        return .notInstalled(probe.lookups(for: app))
+    }
+
+    /// The entries that list one of the type's schemes and that a removal took away.
+    package func removedHandlers(of type: AppType) -> [(entry: DesktopEntry, scheme: String)] {
+        let catalogIDs = Set(type.apps.flatMap(\.desktopIDs))
+        return type.schemes.flatMap { scheme in
+            probe.mimeApps.associations(forScheme: scheme).removed.filter { !catalogIDs.contains($0.id) }.map { ($0, scheme) }
+        }
     }
 
     /// `org.gnome.Evolution.desktop` → `org_gnome_evolution`.

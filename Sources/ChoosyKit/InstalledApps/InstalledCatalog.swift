@@ -10,6 +10,17 @@ package protocol InstalledAppDirectory: AnyObject {
     func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp]
     /// The profiles of an installed app that declares them, from its installed variant's list.
     func profiles(of installed: InstalledApp) -> [BrowserProfile]
+    /// The keys of every app type, in the order `list` shows them.
+    func typeKeys() -> [String]
+    /// The entries associated with a scheme no app type claims, as the apps of a type of their
+    /// own (`scheme_<scheme>`, where their choice is remembered), the default first; nil when
+    /// none is.
+    func schemeHandlers(forScheme scheme: String) -> (type: AppType, installed: [InstalledApp])?
+    /// Why an app of the type is not installed (`choosy why`).
+    func whyNotInstalled(_ app: App) -> NotCandidateReason
+    /// The entries that list one of the type's schemes and whose association a
+    /// `mimeapps.list` removed: apps the type would otherwise have (`choosy why`).
+    func removedHandlers(of type: AppType) -> [(entry: DesktopEntry, scheme: String)]
 }
 
 /// The catalog's app types with the handlers of their schemes that no catalog names, and
@@ -56,6 +67,22 @@ package final class InstalledCatalog: InstalledAppDirectory {
 
     package func systemDefaultFirst(_ apps: [InstalledApp]) -> [InstalledApp] {
         finder.systemDefaultFirst(apps)
+    }
+
+    package func typeKeys() -> [String] {
+        catalog.summaries().map(\.key)
+    }
+
+    package func schemeHandlers(forScheme scheme: String) -> (type: AppType, installed: [InstalledApp])? {
+        finder.schemeHandlers(forScheme: scheme)
+    }
+
+    package func whyNotInstalled(_ app: App) -> NotCandidateReason {
+        finder.whyNotInstalled(app)
+    }
+
+    package func removedHandlers(of type: AppType) -> [(entry: DesktopEntry, scheme: String)] {
+        finder.removedHandlers(of: type)
     }
 
     package func profiles(of installed: InstalledApp) -> [BrowserProfile] {

@@ -5,6 +5,8 @@ package struct LinkAction: Equatable, Sendable {
     package var parameters: [String: String]
     /// What the link was, for the apps that take it whole.
     package var link: LinkOrigin? = nil
+    /// The catalog link's pattern that matched, if one did.
+    package var pattern: String? = nil
 }
 
 /// A web link turned into an action: a browser or web app gets it unchanged, and `apps`
@@ -29,17 +31,30 @@ package enum LinkTarget: Equatable, Sendable {
 
 /// Turns a plain URL into the action it stands for.
 package struct LinkClassifier {
-    /// The catalog's links that could match a web link's host, read only for a web link.
-    private let catalogLinks: (WebHost) throws(ChoosyError) -> CatalogLinkMatcher
+    /// Its links are read only for a web link, and only those of the types with links for its host.
+    private let catalog: Catalog
     private let diagnostics: DiagnosticSink
 
-    package init(catalogLinks: @escaping (WebHost) throws(ChoosyError) -> CatalogLinkMatcher, diagnostics: DiagnosticSink) {
-        self.catalogLinks = catalogLinks
+    package init(catalog: Catalog, diagnostics: DiagnosticSink) {
+        self.catalog = catalog
         self.diagnostics = diagnostics
     }
 
+    /// The link as `route` takes it, when it is a `choosy:` one: an x-callback-url request.
+    package static func routed(_ link: String) -> String? {
+        // Its first letters after any blank decide, in any case: most links are no such request,
+        // and are not copied.
+        var scalars = link.unicodeScalars.drop(while: isBlank).makeIterator()
+        for expected in "choosy:".unicodeScalars {
+            guard let scalar = scalars.next() else { return nil }
+            let lowered = (0x41...0x5A).contains(scalar.value) ? scalar.value + 0x20 : scalar.value
+            guard lowered == expected.value else { return nil }
+        }
+        return trimmed(link)
+    }
+
     package func classify(_ link: String) throws(ChoosyError) -> LinkTarget {
-        let url = trimmed(link)
+        let url = Self.trimmed(link)
         guard let parts = URLParts(url) else {
             throw ChoosyError.usage("'\(link)' is not a URL (it has no scheme)")
         }
@@ -53,12 +68,12 @@ package struct LinkClassifier {
             } catch {
                 throw ChoosyError.usage("'\(link.prefix(80))' is not a link a browser can open: \(error.reason)")
             }
-            if let match = try catalogLinks(web.host).match(web, original: url) {
+            if let match = try catalogLinks(for: web.host).match(web, original: url) {
                 diagnostics.explain("the link is \(match.type) \(match.link.action) by the pattern \(match.link.pattern)")
                 return .action(
                     LinkAction(
                         type: match.type, action: match.link.action, parameters: match.parameters,
-                        link: LinkOrigin(url: url, web: web, apps: match.link.apps)))
+                        link: LinkOrigin(url: url, web: web, apps: match.link.apps), pattern: match.link.pattern))
             }
             return .action(LinkAction(type: "browser", action: "browse", parameters: ["url": url], link: LinkOrigin(url: url, web: web)))
         case "mailto":
@@ -73,10 +88,19 @@ package struct LinkClassifier {
         }
     }
 
+    /// The links of the app types that have links for `host`, in the order `list` shows the
+    /// types. Only the catalog's own data counts: no desktop entry is read to know what a link is.
+    private func catalogLinks(for host: WebHost) throws(ChoosyError) -> CatalogLinkMatcher {
+        var types: [(AppType, [CatalogLink])] = []
+        for key in catalog.typesWithLinks(matching: host) { types.append((try catalog.appType(key), catalog.links(of: key))) }
+        return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
+    }
+
+    private static func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar.value <= 0x20 || scalar.properties.isWhitespace }
+
     /// Links pasted from documents often carry surrounding spaces or a trailing newline.
-    private func trimmed(_ link: String) -> String {
+    private static func trimmed(_ link: String) -> String {
         let scalars = link.unicodeScalars
-        let isBlank = { (scalar: Unicode.Scalar) in scalar.value <= 0x20 || scalar.properties.isWhitespace }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),
             let last = scalars.lastIndex(where: { !isBlank($0) })
         else { return "" }

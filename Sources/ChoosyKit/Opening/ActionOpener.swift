@@ -1,7 +1,7 @@
-/// The open flow: resolve the type and action, find the installed apps, decide (default,
-/// picker, …), remember, run the prepare hooks, build the URL with only the parameters the
-/// chosen app supports, and launch it, web apps through the browser type. It gets what it
-/// uses from the composition root (`Choosy`) and nothing else.
+/// Does what a plan says (doc/ARCHITECTURE.md, "The route of one request"): asks the picker
+/// when the plan waits for the user (and has `OpenPlanner` complete the plan with the answer),
+/// remembers what the plan writes, runs the prepare hooks and launches. It gets what it uses
+/// from the composition root (`Choosy`) and nothing else.
 final class ActionOpener {
     /// How a picker is found when one is needed (the terminal is only looked at then).
     struct Pickers {
@@ -12,282 +12,150 @@ final class ActionOpener {
         var environment: Environment
     }
 
-    private let apps: InstalledAppDirectory
+    let planner: OpenPlanner
     private let preferences: PreferenceStore
     private let rules: SiteRuleStore
-    private let sources: LinkSources
     private let hooks: HookRunner
     private let pickers: Pickers
     private let launcher: Launcher
-    /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
-    private let alwaysShowPicker: Bool
+    /// `handle`'s promise when no picker can be shown.
+    private let fallback: SystemHandlerFallback
     private let diagnostics: DiagnosticSink
 
     init(
-        apps: InstalledAppDirectory, preferences: PreferenceStore, rules: SiteRuleStore, sources: LinkSources, hooks: HookRunner,
-        pickers: Pickers, launcher: Launcher, alwaysShowPicker: Bool, diagnostics: DiagnosticSink
+        planner: OpenPlanner, preferences: PreferenceStore, rules: SiteRuleStore, hooks: HookRunner, pickers: Pickers,
+        launcher: Launcher, fallback: SystemHandlerFallback, diagnostics: DiagnosticSink
     ) {
-        self.apps = apps
+        self.planner = planner
         self.preferences = preferences
         self.rules = rules
-        self.sources = sources
         self.hooks = hooks
         self.pickers = pickers
         self.launcher = launcher
-        self.alwaysShowPicker = alwaysShowPicker
+        self.fallback = fallback
         self.diagnostics = diagnostics
     }
 
     func open(_ request: OpenRequest) throws(ChoosyError) -> OpenResult {
-        var request = request
-        let type = try apps.appType(request.type)
-        let action = try resolveAction(request.action, in: type)
-        var parameters = try collect(request.parameters, for: type)
-        var installed = try apps.installedApps(of: type)
-        if let link = request.link { installed = link.allowed(installed, type: type) }
-        if let link = try WebLink(request, type: type, action: action) {
-            let decision = try siteRuleRouter().decide(link, type: type, installed: installed, options: request.options, from: request.from)
-            switch decision {
-            case .none: break
-            case .ask: request.options.choose = true
-            case .app(let rule): request.options.apply(rule)
-            case .browser(let rule):
-                var ruled = request
-                ruled.options.apply(rule)
-                return try openInBrowser(link.text, request: ruled, browser: ruled.options.app)
-            }
-        }
-        if let link = request.link, type.key != "browser" {
-            // `--app` with a browser: it gets the link as it is.
-            if let key = request.options.app, type.app(ChoiceKey.split(key).app) == nil {
-                diagnostics.explain("--app \(key) is no app of \(type.name): opening the link as it is in that browser")
-                return try openInBrowser(link.url, request: request, browser: key, choose: request.options.choose)
-            }
-            // A web app of the type is the browser by another name: with no native app that
-            // can do what the link means, the browser gets it as it is (and `--choose` asks
-            // there), unless `--app` names a web app of another service.
-            let nativeCanTakeIt =
-                action.map { action in installed.contains { !$0.isWebApp && $0.app.urlFormat(for: action.key) != nil } } ?? false
-            if !nativeCanTakeIt {
-                let named = try request.options.app.map { key throws(ChoosyError) in try apps.choice(key, in: type) }
-                // A choice is kept or refused, never swapped for the browser.
-                if let named, !named.isWebApp, let action, named.app.urlFormat(for: action.key) == nil {
-                    throw .unavailable(
-                        "\(named.app.name) (\(named.app.key)) cannot \(action.key) this link; leave out --app to open it in the browser")
+        var answers = PlanAnswers()
+        var plan = try planner.plan(request, answers: answers)
+        var written: [PlannedWrite] = []
+        while let pending = plan.pendingChoice {
+            let (step, isBrowser) = pending
+            write(plan, skipping: &written)
+            let picked: PickedChoice
+            do {
+                picked = try ask(step, plan: plan)
+            } catch {
+                guard let unpicked = error.unpicked else { throw error }
+                // A web link's own picker offered the browser: it takes the link, as without choosy.
+                if !isBrowser, !step.webPage.isEmpty {
+                    answers.noPicker = unpicked.reason
+                    plan = try planner.plan(request, answers: answers)
+                    continue
                 }
-                if named.map({ !$0.isWebApp || $0.app.isOwnService(of: link.web) }) ?? true {
-                    diagnostics.explain("no installed app of \(type.name) takes this link; opening it in the browser")
-                    return try openInBrowser(link.url, request: request, choose: request.options.choose)
-                }
+                return try fallBack(plan, request: request, step: step, unpicked: unpicked, error: error)
             }
-            if request.options.app == nil, !request.options.choose, preferences.preference(for: type.key).linksInBrowser {
-                diagnostics.explain("the browser was picked always for \(type.name) links (choosy reset \(type.key) forgets it)")
-                return try openInBrowser(link.url, request: request)
-            }
+            if isBrowser { answers.browserChoice = picked } else { answers.typeChoice = picked }
+            plan = try planner.plan(request, answers: answers)
         }
-        // Never worse than the browser (doc/links-and-rules.md): a web link's picker offers it too.
-        let webPage = request.link != nil && type.key != "browser" && request.options.app == nil
-        let chosen: InstalledApp
-        do {
-            chosen = try choose(type: type, action: action, installed: installed, request: request, offersWebPage: webPage)
-        } catch {
-            guard error.unpicked != nil, webPage, let link = request.link else { throw error }
-            diagnostics.explain("no picker available: the link opens in the browser, as it would without choosy")
-            return try openInBrowser(link.url, request: request)
-        }
-        // Only the browsers offered as the web page are apps of another type.
-        if let link = request.link, type.app(chosen.app.key) == nil {
-            diagnostics.explain("\(chosen.key) was picked: the link opens as it is in that browser")
-            return try openInBrowser(link.url, request: request, browser: chosen.key)
-        }
-
-        if let action {
-            let context = HookContext(type: type, action: action, app: chosen.app, parameters: parameters)
-            switch hooks.prepare(context, configure: request.options.configure) {
-            case .proceed(let updated): parameters = updated
-            case .cancel(let reason): throw .noChoice("cancelled: \(reason)")
-            }
-        } else if request.options.configure != nil {
-            diagnostics.explain("--configure needs an action; not run")
-        }
-
-        if chosen.isWebApp, let link = request.link, !chosen.app.isOwnService(of: link.web) {
-            // A web app of another service (OpenStreetMap for a Google Maps link) gets its own
-            // URL for the action, or the choice is refused, never silently swapped.
-            guard let action, chosen.app.urlFormat(for: action.key) != nil else {
-                throw .unavailable(
-                    "\(chosen.app.name) (\(chosen.app.key)) has no address for \(action?.key ?? "this link"); the link was not opened")
-            }
-            diagnostics.explain("\(chosen.app.key) is a web app of another site: it gets its own address for \(action.key)")
-        } else if chosen.isWebApp, let link = request.link {
-            diagnostics.explain("\(chosen.app.key) is a web app: opening the link as it is in the browser")
-            var result = try openInBrowser(link.url, request: request)
-            result.via = OpenResult.Via(type: result.type, app: result.app)
-            (result.type, result.action, result.app) = (type.key, action?.key, chosen.app.key)
+        write(plan, skipping: &written)
+        try prepare(&plan, request: request, answers: &answers)
+        var result = plan.result
+        guard request.purpose == .launch, let chosen = plan.launched, let entry = chosen.entry else { return result }
+        if request.options.dryRun {
+            diagnostics.explain("dry run: not starting \(entry.id)")
             return result
         }
-        let url = try buildURL(for: chosen, action: action?.key, parameters: parameters, type: type)
-        var result = OpenResult(type: type.key, action: action?.key, app: chosen.key, url: url, argv: [], desktopID: chosen.entry?.id)
-        guard request.purpose == .launch else { return result }
-
-        if chosen.entry != nil {
-            result.argv = try launch(chosen, url: url, options: request.options)
-        } else if let url {
-            let browser = try openInBrowser(url, request: request, builtByWebApp: true)
-            result.argv = browser.argv
-            result.desktopID = browser.desktopID
-            result.via = OpenResult.Via(type: browser.type, app: browser.app)
-        }
+        result.argv = try launcher.launch(entry, argv: plan.argv, url: plan.launchedURL)
+        diagnostics.explain("started \(entry.id): \(shellQuoted(result.argv))")
         return result
     }
 
-    /// A whole link for one of `candidates` (apps of `type` registered for its scheme): the
-    /// app gets the link unchanged.
-    func open(link: String, type: AppType, candidates: [InstalledApp], options: OpenOptions) throws(ChoosyError) -> OpenResult {
-        if let problem = LaunchableURL.problem(with: link) {
-            throw .usage("refusing to open '\(link.prefix(60))': \(problem)")
-        }
-        let request = OpenRequest(type: type.key, action: nil, parameters: [], options: options)
-        let chosen = try choose(type: type, action: nil, installed: candidates, request: request, offersWebPage: false)
-        guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
-        let argv = try launch(chosen, url: link, options: options)
-        return OpenResult(type: type.key, action: nil, app: chosen.key, url: link, argv: argv, desktopID: entry.id)
-    }
-
-    // MARK: Steps
-
-    /// An action by key or name, any case; actions an app supports but the type does not
-    /// declare count too.
-    private func resolveAction(_ input: String?, in type: AppType) throws(ChoosyError) -> Action? {
-        guard let input else { return nil }
-        if let action = type.knownAction(input) { return action }
-        throw .unknown("unknown action '\(input)' for \(type.name)" + didYouMean(input, among: type.knownActions.map(\.key)))
-    }
-
-    /// Parameters as a dictionary (a later duplicate wins). A key that is a near miss of a
-    /// declared parameter is refused (status 2), since it would silently reach no app.
-    private func collect(_ pairs: [(String, String)], for type: AppType) throws(ChoosyError) -> [String: String] {
-        var parameters: [String: String] = [:]
-        let used = Set(
-            type.parameters.map(\.key) + type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
-        for (key, value) in pairs {
-            if !used.contains(key), let near = suggestion(for: key, among: Array(used)) {
-                throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+    /// The prepare hooks of the plan (SPEC §8.4): the type's action's, then the browser's on
+    /// the way round; parameters a hook changes make the plan again.
+    private func prepare(_ plan: inout OpenPlan, request: OpenRequest, answers: inout PlanAnswers) throws(ChoosyError) {
+        let options = plan.request.options
+        let typeChosen = plan.browser == nil || plan.browser?.webApp != nil
+        if let action = plan.action, typeChosen, let chosen = plan.choice?.chosen {
+            let context = HookContext(type: plan.type, action: action, app: chosen.app, parameters: plan.parameters)
+            switch hooks.prepare(context, configure: options.configure) {
+            case .proceed(let updated) where updated != plan.parameters:
+                answers.parameters = updated
+                plan = try planner.plan(request, answers: answers)
+            case .proceed: break
+            case .cancel(let reason): throw .noChoice("cancelled: \(reason)")
             }
-            parameters[key] = value
+        } else if options.configure != nil && plan.browser == nil {
+            diagnostics.explain("--configure needs an action; not run")
         }
-        return parameters
+        if let browser = plan.browser, let chosen = browser.choice.chosen, let action = browser.choice.type.knownAction("browse") {
+            let parameters = answers.browserParameters ?? ["url": browser.url]
+            let context = HookContext(type: browser.choice.type, action: action, app: chosen.app, parameters: parameters)
+            switch hooks.prepare(context) {
+            case .proceed(let updated) where updated != parameters:
+                answers.browserParameters = updated
+                plan = try planner.plan(request, answers: answers)
+            case .proceed: break
+            case .cancel(let reason): throw .noChoice("cancelled: \(reason)")
+            }
+        }
     }
 
-    /// `offersWebPage`: the picker offers the browser's choices too, after the apps.
-    private func choose(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool)
-        throws(ChoosyError) -> InstalledApp
+    /// `handle` with no picker to show: the link opens as if choosy were not there
+    /// (`SystemHandlerFallback`), just once; a choice of the candidates opens as if picked
+    /// (its `--app` given to the same request). An explicit web app's address, not the link,
+    /// waits for a browser: it goes to the system's browser, through the browser type.
+    private func fallBack(_ plan: OpenPlan, request: OpenRequest, step: ChoiceStep, unpicked: UnpickedChoice, error: ChoosyError)
+        throws(ChoosyError) -> OpenResult
     {
-        let chosen = try decide(type: type, action: action, installed: installed, request: request, offersWebPage: offersWebPage)
-        // A web app's private window is the browser's, decided when it goes round through it.
-        if request.options.privateWindow && !chosen.isWebApp {
-            try chosen.requirePrivateWindow(among: installed, typeName: type.name)
+        guard let link = plan.request.handledLink else { throw error }
+        let webApp = plan.browser.flatMap { $0.webApp != nil ? $0 : nil }
+        let url = webApp?.url ?? link
+        guard let scheme = URLParts(url)?.scheme.lowercased() else { throw error }
+        let type = webApp != nil ? step.type.key : plan.type.key
+        var result = try fallback.open(url, scheme: scheme, type: type, unpicked: unpicked, options: request.options) {
+            key throws(ChoosyError) in
+            var once =
+                webApp.map {
+                    OpenRequest(type: $0.choice.type.key, action: "browse", parameters: [("url", $0.url)], options: request.options)
+                }
+                ?? request
+            once.options.app = key
+            return try open(once)
         }
-        return chosen
+        result.source = plan.source?.id
+        return result
     }
 
-    private func decide(type: AppType, action: Action?, installed: [InstalledApp], request: OpenRequest, offersWebPage: Bool)
-        throws(ChoosyError) -> InstalledApp
-    {
-        let options = request.options
-        var forced: InstalledApp?
-        if let key = options.app {
-            let app = try apps.choice(key, in: type)
-            guard installed.contains(where: { $0.app.key == app.app.key }) else {
-                throw .unavailable("\(app.app.name) (\(app.app.key)) cannot open this")
-            }
-            if options.privateWindow { try app.refuseContainerInPrivateWindow() }
-            forced = app
+    /// Writes what the plan remembers, each once; in a dry run, nothing.
+    private func write(_ plan: OpenPlan, skipping written: inout [PlannedWrite]) {
+        func name(_ type: String) -> String {
+            type == plan.type.key ? plan.type.name : plan.browser?.choice.type.name ?? type
         }
-        // Profile lists are read when the choice needs them, and only for apps that have some.
-        let choices = InstalledChoices(installed) { [apps] app in forced == nil ? apps.profiles(of: app) : [] }
-        var candidates = choices.offered
-        if let action {
-            let supporting = candidates.filter { $0.app.urlFormat(for: action.key) != nil }
-            if supporting.isEmpty {
-                diagnostics.explain("no installed app supports '\(action.key)'; offering every installed app, opened as it is")
-            } else {
-                candidates = supporting
-            }
-        }
-        if options.privateWindow {
-            // Only apps that open private windows are offered; a default that cannot is refused.
-            let able = candidates.filter { $0.isWebApp || $0.opensPrivateWindows }
-            if able.isEmpty, let first = candidates.first {
-                try first.requirePrivateWindow(among: installed, typeName: type.name)
-            }
-            if forced == nil, !options.choose, let remembered = preferences.preference(for: type.key).defaultApp,
-                let current = choices.choice(remembered), !current.isWebApp, !current.opensPrivateWindows
-            {
-                try current.requirePrivateWindow(among: installed, typeName: type.name)
-            }
-            candidates = able
-        }
-        candidates = apps.systemDefaultFirst(candidates)
-
-        let remembers = request.purpose == .launch && !options.dryRun && !options.noRemember
-        let preference = preferences.preference(for: type.key)
-        let shown = choices.offered.map(\.key)
-        let situation = ChoiceSituation(
-            installed: shown, candidates: candidates.map(\.key), preference: preference, unoffered: choices.unofferedKeys,
-            forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker, offersWebPage: offersWebPage
-        )
-        let decision = ChoiceDecider.decide(situation)
-        switch decision {
-        case .nothingInstalled:
-            // A web app is installed with a browser: when one is missing, it is the browser.
-            let natives = type.apps.filter { !$0.isWebApp }.map(\.name).joined(separator: ", ")
-            let web = type.apps.filter(\.isWebApp).map(\.name).joined(separator: ", ")
-            let browser = web.isEmpty ? "" : "a browser, in which \(web) opens"
-            let install = natives.isEmpty ? browser : "one of: \(natives)" + (web.isEmpty ? "" : "; or \(browser)")
-            throw .unavailable("nothing installed can open \(type.name)" + (install.isEmpty ? "" : " (install \(install))"))
-        case .launch(let key, let reason):
-            diagnostics.explain(reason)
-            if let forced { return forced }
-            return candidates.first { $0.key == key } ?? choices.choice(key)!
-        case .pick(let keys, let forgetDefault, let reason):
-            diagnostics.explain("showing the picker: \(reason)")
-            if remembers, let updated = ChoiceDecider.preferenceBeforePicking(decision, preference) {
-                remember("what changed among the apps of \(type.name)") { () throws(ChoosyError) in
-                    try preferences.update(type.key) { $0 = updated }
+        for planned in plan.writes where !written.contains(planned) {
+            written.append(planned)
+            guard !plan.request.options.dryRun else { continue }
+            switch planned {
+            case .forgetDefault(let type):
+                remember("what changed among the apps of \(name(type))") { () throws(ChoosyError) in
+                    try preferences.update(type) { $0.defaultApp = nil }
+                }
+            case .choice(let type, let app, let always, let shown):
+                remember("the choice of \(app)") { () throws(ChoosyError) in
+                    try preferences.update(type) { $0 = ChoiceDecider.preference(afterChoosing: app, always: always, installed: shown, $0) }
+                    if always { diagnostics.explain("remembered \(app) as the default for \(name(type))") }
+                }
+            case .browserForLinks(let type, let always, let shown):
+                remember("the choice of the browser") { () throws(ChoosyError) in
+                    try preferences.update(type) { $0 = ChoiceDecider.preference(afterChoosingTheBrowser: always, installed: shown, $0) }
+                    if always { diagnostics.explain("remembered: \(name(type)) links stay in the browser") }
+                }
+            case .rule(let site, let choice, let privateWindow):
+                remember("\(choice) for the links of \(site)") { () throws(ChoosyError) in
+                    try rememberRule(site: site, choice: choice, privateWindow: privateWindow)
                 }
             }
-            // The default may be a key that is not offered by itself (`ChoiceDecider.first`).
-            // By key once, so that thousands of candidates cost n log n, not n² (doc/security.md).
-            let byKey = Dictionary(candidates.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-            let ordered = keys.compactMap { key in byKey[key] ?? choices.choice(key) }
-            let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
-            let remembered = forgetDefault ? nil : preference.defaultApp
-            let answer = try pick(ordered, webPage: browsers, type: type, action: action, defaultApp: remembered, request: request)
-            let chosen = answer.index < ordered.count ? ordered[answer.index] : browsers[answer.index - ordered.count]
-            let isWebPage = answer.index >= ordered.count
-            if remembers {
-                remember("the choice of \(chosen.key)") { () throws(ChoosyError) in
-                    try preferences.update(type.key) { current in
-                        current =
-                            isWebPage
-                            ? ChoiceDecider.preference(afterChoosingTheBrowser: answer.always, installed: shown, current)
-                            : ChoiceDecider.preference(afterChoosing: chosen.key, always: answer.always, installed: shown, current)
-                    }
-                    if answer.always {
-                        diagnostics.explain(
-                            isWebPage
-                                ? "remembered: \(type.name) links stay in the browser"
-                                : "remembered \(chosen.key) as the default for \(type.name)")
-                    }
-                }
-            }
-            if let site = answer.site {
-                remember("\(chosen.key) for the links of \(site)") { () throws(ChoosyError) in
-                    try rememberRule(site: site, choice: chosen.key, privateWindow: request.options.privateWindow)
-                }
-            }
-            return chosen
         }
     }
 
@@ -302,58 +170,56 @@ final class ActionOpener {
         }
     }
 
-    func siteRuleRouter() -> SiteRuleRouter {
-        SiteRuleRouter(apps: apps, rules: rules, sources: sources, diagnostics: diagnostics)
-    }
-
-    /// `webPage`: browsers offered after the apps, for the link as it is ("Firefox (web page)").
-    private func pick(
-        _ candidates: [InstalledApp], webPage: [InstalledApp], type: AppType, action: Action?, defaultApp: String?, request: OpenRequest
-    ) throws(ChoosyError) -> (index: Int, always: Bool, site: String?) {
-        let options = request.options
-        // "(always)" is offered only when the answer can be remembered.
-        let allowAlways = request.purpose == .launch && !options.noRemember && !options.dryRun
-        let title = options.title ?? "\(type.name): \(action?.name ?? "Open") with…"
+    /// Shows the step's picker: its candidates, then the browsers for the web page ("Firefox (web page)").
+    private func ask(_ step: ChoiceStep, plan: OpenPlan) throws(ChoosyError) -> PickedChoice {
+        let candidates = step.candidates.map(\.choice)
         let pickerCandidates =
             candidates.map { installed in
                 PickerCandidate(
                     appKey: installed.key, displayName: installed.displayName,
-                    icon: installed.entry?.icon, isDefault: installed.key == defaultApp
+                    icon: installed.entry?.icon, isDefault: installed.key == step.defaultApp
                 )
             }
-            + webPage.map { browser in
+            + step.webPage.map { browser in
                 PickerCandidate(
                     appKey: browser.key, displayName: browser.displayName + " (web page)", icon: browser.entry?.icon, isDefault: false)
             }
         // --picker, then CHOOSY_PICKER, then the config file's picker, then auto.
+        let options = plan.request.options
         let configured = pickers.environment["CHOOSY_PICKER"] == nil ? pickers.configured() : nil
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
         let picker = try pickers.picker(preference)
         // The site is found only when the picker makes its lines.
         let asked = PickerRequest(
-            title: title, candidates: pickerCandidates, allowAlways: allowAlways,
-            site: self.ruleSite(for: request, type: type, action: action))
+            title: step.title, candidates: pickerCandidates, allowAlways: step.allowAlways,
+            site: self.ruleSite(for: plan))
+        func choice(_ index: Int, always: Bool, site: String?) -> PickedChoice {
+            let webPage = index >= candidates.count
+            let key = webPage ? step.webPage[index - candidates.count].key : candidates[index].key
+            return PickedChoice(key: key, always: always, site: site, webPage: webPage)
+        }
         switch try picker.choose(asked) {
-        case .justOnce(let index): return (index, false, nil)
-        case .always(let index): return (index, allowAlways, nil)
-        case .alwaysForSite(let index): return (index, false, asked.site)
+        case .justOnce(let index): return choice(index, always: false, site: nil)
+        case .always(let index): return choice(index, always: step.allowAlways, site: nil)
+        case .alwaysForSite(let index): return choice(index, always: false, site: asked.site)
         case .cancelled: throw .noChoice("cancelled: no app was chosen")
         case .notShown(let reason):
             // `handle` then opens the link in the user's own default as chosen (its profile
             // too), when it can take it; a container has no private window.
-            let launchable = (candidates + webPage).filter { !options.privateWindow || $0.profile?.container == nil }.compactMap {
+            let privateWindow = plan.request.options.privateWindow
+            let launchable = (candidates + step.webPage).filter { !privateWindow || $0.profile?.container == nil }.compactMap {
                 choice in choice.entry.map { UnpickedChoice.Candidate(key: choice.key, name: choice.displayName, desktopID: $0.id) }
             }
-            let userDefault = launchable.first { $0.key == defaultApp }?.key
+            let userDefault = launchable.first { $0.key == step.defaultApp }?.key
             throw .noPickerAvailable(
-                typeName: type.name, candidates: pickerCandidates, launchable: launchable, userDefault: userDefault, reason: reason)
+                typeName: step.type.name, candidates: pickerCandidates, launchable: launchable, userDefault: userDefault, reason: reason)
         }
     }
 
     /// The site a picker's *always for SITE* writes a rule for: the web link's registrable
     /// domain by the Public Suffix List (libpsl is loaded only once a picker makes its lines).
-    private func ruleSite(for request: OpenRequest, type: AppType, action: Action?) -> String? {
-        guard let link = (try? WebLink(request, type: type, action: action)) ?? nil else { return nil }
+    private func ruleSite(for plan: OpenPlan) -> String? {
+        guard let link = (try? WebLink(plan.request, type: plan.type, action: plan.action)) ?? nil else { return nil }
         do {
             return try PublicSuffixList.load().registrableDomain(of: link.url.host)
         } catch {
@@ -376,94 +242,5 @@ final class ActionOpener {
             rules.add(SiteRule(site: site, target: .app(key: app, profile: profile, privateWindow: privateWindow)))
         }
         diagnostics.explain("remembered \(choice) for the links of \(site.text) (a site rule in \(rules.path))")
-    }
-
-    /// The URL for the chosen app, or nil for a native app opened with no action (it just
-    /// starts). A URL that is no URL, or would run script or inline data, is refused.
-    private func buildURL(for chosen: InstalledApp, action: String?, parameters: [String: String], type: AppType) throws(ChoosyError)
-        -> String?
-    {
-        let app = chosen.app
-        let url: String
-        if let action {
-            let passed = app.parameterKeys(for: action)
-            let dropped = parameters.keys.filter { !passed.contains($0) }.sorted()
-            if !dropped.isEmpty {
-                diagnostics.explain("\(app.key) does not take: \(dropped.joined(separator: ", "))")
-            }
-            url = app.url(for: action, parameters: parameters)
-            let needed = app.urlFormat(for: action).map { URLTemplate($0).placeholders } ?? []
-            if !needed.isEmpty, needed.allSatisfy({ (parameters[$0] ?? "").isEmpty }) {
-                let opens = url.isEmpty ? "\(app.key) starts without one" : "\(app.key) opens \(url.prefix(80)) as it is"
-                diagnostics.warning("\(action) needs \(needed.joined(separator: " or ")), and none was given: \(opens)")
-                diagnostics.explain("pass one as KEY=VALUE (choosy describe \(type.key) lists the parameters)")
-            }
-        } else if chosen.isWebApp {
-            diagnostics.explain("no action: opening the web app's address \(app.urlScheme)")
-            url = app.urlScheme
-        } else {
-            diagnostics.explain("no action: starting \(app.key) without a URL")
-            return nil
-        }
-        if let problem = LaunchableURL.problem(with: url) {
-            throw .usage("refusing to open '\(url.prefix(60))' with \(app.key): \(problem)")
-        }
-        if chosen.isWebApp && !isWebURL(url) {
-            throw .usage("refusing to open '\(url.prefix(60))' from web app \(app.key): only http(s) URLs go to the browser")
-        }
-        diagnostics.explain("URL: \(url)")
-        return url
-    }
-
-    private func launch(_ chosen: InstalledApp, url: String?, options: OpenOptions) throws(ChoosyError) -> [String] {
-        guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
-        let form = chosen.launchForm(privateWindow: options.privateWindow)
-        let url = url.map { chosen.profile?.launchedURL($0) ?? $0 }
-        if let container = chosen.profile?.container {
-            diagnostics.explain("container: \(container), by the extension's ext+container: link")
-        }
-        if let action = form.action { diagnostics.explain("private window: \(entry.id)'s action '\(action.key)'") }
-        if options.dryRun {
-            let argv = try launcher.argv(for: entry, url: url, form: form)
-            diagnostics.explain("dry run: not starting \(entry.id)")
-            return argv
-        }
-        let argv = try launcher.launch(entry, url: url, form: form)
-        diagnostics.explain("started \(entry.id): \(shellQuoted(argv))")
-        return argv
-    }
-
-    /// Web apps open in the browser type's app: its default, or its picker.
-    /// `browser`: the browser a site rule or `--app` names. `builtByWebApp`: the URL is an
-    /// address a web app built, not a link the user opened, so site rules do not apply.
-    private func openInBrowser(
-        _ url: String, request: OpenRequest, browser: String? = nil, choose: Bool = false, builtByWebApp: Bool = false
-    ) throws(ChoosyError) -> OpenResult {
-        var options = OpenOptions()
-        options.app = browser
-        options.choose = choose
-        options.picker = request.options.picker
-        options.noRemember = request.options.noRemember
-        options.dryRun = request.options.dryRun
-        options.privateWindow = request.options.privateWindow
-        diagnostics.explain("web app: opening \(url) through the browser type")
-        var browse = OpenRequest(type: "browser", action: "browse", parameters: [("url", url)], options: options, link: request.link)
-        browse.builtByWebApp = builtByWebApp
-        return try open(browse)
-    }
-}
-
-func isWebURL(_ url: String) -> Bool {
-    let lowered = url.lowercased()
-    return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-}
-
-extension App {
-    /// A web app is the link's own service when the link's host lies within the app's
-    /// (`www.` aside): matrix.to for a matrix.to link, x.com for `mobile.x.com`.
-    func isOwnService(of link: WebURL) -> Bool {
-        guard let host = (try? WebURL(parsing: urlScheme))?.host.domainName else { return false }
-        let site = host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
-        return link.host.isWithin(.domain(site))
     }
 }

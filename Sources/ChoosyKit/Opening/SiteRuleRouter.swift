@@ -1,27 +1,28 @@
 /// A web link that site rules apply to: from `handle` (any http(s) link) or from
 /// `open browser browse url=…`.
-struct WebLink {
+struct WebLink: Sendable {
     /// As the user gave it; a browser gets it unchanged.
     let text: String
     let url: WebURL
+
+    init(_ link: LinkOrigin) {
+        (text, url) = (link.url, link.web)
+    }
 
     /// The request's web link, if it has one; an http(s) `url=` a browser could not open is
     /// refused (exit 2), as `handle` refuses it.
     init?(_ request: OpenRequest, type: AppType, action: Action?) throws(ChoosyError) {
         if let link = request.link {
-            (text, url) = (link.url, link.web)
+            self.init(link)
             return
         }
-        let browsed =
-            type.key == "browser" && action?.key == "browse" && !request.builtByWebApp
-            ? request.parameters.last { $0.0 == "url" }?.1 : nil
+        let browsed = type.key == "browser" && action?.key == "browse" ? request.parameters.last { $0.0 == "url" }?.1 : nil
         guard let text = browsed, isWebURL(text) else { return nil }
         do {
-            url = try WebURL(parsing: text)
+            self.init(LinkOrigin(url: text, web: try WebURL(parsing: text)))
         } catch {
             throw .usage("'\(text.prefix(80))' is not a link a browser can open: \(error.reason)")
         }
-        self.text = text
     }
 }
 
@@ -56,38 +57,45 @@ struct SiteRuleRouter {
 
     /// `type` and `installed`: the link's own type (a catalog link's, or the browser) and its
     /// installed apps, already limited to the link's `apps`. `from`: the source `rule test
-    /// --from` names, instead of the one found.
+    /// --from` names, instead of the one found. With the decision, the rule that matched and
+    /// what became of it.
     func decide(_ link: WebLink, type: AppType, installed: [InstalledApp], options: OpenOptions, from given: String? = nil)
-        throws(ChoosyError) -> SiteRuleDecision
+        throws(ChoosyError) -> (decision: SiteRuleDecision, step: RuleStep?)
     {
-        guard options.app == nil, !options.choose else { return .none }
+        guard options.app == nil, !options.choose else { return (.none, nil) }
         let candidates = rules.rules(for: link.url)
         // Finding the source reads /proc: only for rules that need it.
         let source = given ?? (candidates.haveSources ? sources.source()?.id : nil)
-        guard let rule = candidates.match(link.url, from: source.map { source in { sources.names($0, source) } }) else { return .none }
+        guard let rule = candidates.match(link.url, from: source.map { source in { sources.names($0, source) } }) else {
+            return (.none, nil)
+        }
+        func passed(_ why: String) -> (SiteRuleDecision, RuleStep?) {
+            (.none, RuleStep(rule: rule, outcome: why + ": the usual decision applies", applies: false))
+        }
         guard case .app(let key, let profile, _) = rule.target else {
             diagnostics.explain("the site rule '\(rule.name)' asks: the picker is shown")
-            return .ask(rule)
+            return (.ask(rule), RuleStep(rule: rule, outcome: "the picker is shown", applies: true))
         }
         let browser = type.key == "browser" ? type : try apps.appType("browser")
         let owner = type.app(key) != nil ? type : browser.app(key) != nil ? browser : nil
         guard let owner else {
             diagnostics.explain("the site rule '\(rule.name)' names \(key), which cannot take this link; deciding as usual")
-            return .none
+            return passed("its app \(key) cannot take this link")
         }
         let ownerInstalled = owner.key == type.key ? installed : try apps.installedApps(of: owner)
         guard ownerInstalled.contains(where: { $0.app.key == key }) else {
             diagnostics.warning("the site rule '\(rule.name)' names \(key), which is not installed; deciding as usual")
-            return .none
+            return passed("its app \(key) is not installed")
         }
         // A profile that is gone is an app that is gone (README, "Profiles and private windows").
         if let profile, (try? apps.choice(key, profile: profile, in: owner)) == nil {
             diagnostics.warning(
                 "the site rule '\(rule.name)' names the profile '\(singleLine(profile))' of \(key), which is gone; deciding as usual")
-            return .none
+            return passed("the profile '\(singleLine(profile))' of \(key) is gone")
         }
         diagnostics.explain("the site rule '\(rule.name)' decides: \(rule.targetDescription)")
-        return owner.key == type.key ? .app(rule) : .browser(rule)
+        let step = RuleStep(rule: rule, outcome: "opens", applies: true)
+        return (owner.key == type.key ? .app(rule) : .browser(rule), step)
     }
 }
 

@@ -96,7 +96,7 @@ import Testing
         #expect(sandbox.launched("newbrowser") == [[link]])
         #expect(sandbox.choosy("default", "browser").stdout == "org_example_newbrowser\n")
         // The real Firefox entry's own command line, for a dry run.
-        let dryRun = sandbox.choosy("handle", link, "--app", "firefox", "--dry-run")
+        let dryRun = sandbox.dryRunBesideWhy(["handle", link, "--app", "firefox", "--dry-run"])
         #expect(dryRun.stdout == "/usr/lib/firefox-esr/firefox-esr 'https://example.org/a%20b?q=1#top'\n", "\(dryRun.stderr)")
     }
 

@@ -294,13 +294,13 @@ import Testing
         #expect(sandbox.launched("firefox", count: 2) == [["https://example.org/a b"], [url]])
 
         // Without an action a native app just starts: no URL; `action` and `url` are null.
-        let bare = sandbox.choosy("open", "browser", "--json", "--dry-run")
+        let bare = sandbox.dryRunBesideWhy(["open", "browser", "--json", "--dry-run"])
         let bareObject = try #require(Sandbox.jsonObject(bare.stdout))
         #expect(bareObject["action"] is NSNull)
         #expect(bareObject["url"] is NSNull)
         #expect(bareObject["argv"] as? [String] == ["firefox"])
         // A web app opens its own address.
-        let home = try #require(Sandbox.jsonObject(sandbox.choosy("open", "twitter", "--json", "--dry-run").stdout))
+        let home = try #require(Sandbox.jsonObject(sandbox.dryRunBesideWhy(["open", "twitter", "--json", "--dry-run"]).stdout))
         #expect(home["url"] as? String == "https://x.com")
 
         // Script and inline-data URLs never reach an app, whoever asks.

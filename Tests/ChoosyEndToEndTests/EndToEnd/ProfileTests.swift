@@ -277,7 +277,7 @@ import Testing
         let profiles = sandbox.home + "/" + Self.variants[0].profileList
         sandbox.write(profiles, sandbox.read(profiles)!.replacingOccurrences(of: "Name=Work\n", with: "Name=Office\n"))
         #expect(sandbox.choosy("default", "browser", "gnome_web").status == 0)
-        let handled = sandbox.choosy("handle", Self.url, "--dry-run")
+        let handled = sandbox.dryRunBesideWhy(["handle", Self.url, "--dry-run"])
         #expect(handled.status == 0, "\(handled.stderr)")
         #expect(
             handled.stderr
@@ -317,6 +317,12 @@ import Testing
         #expect(sandbox.pickerInvocations.count == 1)
     }
 
+    /// The picker's lines for the fixture's profiles with the containers of `containers.json` in Work.
+    static let workContainerChoiceLines = Sandbox.choiceLines(
+        "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"", "Firefox — Work", "Firefox — Work — Personal", "Firefox — Work — Work",
+        "Firefox — Work — Banking", "Firefox — Work — Shopping", "Firefox — Work — Side project & co", "Firefox — default-release",
+        site: "example.org")
+
     /// With the container extension active in a profile, each public container of its
     /// `containers.json` is a choice, opened in that profile through the extension's link;
     /// a profile without the extension, or with it disabled, offers none.
@@ -333,12 +339,7 @@ import Testing
 
         #expect(open(environment: ["PICK": "Firefox — Work — Banking"]).status == 0)
         #expect(
-            sandbox.pickerInvocations.last?.lines
-                == Sandbox.choiceLines(
-                    "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"", "Firefox — Work", "Firefox — Work — Personal",
-                    "Firefox — Work — Work", "Firefox — Work — Banking", "Firefox — Work — Shopping",
-                    "Firefox — Work — Side project & co", "Firefox — default-release", site: "example.org"
-                ))
+            sandbox.pickerInvocations.last?.lines == Self.workContainerChoiceLines)
         let link = "ext+container:name=Banking&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"
         #expect(sandbox.launched("firefox-esr") == [["-P", "Work", link]])
 
@@ -378,6 +379,90 @@ import Testing
         #expect(open("--app", "firefox@Work/Personal").status == 3)
         #expect(open(environment: ["PICK": "Firefox — Work"]).status == 0)
         #expect(!(sandbox.pickerInvocations.last?.lines ?? []).contains { $0.contains("Personal") })
+    }
+
+    /// A profile made before Firefox's Fluent names keeps its built-in containers by the older
+    /// `l10nID` (`userContextPersonal.label`): they are offered by their English names too.
+    @Test func containersNamedByTheOlderL10nIDAreChoices() throws {
+        install(Self.variants[0])
+        let work = sandbox.home + "/.mozilla/firefox/Profiles/k2l3m4n5.Work"
+        sandbox.write(work + "/containers.json", fixture("browser-profiles/containers-l10nID.json"))
+        sandbox.write(work + "/extensions.json", fixture("browser-profiles/extensions.json"))
+        #expect(open(environment: ["PICK": "Firefox — Work — Shopping"]).status == 0)
+        #expect(
+            sandbox.pickerInvocations.last?.lines == Self.workContainerChoiceLines)
+        #expect(
+            sandbox.launched("firefox-esr") == [["-P", "Work", "ext+container:name=Shopping&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"]])
+    }
+
+    /// A profile named `Work/Banking` and the Banking container of Work are two choices with two
+    /// keys: `firefox@Work/Banking` is the container (doc/profiles.md, "Keys"), the profile's
+    /// `/` is written `%2F`; each opens, by key, default and picker alike.
+    @Test func aProfileWithASlashAndAContainerNeverShareAKey() throws {
+        install(Self.variants[0])
+        let root = sandbox.home + "/.mozilla/firefox"
+        sandbox.write(
+            root + "/profiles.ini",
+            """
+            [Profile0]
+            Name=Work
+            IsRelative=1
+            Path=Profiles/w.Work
+
+            [Profile1]
+            Name=Work/Banking
+            IsRelative=1
+            Path=Profiles/b.Banking
+
+            [Profile2]
+            Name=100%2F
+            IsRelative=1
+            Path=Profiles/p.Percent
+
+            """)
+        sandbox.write(root + "/Profiles/w.Work/containers.json", fixture("browser-profiles/containers.json"))
+        sandbox.write(root + "/Profiles/w.Work/extensions.json", fixture("browser-profiles/extensions.json"))
+        let container = ["-P", "Work", "ext+container:name=Banking&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"]
+
+        #expect(open(environment: ["PICK": "Firefox — Work/Banking (always)"]).status == 0)
+        let lines = sandbox.pickerInvocations.last?.lines ?? []
+        #expect(lines.contains("Firefox — Work/Banking") && lines.contains("Firefox — Work — Banking"), "\(lines)")
+        #expect(sandbox.launched("firefox-esr") == [["-P", "Work/Banking", Self.url]])
+        #expect(sandbox.choosy("default", "browser").stdout == "firefox@Work%2FBanking\n")
+        #expect(open().status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 2).last == ["-P", "Work/Banking", Self.url])
+
+        #expect(open("--app", "firefox@Work/Banking").status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 3).last == container)
+        #expect(sandbox.choosy("rule", "add", "example.org", "--app", "firefox", "--profile", "Work/Banking").status == 0)
+        #expect(sandbox.choosy("handle", Self.url).status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 4).last == container)
+        // A name holding what an escaped one holds is escaped too, so it cannot be taken for another's.
+        #expect(open("--app", "firefox@100%252F").status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 5).last == ["-P", "100%2F", Self.url])
+
+        let completed = sandbox.choosy("__complete", "open", "browser", "browse", "--app", "firefox@Work").stdout
+        let keys = completed.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        #expect(keys.contains("firefox@Work%2FBanking") && keys.contains("firefox@Work/Banking"), "\(keys)")
+        #expect(Set(keys).count == keys.count)
+    }
+
+    /// A `Path` neither absolute nor marked `IsRelative=1` would be read below whatever
+    /// directory choosy runs in: Firefox skips such a profile, and so does choosy, with one
+    /// line under `-v`; its would-be containers in the working directory are never read.
+    @Test func aRelativePathWithoutIsRelativeIsRefused() throws {
+        install(Self.variants[0])
+        let list = sandbox.home + "/" + Self.variants[0].profileList
+        sandbox.write(list, fixture("browser-profiles/profiles.ini") + "\n[Profile4]\nName=Elsewhere\nPath=Profiles/cwd.Elsewhere\n")
+        // choosy runs in the sandbox's root: the directory the path would name there.
+        sandbox.write(sandbox.root + "/Profiles/cwd.Elsewhere/containers.json", fixture("browser-profiles/containers.json"))
+        sandbox.write(sandbox.root + "/Profiles/cwd.Elsewhere/extensions.json", fixture("browser-profiles/extensions.json"))
+        let output = sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)"], environment: ["PICK": "Firefox — Work"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(!(sandbox.pickerInvocations.last?.lines ?? []).contains { $0.contains("Elsewhere") })
+        #expect(
+            output.stderrLines.filter { $0.contains("'Elsewhere'") && $0.contains("without IsRelative=1") }.count == 1, "\(output.stderr)")
+        #expect(open("--app", "firefox@Elsewhere").status == 3)
     }
 
     /// A private window has no containers (doc/profiles.md): `--private` with a container's key
@@ -440,7 +525,7 @@ import Testing
         #expect(open().status == 0)
         #expect(sandbox.pickerInvocations.count == 1, "the new profile was seen")
 
-        sandbox.write(list, "[Profile0]\nName=default-release\nPath=a\n\n[Profile1]\nName=Travel\nPath=b\n")
+        sandbox.write(list, "[Profile0]\nName=default-release\nIsRelative=1\nPath=a\n\n[Profile1]\nName=Travel\nIsRelative=1\nPath=b\n")
         #expect(open(environment: ["PICK": "Firefox — Travel"]).status == 0)
         #expect(sandbox.pickerInvocations.count == 2)
         #expect(sandbox.choosy("default", "browser").stdout == "", "the default's profile is gone, so is the default")

@@ -68,6 +68,23 @@ import Testing
 
     // MARK: No picker
 
+    /// `--app` naming a web app: with no picker to choose the browser, the web app's address
+    /// opens with the system's browser, never with the link scheme's own handler (issue 44).
+    @Test func anExplicitWebAppWithNoPickerOpensInTheSystemsBrowser() {
+        for (id, name, program) in [("firefox.desktop", "Firefox", "firefox"), ("chromium.desktop", "Chromium", "chromium")] {
+            sandbox.installApp(id, name: name, program: program, mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])
+        }
+        sandbox.installApp("thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
+        sandbox.write(
+            sandbox.configHome + "/mimeapps.list",
+            "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\nx-scheme-handler/mailto=thunderbird.desktop;\n")
+        let output = sandbox.choosy(
+            ["handle", "mailto:ada@example.org?subject=Hi", "--app", "gmail_web"], environment: sandbox.withoutPickers())
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched("chromium").first?.first?.hasPrefix("https://mail.google.com/") == true, "\(output.stderr)")
+        #expect(sandbox.recordedRuns("thunderbird").isEmpty)
+    }
+
     @Test func withNoPickerALinkOpensWithTheSystemsDefaultJustOnceAndSaysSo() {
         for (id, name, program) in [("firefox.desktop", "Firefox", "firefox"), ("chromium.desktop", "Chromium", "chromium")] {
             sandbox.installApp(id, name: name, program: program, mimeTypes: ["x-scheme-handler/http", "x-scheme-handler/https"])

@@ -68,7 +68,7 @@ import Testing
             "\(described.stderr)")
         #expect(described.stdout.contains("private window: --private-window\n"), "\(described.stdout)")
         #expect(!described.stdout.contains("gpu-launcher") && !described.stdout.contains("remote-debugging"))
-        let verbose = sandbox.choosy("handle", Self.url, "--app", "firefox", "--private", "--dry-run", "-v")
+        let verbose = sandbox.dryRunBesideWhy(["handle", Self.url, "--app", "firefox", "--private", "--dry-run", "-v"])
         #expect(verbose.stderr.contains("ignoring the launch arguments (private, profiles) of firefox"), "\(verbose.stderr)")
     }
 

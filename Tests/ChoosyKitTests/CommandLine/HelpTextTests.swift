@@ -46,7 +46,7 @@ import Testing
 
     @Test func theOverviewListsTheOptions() {
         let group = CommandTable.grammar.commands.compactMap(\.shared).first?.options ?? []
-        let listed = rows(under: "Options of open, url, handle and route:") + rows(under: "Everywhere:")
+        let listed = rows(under: "Options of open, url, handle, route and why:") + rows(under: "Everywhere:")
         #expect(listed.map(\.0) == (group + CommandGrammar.everyCommand).map(\.label))
         #expect(listed.map(\.1) == (group + CommandGrammar.everyCommand).map(\.summary))
         // The rest are in the synopses: list [TYPE] [--json], reset TYPE | --all, help … | --version.

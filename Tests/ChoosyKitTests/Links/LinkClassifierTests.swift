@@ -3,21 +3,18 @@ import Testing
 
 @testable import ChoosyKit
 
-/// The bundled catalog's links, as `handle` reads them: by the catalog with no other source.
-let bundledLinks: CatalogLinkMatcher = {
+/// The bundled catalog, with no other source: the links `handle` reads.
+func bundledCatalog() -> Catalog {
     let environment = Environment(["HOME": "/nonexistent/choosy-home"])
-    let catalog = Catalog(
+    return Catalog(
         cache: CatalogCache(environment: environment, fileSystem: LocalFileSystem()),
         userCatalog: UserCatalog(environment: environment, fileSystem: LocalFileSystem()),
         network: nil, clock: SystemClock(), diagnostics: RecordingDiagnostics()
     )
-    return CatalogLinkMatcher(
-        types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
-        host: nil, diagnostics: RecordingDiagnostics())
-}()
+}
 
 @Suite struct LinkClassifierTests {
-    private let classifier = LinkClassifier(catalogLinks: { _ in bundledLinks }, diagnostics: RecordingDiagnostics())
+    private let classifier = LinkClassifier(catalog: bundledCatalog(), diagnostics: RecordingDiagnostics())
 
     private func action(_ url: String) throws -> LinkAction? {
         if case .action(let action) = try classifier.classify(url) { return action }

@@ -52,12 +52,27 @@ import Testing
     }
 
     func opener(_ picker: ScriptedPicker) -> ActionOpener {
-        ActionOpener(
-            apps: apps, preferences: preferences, rules: rules, sources: sources,
+        let launcher = Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics)
+        let index = DesktopEntryIndex(environment: environment, fileSystem: fileSystem, clock: FakeClock())
+        let probe = AppProbe(
+            index: index, mimeApps: MimeAppsList(environment: environment, index: index, fileSystem: fileSystem), locale: nil)
+        let catalog = Catalog(
+            cache: CatalogCache(environment: environment, fileSystem: fileSystem),
+            userCatalog: UserCatalog(environment: environment, fileSystem: fileSystem), network: nil, clock: FakeClock(),
+            diagnostics: diagnostics)
+        return ActionOpener(
+            planner: OpenPlanner(
+                apps: apps, preferences: preferences, rules: rules, sources: sources,
+                classifier: LinkClassifier(catalog: catalog, diagnostics: diagnostics), launcher: launcher, alwaysShowPicker: false,
+                diagnostics: diagnostics),
+            preferences: preferences, rules: rules,
             hooks: HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem),
             pickers: ActionOpener.Pickers(picker: { _ in picker }, configured: { nil }, environment: environment),
-            launcher: Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics),
-            alwaysShowPicker: false, diagnostics: diagnostics
+            launcher: launcher,
+            fallback: SystemHandlerFallback(
+                probe: probe, previousHandler: { _ in nil }, launcher: launcher,
+                notifier: DesktopNotifier(environment: environment, runner: runner, fileSystem: fileSystem), diagnostics: diagnostics),
+            diagnostics: diagnostics
         )
     }
 
@@ -160,5 +175,35 @@ import Testing
             try browse("https://example.org/", ScriptedPicker(), options: options)
         }
         #expect(spawned.isEmpty)
+    }
+
+    // MARK: The plan
+
+    /// Planning reads only: a choice still to make is a plan that waits for the picker, and the
+    /// answer completes it with what doing it would write; nothing is written or started.
+    @Test func planningReadsOnlyAndTheAnswerCompletesThePlan() throws {
+        let request = OpenRequest(type: "browser", action: "browse", parameters: [("url", "https://example.org/")])
+        let planner = opener(ScriptedPicker()).planner
+        let waiting = try planner.plan(request)
+        #expect(waiting.pendingChoice?.step.candidates.map(\.choice.key) == ["firefox", "chromium"])
+        #expect(waiting.launched == nil && waiting.argv.isEmpty && waiting.writes.isEmpty)
+        var answers = PlanAnswers()
+        answers.typeChoice = PickedChoice(key: "chromium", always: true, site: nil, webPage: false)
+        let answered = try planner.plan(request, answers: answers)
+        #expect(answered.decision?.by == .picker)
+        #expect(answered.argv == ["chromium", "https://example.org/"])
+        #expect(answered.writes == [.choice(type: "browser", app: "chromium", always: true, shown: ["firefox", "chromium"])])
+        #expect(fileSystem.writes.withLock { $0 }.isEmpty && spawned.isEmpty)
+    }
+
+    /// `why`: every other app of the type, with why it is not a candidate.
+    @Test func explainingNamesTheAppsThatAreNoCandidates() throws {
+        var options = OpenOptions()
+        options.app = "firefox"
+        let request = OpenRequest(type: "browser", action: "browse", parameters: [("url", "https://example.org/")], options: options)
+        let plan = try opener(ScriptedPicker()).planner.plan(request, explaining: true)
+        #expect(plan.decision?.by == .app)
+        #expect(plan.choice?.others.map(\.key) == ["lynx"])
+        #expect(try opener(ScriptedPicker()).planner.plan(request).choice?.others.isEmpty == true, "only when explaining")
     }
 }
