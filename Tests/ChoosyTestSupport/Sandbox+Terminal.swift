@@ -59,7 +59,8 @@ extension Sandbox {
                 commandLine.split(separator: 0).contains(where: { $0.elementsEqual("__refresh".utf8) }),
                 let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
             else { continue }
-            if environment.split(separator: 0).contains(where: { $0.elementsEqual(home) }) { return true }
+            // A process just started reads an empty environment for a moment: it may be ours.
+            if environment.isEmpty || environment.split(separator: 0).contains(where: { $0.elementsEqual(home) }) { return true }
         }
         return false
     }

@@ -53,6 +53,17 @@ import Testing
         #expect(!url(["-v"]).stderr.contains("background refresh"))
     }
 
+    /// `why` says it too, and, writing nothing, forgets nothing.
+    @Test func whySaysItAndKeepsIt() {
+        #expect(url().stderr.isEmpty)
+        let why = sandbox.choosy("why", "browser", "browse", "url=\(Self.link)")
+        #expect(why.status == 0, "\(why.stderr)")
+        #expect(
+            why.stderrLines.filter { $0.contains("background refresh") }.first?.hasPrefix(
+                "choosy: warning: the background refresh of app type 'browser' failed ") == true, "\(why.stderr)")
+        #expect(sandbox.exists(failures))
+    }
+
     @Test func updateSaysItThenTriesAgain() {
         #expect(url().stderr.isEmpty)
         let update = sandbox.choosy("update", "browser")
