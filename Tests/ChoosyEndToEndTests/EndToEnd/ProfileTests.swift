@@ -293,11 +293,12 @@ import Testing
         let output = open(environment: ["PICK": "Chromium — Work (always)"])
         #expect(output.status == 0, "\(output.stderr)")
         let metacharacters = "Work; rm -rf ~ $(touch pwned) \"quoted\""
+        // The newline of a Chromium display name is shown escaped (doc/security.md, "What choosy prints").
         #expect(
             sandbox.pickerInvocations.last?.lines
                 == Sandbox.choiceLines(
                     "Firefox — \(metacharacters)", "Firefox — Work", "Firefox — default-release",
-                    "Chromium — Person 1", "Chromium — Work", "Chromium — Side line $HOME `id`", site: "example.org"
+                    "Chromium — Person 1", "Chromium — Work", #"Chromium — Side\u{A}line $HOME `id`"#, site: "example.org"
                 ))
         #expect(sandbox.launched("chromium") == [["--profile-directory=Profile 1", Self.url]])
         #expect(sandbox.choosy("default", "browser").stdout == "chromium@Work\n")
