@@ -336,7 +336,11 @@ final class OpenPlanner {
             forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker, offersWebPage: offersWebPage
         )
         let decision = ChoiceDecider.decide(situation)
-        let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
+        // The browsers (their profiles and containers) are read only for a picker, its answer, or `why`.
+        let asks = if case .pick = decision { true } else { false }
+        let browsers =
+            offersWebPage && (asks || answer != nil || planning.explaining)
+            ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
         var step = ChoiceStep(
             type: type, candidates: [], webPage: browsers, outcome: .ask(reason: ""), shown: shown, defaultApp: preference.defaultApp,
             title: options.title ?? "\(type.name): \(action?.name ?? "Open") with…",
