@@ -7,18 +7,23 @@ package final class ListeningSocket {
     package let path: String
     private var fd: Int32
 
-    package init?(path: String) {
+    /// `abstract`: in Linux's abstract namespace (no file; the name after a NUL byte), as an X
+    /// server's `/tmp/.X11-unix/XN`.
+    package init?(path: String, abstract: Bool = false) {
         self.path = path
         // Close-on-exec: a process another test spawns meanwhile would keep it listening.
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0, path.utf8.count < 100 else { return nil }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        let name = (abstract ? [0] : []) + Array(path.utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+            for (index, byte) in name.enumerated() { buffer[index] = byte }
         }
+        // An abstract name is as long as the address says, its NULs included.
+        let length = abstract ? MemoryLayout<sa_family_t>.size + name.count : MemoryLayout<sockaddr_un>.size
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
         }
         guard bound == 0, listen(fd, 16) == 0 else {
             close(fd)

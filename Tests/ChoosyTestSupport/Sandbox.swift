@@ -129,6 +129,18 @@ package final class Sandbox: @unchecked Sendable {
         }
     }
 
+    /// The environment of every finished run of recorder `name`, in launch order: its
+    /// `NAME=VALUE` entries as the bytes it received.
+    package func recordedEnvironmentBytes(_ name: String) -> [[[UInt8]]] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? [])
+            .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".argv") }
+            .sorted()
+        return files.map { file in
+            let data = FileManager.default.contents(atPath: records + "/" + file.dropLast(".argv".count) + ".env") ?? Data()
+            return data.split(separator: 0).map { Array($0) }
+        }
+    }
+
     /// The environment and pid of every finished run of recorder `name`, in launch order.
     package func recordedProcesses(_ name: String) -> [(environment: [String: String], pid: String)] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? [])

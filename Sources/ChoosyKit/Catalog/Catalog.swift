@@ -84,7 +84,7 @@ package final class Catalog {
     /// before links counts as any host).
     package func typesWithLinks(matching host: WebHost) -> [String] {
         func matches(_ hosts: [String]) -> Bool {
-            hosts.contains { LinkPattern.HostPattern($0)?.matches(host) ?? true }
+            hosts.contains { LinkPattern.HostPattern.couldBe($0, host) }
         }
         var candidates: Set<String> = []
         for file in BundledCatalog.files {
@@ -198,12 +198,22 @@ package final class Catalog {
         if let links = mergedLinks[key + (withExamples ? " examples" : "")] { return links }
         let bundled =
             BundledCatalog.linksJSON(for: key, withExamples: withExamples).map { json in
-                (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
+                (try? CatalogDecoder.decode(Array(json.utf8), source: BundledCatalog.source, diagnostics: diagnostics)) ?? []
             } ?? []
         let cached = cachedRecords[key] ?? cache.entry(for: key, diagnostics: diagnostics)?.records
         let links = CatalogMerger.links((bundled + (cached ?? []) + userRecords).filter { $0.key == key })
         mergedLinks[key + (withExamples ? " examples" : "")] = links
         return links
+    }
+
+    /// The type's links whose host could be `host`, from every source, merged: what a handled
+    /// link reads (the bundled links of other hosts are not decoded).
+    package func links(of key: String, for host: WebHost) -> [CatalogLink] {
+        let bundled = BundledCatalog.linksJSON(for: key, host: host).flatMap { json in
+            (try? CatalogDecoder.decode(Array(json.utf8), source: BundledCatalog.source, diagnostics: diagnostics)) ?? []
+        }
+        let cached = cachedRecords[key] ?? cache.entry(for: key, diagnostics: diagnostics)?.records
+        return CatalogMerger.links((bundled + (cached ?? []) + userRecords).filter { $0.key == key })
     }
 
     /// Downloads the given types now, ignoring the TTL (`choosy update`). With no keys: every
@@ -253,7 +263,7 @@ package final class Catalog {
 
     private func bundledRecords(_ key: String) -> [AppTypeRecord] {
         guard let json = BundledCatalog.json(for: key) else { return [] }
-        let records = (try? CatalogDecoder.decode(Array(json.utf8), source: "bundled catalog", diagnostics: diagnostics)) ?? []
+        let records = (try? CatalogDecoder.decode(Array(json.utf8), source: BundledCatalog.source, diagnostics: diagnostics)) ?? []
         return records.filter { $0.key == key }
     }
 }

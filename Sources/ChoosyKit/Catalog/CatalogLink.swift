@@ -68,10 +68,17 @@ package struct ReadLink: Sendable {
 extension AppType {
     /// The type's `links` with their patterns read; an invalid one is left out with a warning
     /// naming its file and pattern, and so is one whose action the type does not have. With
-    /// `host`, only the patterns whose host it could be are read (a link has one host).
-    package func read(_ links: [CatalogLink], forHost host: WebHost? = nil, diagnostics: DiagnosticSink) -> [ReadLink] {
+    /// `url`, only the patterns that could take it are read: a bundled one (catalog/check.py
+    /// checked them all) when it could take the link (`LinkPattern.mayMatch`), another
+    /// source's when it is of the link's host, so that an invalid one there is named.
+    package func read(_ links: [CatalogLink], for url: WebURL? = nil, diagnostics: DiagnosticSink) -> [ReadLink] {
         links.compactMap { link -> ReadLink? in
-            if let host, let hostPattern = LinkPattern.hostPattern(of: link.pattern), !hostPattern.matches(host) { return nil }
+            if let url {
+                let could =
+                    link.origin == BundledCatalog.source
+                    ? LinkPattern.mayMatch(link.pattern, url) : LinkPattern.hostPattern(of: link.pattern)?.matches(url.host) ?? true
+                if !could { return nil }
+            }
             let shown = link.pattern.count > 80 ? link.pattern.prefix(80) + "…" : Substring(link.pattern)
             let pattern: LinkPattern
             do throws(LinkPatternError) {

@@ -28,7 +28,7 @@ package final class ProcessBackgroundRefresher: BackgroundRefresher {
         }
         guard !keys.isEmpty else { return }
         let request = ProcessRequest(
-            argv: [executable, "__refresh"] + keys, environment: environment.variables,
+            argv: [executable, "__refresh"] + keys, environment: environment,
             workingDirectory: "/", stdout: .discard, stderr: .discard
         )
         // Not being able to start the refresh only delays it to the next use.

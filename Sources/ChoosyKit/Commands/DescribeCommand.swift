@@ -33,7 +33,7 @@ struct DescribeCommand: ChoosyCommand {
             types.append((other, typeLinks))
         }
         // This type's invalid links were named above, another type's when it is described.
-        let matcher = CatalogLinkMatcher(types: types, host: nil, diagnostics: RecordingDiagnostics())
+        let matcher = CatalogLinkMatcher(types: types, url: nil, diagnostics: RecordingDiagnostics())
         return LinkExampleCheck(matcher: matcher).check(links, of: type.key)
     }
 
@@ -75,10 +75,10 @@ struct DescribeCommand: ChoosyCommand {
             }
             if let profiles = app.profiles {
                 lines.append(
-                    indent + style.dim("profiles: \(profiles.format.rawValue)-style, \(singleLine(shellQuoted(profiles.arguments)))"))
+                    indent + style.dim("profiles: \(profiles.format.rawValue)-style, \(shellQuoted(profiles.arguments))"))
             }
             if let arguments = app.privateArguments {
-                lines.append(indent + style.dim("private window: \(singleLine(shellQuoted(arguments)))"))
+                lines.append(indent + style.dim("private window: \(shellQuoted(arguments))"))
             }
             if let entry = entries[app.key], !entry.actions.isEmpty {
                 let privateKey = entry.privateWindowAction?.key

@@ -127,7 +127,7 @@ struct RouteCommand: ChoosyCommand {
     }
 
     /// Opens a callback URL with the system's default handler for its scheme, which is never
-    /// choosy itself.
+    /// choosy itself, and without the activation token: the callback is no app the user asked for.
     private static func openCallback(_ url: String, in choosy: Choosy) throws(ChoosyError) -> [String] {
         let diagnostics = choosy.diagnostics
         guard let scheme = URLParts(url)?.scheme.lowercased() else { return [] }
@@ -136,7 +136,7 @@ struct RouteCommand: ChoosyCommand {
             return []
         }
         diagnostics.explain("opening the callback with \(entry.id)")
-        return try choosy.launcher().launch(entry, url: url)
+        return try choosy.callbackLauncher().launch(entry, url: url)
     }
 }
 

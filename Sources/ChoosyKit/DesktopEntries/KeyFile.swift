@@ -7,6 +7,11 @@ package struct KeyFile: Equatable, Sendable {
     package static let sizeLimit = 1 << 20
     /// A longer line means the file is not a hand-written key file.
     package static let lineLimit = 64 << 10
+    /// The size and line limit of a file a tool writes about every entry of a directory
+    /// (`mimeinfo.cache`, by update-desktop-database): a type's line lists each entry that
+    /// handles it, so 40,000 entries make a file of a few MiB with lines of tens of KiB
+    /// (doc/security.md, "Caps").
+    package static let listingLimit = 16 << 20
 
     /// Group name → key → raw value. Localized keys keep their suffix (`Name[de]`), with any
     /// `.ENCODING` part of the locale removed, since matching ignores it.
@@ -14,13 +19,14 @@ package struct KeyFile: Equatable, Sendable {
 
     /// Nil for anything that is not a valid key file: invalid UTF-8, control characters (C0, DEL, C1),
     /// over-long lines, keys before the first group, or lines that are neither a comment, a
-    /// group header nor `Key=Value`.
+    /// group header nor `Key=Value`; files larger than `sizeLimit` bytes, lines longer than
+    /// `lineLimit` (`KeyFile.listingLimit` for both, for a `mimeinfo.cache`).
     /// With `keeping`, every line is checked all the same, but only the keys of that group for
     /// which `key` is true, given the key in its normal form, are kept (other groups are kept
     /// empty): most of parsing is storing keys and values.
-    package init?(parsing bytes: [UInt8], keeping: Keeping? = nil) {
-        guard bytes.count <= KeyFile.sizeLimit, String(validating: bytes, as: UTF8.self) != nil,
-            let groups = bytes.withUnsafeBufferPointer({ KeyFile.groups(in: $0, keeping: keeping) })
+    package init?(parsing bytes: [UInt8], keeping: Keeping? = nil, sizeLimit: Int = KeyFile.sizeLimit, lineLimit: Int = KeyFile.lineLimit) {
+        guard bytes.count <= sizeLimit, String(validating: bytes, as: UTF8.self) != nil,
+            let groups = bytes.withUnsafeBufferPointer({ KeyFile.groups(in: $0, keeping: keeping, lineLimit: lineLimit) })
         else { return nil }
         self.groups = groups
     }
@@ -36,14 +42,14 @@ package struct KeyFile: Equatable, Sendable {
     /// The groups of `bytes`, which are valid UTF-8, or nil as for `init(parsing:)`. Read by
     /// byte, as every byte the format gives a meaning to is ASCII: a real desktop entry with its
     /// translations is long, and reading it by Character cost more than the rest of a command.
-    private static func groups(in bytes: UnsafeBufferPointer<UInt8>, keeping: Keeping?) -> [String: [String: String]]? {
+    private static func groups(in bytes: UnsafeBufferPointer<UInt8>, keeping: Keeping?, lineLimit: Int) -> [String: [String: String]]? {
         var groups: [String: [String: String]] = [:]
         var current: (name: String, keys: [String: String])?
         // Whether the current group is the one whose keys `keeping` picks.
         var isKeptGroup = false
         var valid = true
         KeyFileLine.lines(in: bytes) { line in
-            guard line.count <= KeyFile.lineLimit, !holdsControlCharacter(bytes, line) else {
+            guard line.count <= lineLimit, !holdsControlCharacter(bytes, line) else {
                 valid = false
                 return false
             }

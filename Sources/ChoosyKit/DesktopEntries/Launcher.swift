@@ -88,7 +88,8 @@ package struct Launcher: Sendable {
         }
         // As GIO's launcher: the app learns its own entry, and the pid of the process started
         // (the terminal or wrapper when there is one); nothing of choosy's own launch is left.
-        var variables = environment.variables
+        // Byte for byte: the variables given as bytes that are not UTF-8 stay so (doc/security.md).
+        var variables = environment
         for name in ActivationToken.launchVariables { variables[name] = nil }
         variables["GIO_LAUNCHED_DESKTOP_FILE"] = entry.path
         variables[LinkHandoff.variable] = url.map(LinkHandoff.mark)

@@ -68,7 +68,7 @@ package struct LinkClassifier {
             } catch {
                 throw ChoosyError.usage("'\(link.prefix(80))' is not a link a browser can open: \(error.reason)")
             }
-            if let match = try catalogLinks(for: web.host).match(web, original: url) {
+            if let match = try catalogLinks(for: web).match(web, original: url) {
                 diagnostics.explain("the link is \(match.type) \(match.link.action) by the pattern \(match.link.pattern)")
                 return .action(
                     LinkAction(
@@ -88,12 +88,15 @@ package struct LinkClassifier {
         }
     }
 
-    /// The links of the app types that have links for `host`, in the order `list` shows the
-    /// types. Only the catalog's own data counts: no desktop entry is read to know what a link is.
-    private func catalogLinks(for host: WebHost) throws(ChoosyError) -> CatalogLinkMatcher {
+    /// The links that could take `url` of the app types that have links for its host, in the
+    /// order `list` shows the types. Only the catalog's own data counts: no desktop entry is read
+    /// to know what a link is.
+    private func catalogLinks(for url: WebURL) throws(ChoosyError) -> CatalogLinkMatcher {
         var types: [(AppType, [CatalogLink])] = []
-        for key in catalog.typesWithLinks(matching: host) { types.append((try catalog.appType(key), catalog.links(of: key))) }
-        return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
+        for key in catalog.typesWithLinks(matching: url.host) {
+            types.append((try catalog.appType(key), catalog.links(of: key, for: url.host)))
+        }
+        return CatalogLinkMatcher(types: types, url: url, diagnostics: diagnostics)
     }
 
     private static func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar.value <= 0x20 || scalar.properties.isWhitespace }

@@ -25,6 +25,8 @@ package struct OpenPlan: Sendable {
     package var parameters: [String: String]
     /// The link's source (SPEC §9.4), when it was looked for and found.
     package var source: LinkSource?
+    /// The desktop ID that source stands for (an app key named by `CHOOSY_SOURCE` is its entry's).
+    package var sourceDesktopID: String?
     /// The site rule of the link, when one matched.
     package var rule: RuleStep?
     /// The choice among the apps of `type`; nil when the link goes to the browser before any
@@ -79,7 +81,7 @@ package struct OpenPlan: Sendable {
                 (result.type, result.action) = (browser.choice.type.key, "browse")
             }
         }
-        result.source = source?.id
+        result.source = sourceDesktopID
         return result
     }
 }

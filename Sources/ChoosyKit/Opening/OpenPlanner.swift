@@ -71,7 +71,7 @@ final class OpenPlanner {
         var parameters = planning.answers.parameters ?? [:]
         if planning.answers.parameters == nil { parameters = try collect(request.parameters, for: type) }
         var plan = OpenPlan(request: request, found: found, type: type, action: action, parameters: parameters)
-        if planning.explaining || request.reportsSource { plan.source = sources.source() }
+        if planning.explaining || request.reportsSource { sources.find(into: &plan) }
         var options = request.options
         let all = try apps.installedApps(of: type)
         let installed = request.link.map { $0.allowed(all, type: type) } ?? all
@@ -233,7 +233,7 @@ final class OpenPlanner {
         let found = try SchemeHandlers(apps: apps, diagnostics: diagnostics).find(scheme)
         var plan = OpenPlan(
             request: request, found: .schemeHandlers(scheme: scheme, claim: found.claim), type: found.type, action: nil, parameters: [:])
-        if planning.explaining || request.reportsSource { plan.source = sources.source() }
+        if planning.explaining || request.reportsSource { sources.find(into: &plan) }
         let step = try choiceStep(
             type: found.type, action: nil, installed: found.installed, all: found.installed,
             considered: found.type.apps.filter { !$0.isWebApp && $0.scheme == scheme }, options: request.options, offersWebPage: false,
@@ -260,11 +260,17 @@ final class OpenPlanner {
     /// declared parameter is refused (status 2), since it would silently reach no app.
     private func collect(_ pairs: [(String, String)], for type: AppType) throws(ChoosyError) -> [String: String] {
         var parameters: [String: String] = [:]
-        let used = Set(
-            type.parameters.map(\.key) + type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
+        let declared = Set(type.parameters.map(\.key))
+        // The apps' templates are read only for a key the type does not declare (a link's are all declared).
+        var used: Set<String>?
         for (key, value) in pairs {
-            if !used.contains(key), let near = suggestion(for: key, among: Array(used)) {
-                throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+            if !declared.contains(key) {
+                let known =
+                    used ?? declared.union(type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
+                used = known
+                if !known.contains(key), let near = suggestion(for: key, among: Array(known)) {
+                    throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+                }
             }
             parameters[key] = value
         }
@@ -330,7 +336,11 @@ final class OpenPlanner {
             forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker, offersWebPage: offersWebPage
         )
         let decision = ChoiceDecider.decide(situation)
-        let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
+        // The browsers (their profiles and containers) are read only for a picker, its answer, or `why`.
+        let asks = if case .pick = decision { true } else { false }
+        let browsers =
+            offersWebPage && (asks || answer != nil || planning.explaining)
+            ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
         var step = ChoiceStep(
             type: type, candidates: [], webPage: browsers, outcome: .ask(reason: ""), shown: shown, defaultApp: preference.defaultApp,
             title: options.title ?? "\(type.name): \(action?.name ?? "Open") with…",

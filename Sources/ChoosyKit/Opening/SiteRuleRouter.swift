@@ -46,6 +46,14 @@ struct LinkSources {
     var source: () -> LinkSource?
     /// Whether a rule's `from` names a source.
     var names: (_ from: String, _ source: String) -> Bool
+    /// The desktop ID a source stands for, as `--json` names it (SPEC §9.4).
+    var desktopID: (_ source: String) -> String?
+
+    /// Looks for the source of the plan's link, and names it by desktop ID.
+    func find(into plan: inout OpenPlan) {
+        plan.source = source()
+        plan.sourceDesktopID = plan.source.flatMap { desktopID($0.id) }
+    }
 }
 
 /// Finds the rule of a web link and says what it means, warning when its app is gone.

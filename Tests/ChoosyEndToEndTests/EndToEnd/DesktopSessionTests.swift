@@ -153,6 +153,49 @@ import Testing
         #expect(opened.map { $0.environment["XDG_ACTIVATION_TOKEN"] } == ["token-7"])
     }
 
+    /// A route's callback is no app the user asked for: though the action (`list`) started
+    /// nothing, so the token is unused, the app that opens the callback does not get it.
+    @Test func aRouteCallbackNeverGetsTheToken() throws {
+        sandbox.installApp("caller.desktop", name: "Caller", program: "caller", mimeTypes: ["x-scheme-handler/zqcaller"])
+        let output = sandbox.choosy(
+            ["route", "choosy://x-callback-url/list?x-success=zqcaller%3A%2F%2Fdone"],
+            environment: Self.launchedChoosy.merging(["DISPLAY": ":95"]) { $1 })
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched("caller").first?.first?.hasPrefix("zqcaller://done?") == true, "\(sandbox.launched("caller"))")
+        let callback = try #require(sandbox.recordedProcesses("caller").first)
+        #expect(callback.environment["XDG_ACTIVATION_TOKEN"] == nil && callback.environment["DESKTOP_STARTUP_ID"] == nil)
+        #expect(callback.environment["GIO_LAUNCHED_DESKTOP_FILE"] == sandbox.dataHome + "/applications/caller.desktop")
+    }
+
+    /// Variables (names, values, the token) given as bytes that are not UTF-8 reach the app as
+    /// those bytes, not with U+FFFD (doc/security.md, "Links byte for byte").
+    @Test func variablesThatAreNotUTF8ReachTheAppByteForByte() throws {
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
+        // `env` puts the bytes in as they are: NAME=VALUE words made by printf.
+        let wrapper = sandbox.write(
+            "bin/odd-env",
+            """
+            #!/bin/sh
+            exec env "ODD=$(printf 'a\\377b\\300')" "$(printf 'N\\377ME')=plain" "XDG_ACTIVATION_TOKEN=$(printf 'tok\\351n')" "$@"
+
+            """, mode: 0o755)
+        let output = sandbox.choosy(["open", "browser", "browse", "url=\(Self.link)"], environment: ["DISPLAY": ":96"], wrapper: [wrapper])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched("firefox") == [[Self.link]])
+        let entries = try #require(sandbox.recordedEnvironmentBytes("firefox").first)
+        for expected: [UInt8] in [
+            Array("ODD=a".utf8) + [0xFF, UInt8(ascii: "b"), 0xC0], [UInt8(ascii: "N"), 0xFF] + Array("ME=plain".utf8),
+            Array("XDG_ACTIVATION_TOKEN=tok".utf8) + [0xE9, UInt8(ascii: "n")],
+            Array("DESKTOP_STARTUP_ID=tok".utf8) + [0xE9, UInt8(ascii: "n")],
+        ] {
+            #expect(
+                entries.contains(expected),
+                "\(String(decoding: expected, as: UTF8.self)) is not among \(entries.map { String(decoding: $0, as: UTF8.self) })")
+        }
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+        #expect(!entries.contains { entry in entry.indices.dropLast(2).contains { entry[$0..<($0 + 3)].elementsEqual(replacement) } })
+    }
+
     // MARK: No picker
 
     /// Firefox is the user's default; Chromium was installed since: a picker would ask, and

@@ -72,7 +72,7 @@ import Testing
         // A value is anything.
         #expect(complete("open", "twitter", "show_profile", "profile_screenname=") == [])
         // Without an action, every parameter of the type.
-        #expect(complete("open", "email", "to=a@example.org", "") == ["cc=", "bcc=", "subject=", "body="])
+        #expect(complete("open", "email", "to=a@example.org", "") == ["cc=", "bcc=", "subject=", "body=", "in_reply_to="])
     }
 
     @Test func appKeysForAppAndDefault() {

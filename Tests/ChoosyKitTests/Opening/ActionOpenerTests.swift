@@ -47,7 +47,8 @@ import Testing
             source: { [fileSystem, diagnostics] in
                 LinkSourceFinder(declared: nil, fileSystem: fileSystem, diagnostics: diagnostics) { _ in nil }.find()
             },
-            names: { SourceNames(apps: { [("slack", ["com.slack.Slack.desktop"])] }, entryExists: { _ in true }).rule($0, names: $1) }
+            names: { SourceNames(apps: { [("slack", ["com.slack.Slack.desktop"])] }, entryExists: { _ in true }).rule($0, names: $1) },
+            desktopID: { $0 }
         )
     }
 
