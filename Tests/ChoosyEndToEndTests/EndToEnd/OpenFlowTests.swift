@@ -343,7 +343,7 @@ import Testing
         let chat = sandbox.choosy("open", "chat")
         #expect(
             chat.stderrLines == [
-                "choosy: nothing installed can open Chat (install one of: Telegram Desktop, Signal; or a browser, in which WhatsApp (web) opens)"
+                "choosy: nothing installed can open Chat (install one of: Telegram Desktop, Signal, ZapZap; or a browser, in which WhatsApp (web) opens)"
             ], "\(chat.stderr)")
     }
 
