@@ -16,8 +16,9 @@ BASH_COMPLETIONSDIR ?= $(DATADIR)/bash-completion/completions
 # zsh's site-functions are in its fpath for /usr/local and /usr (Debian's own packages use
 # vendor-completions, which make deb passes).
 ZSH_COMPLETIONSDIR ?= $(DATADIR)/zsh/site-functions
-# Where fish looks even with XDG_DATA_DIRS unset (scripts/fish-completions-dir.sh).
-FISH_COMPLETIONSDIR ?= $(shell scripts/fish-completions-dir.sh $(DATADIR))
+# Inside PREFIX like everything else; when fish would not look there by itself, install says
+# how to make it (scripts/fish-completions-note.sh).
+FISH_COMPLETIONSDIR ?= $(DATADIR)/fish/vendor_completions.d
 APPLICATIONSDIR := $(DATADIR)/applications
 # The directories install created, for uninstall; empty: none recorded (make deb).
 DIRS_RECORD ?= $(DATADIR)/choosy/installed-directories
@@ -152,6 +153,7 @@ install: $(if $(filter .build/release/choosy,$(BINARY)),build)
 	sed 's|@BINDIR@|$(BINDIR)|' data/choosy.desktop.in > $(DESTDIR)$(APPLICATIONSDIR)/choosy.desktop
 	chmod 644 $(DESTDIR)$(BASH_COMPLETIONSDIR)/choosy $(DESTDIR)$(ZSH_COMPLETIONSDIR)/_choosy \
 		$(DESTDIR)$(FISH_COMPLETIONSDIR)/choosy.fish $(DESTDIR)$(APPLICATIONSDIR)/choosy.desktop
+	@scripts/fish-completions-note.sh $(FISH_COMPLETIONSDIR)
 
 ## uninstall: removes what install installed, and the directories it created that are empty
 uninstall:

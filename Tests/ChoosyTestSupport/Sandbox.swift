@@ -38,7 +38,7 @@ package final class Sandbox: @unchecked Sendable {
             "XDG_DATA_HOME": dataHome,
             "XDG_CONFIG_HOME": configHome,
             "XDG_CACHE_HOME": cacheHome,
-            "XDG_STATE_HOME": root + "/home/.local/state",
+            "XDG_STATE_HOME": stateHome,
             "XDG_RUNTIME_DIR": root + "/run",
             "XDG_DATA_DIRS": dataDir,
             "XDG_CONFIG_DIRS": root + "/etc/xdg",
@@ -195,7 +195,9 @@ package final class Sandbox: @unchecked Sendable {
     }
 
     /// Runs the built `choosy` binary with this sandbox's environment, in a new session with
-    /// no controlling terminal (as when a link is clicked in a desktop app).
+    /// no controlling terminal (as when a link is clicked in a desktop app). With the network on,
+    /// it returns once the background refresh the command started (if any) is done too, so the
+    /// next command finds what it downloaded.
     /// `wrapper` runs first, with the whole command line after it (a measuring program);
     /// `binary` is another copy of choosy (`choosyBinaryForNobody()`).
     @discardableResult
@@ -215,6 +217,7 @@ package final class Sandbox: @unchecked Sendable {
         var untilEnd = request
         untilEnd.readsUntilEndOfOutput = true
         let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(untilEnd)
+        if variables["CHOOSY_OFFLINE"] == nil { waitForBackgroundRefreshes() }
         return Output(
             status: result.status,
             stdout: String(decoding: result.stdout, as: UTF8.self),

@@ -108,6 +108,11 @@ public final class Choosy {
         )
     }
 
+    /// What the background refreshes could not do, kept for a later command to say.
+    package func refreshFailures() -> RefreshFailures {
+        RefreshFailures(environment: environment, fileSystem: fileSystem, clock: clock)
+    }
+
     private var loadedBackgroundRefresher: ProcessBackgroundRefresher?
     /// The one detached `choosy __refresh` child of this command, for catalog types and the
     /// link-cleaning rules alike; none for a Swift program using ChoosyKit.
@@ -158,6 +163,9 @@ public final class Choosy {
     package func configuration() -> Configuration {
         if let loadedConfiguration { return loadedConfiguration }
         let configuration = Configuration.load(environment: environment, fileSystem: fileSystem, warnings: corruptFiles)
+        if let warning = configuration.unknownMembersWarning(path: Configuration.path(environment: environment)) {
+            diagnostics.warning(warning)
+        }
         loadedConfiguration = configuration
         return configuration
     }

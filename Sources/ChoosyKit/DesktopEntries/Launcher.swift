@@ -110,6 +110,9 @@ package struct Launcher: Sendable {
             let kind = entry.runsInTerminal ? "an app that runs in a terminal" : "a graphical app"
             diagnostics?.warning(
                 "started \(entry.id), \(kind), but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
+        } else if entry.runsInTerminal, let missing = TerminalEmulator.missingDisplay(of: argv[0], in: environment, fileSystem: fileSystem)
+        {
+            diagnostics?.warning("started \(entry.id), an app that runs in a terminal, but \(missing): it may not be able to show itself")
         }
         return argv
     }

@@ -124,7 +124,7 @@ final class ActionOpener {
             once.options.app = key
             return try open(once)
         }
-        result.source = plan.source?.id
+        result.source = plan.sourceDesktopID
         return result
     }
 

@@ -336,7 +336,11 @@ final class OpenPlanner {
             forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker, offersWebPage: offersWebPage
         )
         let decision = ChoiceDecider.decide(situation)
-        let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
+        // The browsers (their profiles and containers) are read only for a picker, its answer, or `why`.
+        let asks = if case .pick = decision { true } else { false }
+        let browsers =
+            offersWebPage && (asks || answer != nil || planning.explaining)
+            ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
         var step = ChoiceStep(
             type: type, candidates: [], webPage: browsers, outcome: .ask(reason: ""), shown: shown, defaultApp: preference.defaultApp,
             title: options.title ?? "\(type.name): \(action?.name ?? "Open") with…",
@@ -344,8 +348,12 @@ final class OpenPlanner {
         var offered = candidates
         switch decision {
         case .nothingInstalled:
-            let names = type.apps.map(\.name).joined(separator: ", ")
-            throw .unavailable("nothing installed can open \(type.name)" + (names.isEmpty ? "" : " (install one of: \(names))"))
+            // A web app is installed with a browser: when one is missing, it is the browser.
+            let natives = type.apps.filter { !$0.isWebApp }.map(\.name).joined(separator: ", ")
+            let web = type.apps.filter(\.isWebApp).map(\.name).joined(separator: ", ")
+            let browser = web.isEmpty ? "" : "a browser, in which \(web) opens"
+            let install = natives.isEmpty ? browser : "one of: \(natives)" + (web.isEmpty ? "" : "; or \(browser)")
+            throw .unavailable("nothing installed can open \(type.name)" + (install.isEmpty ? "" : " (install \(install))"))
         case .launch(let key, let reason):
             diagnostics.explain(reason)
             let chosen = forced ?? candidates.first { $0.key == key } ?? choices.choice(key)!
@@ -426,8 +434,8 @@ final class OpenPlanner {
             url = app.url(for: action, parameters: parameters)
             let needed = app.urlFormat(for: action).map { URLTemplate($0).placeholders } ?? []
             if !needed.isEmpty, needed.allSatisfy({ (parameters[$0] ?? "").isEmpty }) {
-                diagnostics.warning(
-                    "\(action) needs \(needed.joined(separator: " or ")), and none was given: \(app.key) opens \(url.prefix(80)) as it is")
+                let opens = url.isEmpty ? "\(app.key) starts without one" : "\(app.key) opens \(url.prefix(80)) as it is"
+                diagnostics.warning("\(action) needs \(needed.joined(separator: " or ")), and none was given: \(opens)")
                 diagnostics.explain("pass one as KEY=VALUE (choosy describe \(type.key) lists the parameters)")
             }
         } else if chosen.isWebApp {

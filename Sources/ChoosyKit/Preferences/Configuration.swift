@@ -1,7 +1,12 @@
 /// The user's settings file, `$XDG_CONFIG_HOME/choosy/config.json`. It is written by hand and
 /// choosy never writes it, so a broken one (an empty file, a trailing comma) is never moved:
 /// it is reported once and the defaults stand, since a link must open whatever the file says.
+/// Members it does not know get one warning per command (SPEC §7) and are kept in `unknown`,
+/// for a command that rewrites the file to put back.
 package struct Configuration: Equatable, Sendable {
+    /// Every member this choosy reads.
+    static let members = ["catalog_url", "schemes", "picker", "clean_referrals", "clean_links", "unshorten"]
+
     /// Base of the remote catalog tree (`<base>/app-data/<type>.json`).
     package var catalogURL: String?
     /// Extra x-callback-url schemes `choosy route` answers to, besides `choosy`.
@@ -16,6 +21,8 @@ package struct Configuration: Equatable, Sendable {
     /// `unshorten`: `handle`, `open` and `rule test` follow shortened links to where they lead
     /// unless `--no-unshorten` is given (a dry run only with `--unshorten`).
     package var unshorten = false
+    /// The members none of `members` names, in the file's order.
+    package var unknown = UnknownJSONMembers()
 }
 
 extension Configuration {
@@ -29,6 +36,17 @@ extension Configuration {
             cleanLinks: try fields.optional("clean_links", .bool) ?? false,
             unshorten: try fields.optional("unshorten", .bool) ?? false
         )
+        unknown = fields.unknownMembers(known: Self.members)
+    }
+
+    /// The one warning about the members this choosy does not know, with the member each near
+    /// miss may have meant; nil when it knows them all.
+    package func unknownMembersWarning(path: String) -> String? {
+        let names = unknown.names
+        guard !names.isEmpty else { return nil }
+        let listed = names.map { name in "'\(singleLine(name))'" + didYouMean(name, among: Self.members) }
+        let plural = names.count == 1 ? "member" : "members"
+        return "\(path): unknown \(plural) \(listed.joined(separator: ", ")), ignored"
     }
 
     package static func path(environment: Environment) -> String {

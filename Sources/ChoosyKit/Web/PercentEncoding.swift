@@ -1,13 +1,13 @@
 /// RFC 3986 percent-encoding as choosy uses it (doc/spec-choices.md, "URLs"): everything but the unreserved bytes is
 /// encoded, so a value can never add structure (`&`, `=`, `#`, `?`, `/`) to a URL.
 package enum PercentEncoding {
-    /// Encodes the UTF-8 of `text`; every byte outside `A-Z a-z 0-9 - . _ ~` becomes `%XX`
-    /// with uppercase hex.
-    package static func encode(_ text: some StringProtocol) -> String {
+    /// Encodes the UTF-8 of `text`; every byte outside `A-Z a-z 0-9 - . _ ~` (and `kept`)
+    /// becomes `%XX` with uppercase hex.
+    package static func encode(_ text: some StringProtocol, keeping kept: [UInt8] = []) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if isUnreserved(byte) {
+            if isUnreserved(byte) || kept.contains(byte) {
                 bytes.append(byte)
             } else {
                 bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]

@@ -293,6 +293,7 @@ import Testing
         let output = open(environment: ["PICK": "Chromium — Work (always)"])
         #expect(output.status == 0, "\(output.stderr)")
         let metacharacters = "Work; rm -rf ~ $(touch pwned) \"quoted\""
+        // The newline of a Chromium display name is shown escaped (doc/security.md, "What choosy prints").
         #expect(
             sandbox.pickerInvocations.last?.lines
                 == Sandbox.choiceLines(
@@ -610,5 +611,12 @@ import Testing
             !sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)", "--app", "firefox", "--dry-run"]).stderr.contains(read))
         #expect(!sandbox.choosy(["-v", "list"]).stderr.contains(read))
         #expect(sandbox.choosy(["-v", "url", "browser", "browse", "url=\(Self.url)", "--picker", "false"]).stderr.contains(read))
+        // A catalog link whose type's default decides: the browsers its picker would offer
+        // beside the app ("Firefox — Work (web page)") are not looked at.
+        sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")
+        #expect(sandbox.choosy("default", "chat", "telegram_desktop").status == 0)
+        let decided = sandbox.choosy(["-v", "handle", "https://t.me/durov", "--dry-run"])
+        #expect(decided.status == 0 && decided.stdout.contains("tg://resolve?domain=durov"), "\(decided.stdout)\(decided.stderr)")
+        #expect(!decided.stderr.contains(read), "\(decided.stderr)")
     }
 }

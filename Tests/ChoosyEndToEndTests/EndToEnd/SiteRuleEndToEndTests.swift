@@ -34,6 +34,20 @@ import Testing
         #expect(sandbox.pickerInvocations.isEmpty)
     }
 
+    /// `rule test --json`, as `--help` lists it: the rule, app and argv as one object.
+    @Test func ruleTestJSONIsOneObject() throws {
+        rule("add", "example.org", "--app", "chromium")
+        let tested = sandbox.choosy("rule", "test", "https://www.example.org/a", "--json")
+        #expect(tested.status == 0, "\(tested.stderr)")
+        let object = try #require(Sandbox.jsonObject(tested.stdout))
+        #expect((object["rule"] as? [String: Any])?["site"] as? String == "example.org")
+        #expect(object["app"] as? String == "chromium")
+        #expect(object["argv"] as? [String] == ["chromium", "https://www.example.org/a"])
+        #expect(object["outcome"] as? String == "opens")
+        let none = try #require(Sandbox.jsonObject(sandbox.choosy("rule", "test", "https://other.example/", "--json").stdout))
+        #expect(none["rule"] is NSNull && none["app"] is NSNull && none["argv"] is NSNull)
+    }
+
     @Test func hostsThatOnlyLookLikeTheSiteAreNotIt() {
         rule("add", "github.com", "--app", "chromium")
         for link in ["https://github.com@evil.example/", "https://github.com.evil.example/", "https://evil.example/?u=github.com"] {
