@@ -1,5 +1,5 @@
-/// The terminal emulators that draw on one kind of display only (doc/desktop.md, "Terminal
-/// apps"): the xterm and rxvt families, st, aterm and Eterm have no Wayland client, and foot no
+/// The terminal emulators that draw on one kind of display only (doc/spec-choices.md,
+/// "Launching"): the xterm and rxvt families, st, aterm and Eterm have no Wayland client, and foot no
 /// X11 one. Started where their display is missing (a Wayland session without XWayland), they
 /// fail out of sight, so the launch warns as it does for a graphical app with no display at all.
 enum TerminalEmulator {
