@@ -41,20 +41,21 @@ package final class ListeningSocket {
     }
 }
 
-/// A TCP port on 127.0.0.1 where nothing listens.
-package func closedPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+/// A TCP port on 127.0.0.1 where nothing listens, and nothing can: the test process keeps it
+/// bound without listening for as long as it runs (connecting is refused), so a server another
+/// test starts meanwhile cannot be given it, as it could a port found free and closed again.
+package func closedPort() -> Int { boundClosedPort }
+
+private let boundClosedPort: Int = {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = 0
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            _ = bind(fd, $0, length)
-            _ = getsockname(fd, $0, &length)
-        }
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
     }
-    close(fd)
+    precondition(fd >= 0 && bound, "no port to keep closed on 127.0.0.1")
     return Int(UInt16(bigEndian: address.sin_port))
-}
+}()
