@@ -13,6 +13,7 @@
 # BENCH_WARMUP (per round, default 5), BENCH_SCALING_RUNS (interleaved runs of choosy url per
 # size, default 300), BENCH_COLD_RUNS (interleaved cold runs of choosy url and gio mime per size,
 # default 60), BENCH_FRAME_RUNS (interleaved runs per picker for the first frame, default 30),
+# BENCH_SCALE_SIZES and BENCH_SCALE_RUNS (bench/scale.py's trees, default "4000,40000", and runs, 20),
 # BENCH_COMPLETE_ARGS (the completion request, default "__complete open Tw"; it counts as
 # working when it exits 0 and names Twitter), BENCH_RESULTS (default bench/RESULTS.md).
 set -eu
@@ -247,9 +248,15 @@ python3 "$root/bench/interleave.py" --runs "$scaling_runs" --warmup "$warmup" --
 
 python3 "$root/bench/report.py" --work "$work" --sizes "$sizes" --rounds "$rounds" --output "$results"
 
-# 7. Time per candidate at 1,000 and 10,000 profiles and https handlers (doc/security.md).
-echo "bench: time per candidate" >&2
+# 7. Many candidates: 10× more profiles, containers and https handlers (doc/security.md).
+echo "bench: many candidates" >&2
 python3 "$root/bench/candidates.py" "$choosy" --append "$results"
+
+# 7. Ten times the entries (doc/security.md, "Many candidates"): trees of 4,000 and 40,000, the
+# cold index against gio mime on each.
+echo "bench: ten times the entries" >&2
+python3 "$root/bench/scale.py" "$choosy" --work "$work" --sizes "${BENCH_SCALE_SIZES:-4000,40000}" \
+    --runs "${BENCH_SCALE_RUNS:-20}" --append "$results"
 
 # 7. What cleaning links costs handle (doc/links-and-rules.md, "Clean links").
 echo "bench: clean links" >&2

@@ -53,7 +53,7 @@ REQUIRED_LINKS = [
     ("video", "play", "www.youtube.com"),
 ]
 
-LINK_HOST_RE = re.compile(r"^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$")
+LINK_LABEL_RE = re.compile(r"^[A-Za-z0-9-]+$")
 LINK_KEY_RE = re.compile(r"^[A-Za-z0-9_]+$")
 
 
@@ -131,23 +131,52 @@ def parse_link_pattern(pattern):
         return parts
 
     def query_items(text):
+        """(name, how, expected, occurrence): how is "optional", "required", "literal",
+        "present" (a name alone) or "parts" (text with placeholders, matched like a segment)."""
         items = []
         for item in [i for i in text.split("&") if i]:
             name, eq, value = item.partition("=")
-            name = unquote_plus(name) if eq else name
-            if not eq or not name or "{" in name or name in [n for n, _, _ in items]:
-                raise ValueError("query item %r is not name=value with a new name" % item)
-            invalid = "query item %r must be name={{key}}, name={{key!}}, name={{_!}} or name=text" % item
-            if value.startswith("{{"):
+            name = unquote_plus(name)
+            if not name or "{" in name or "}" in name:
+                raise ValueError("query item %r has no name, or a placeholder for one" % item)
+            occurrence = sum(1 for n, how, _, _ in items if n == name and how != "present")
+            if not eq:
+                if any(n == name and how == "present" for n, how, _, _ in items):
+                    raise ValueError("query item %r is asked to be present twice" % name)
+                items.append((name, "present", None, 0))
+                continue
+            invalid = "query item %r must be name, name={{key}}, name={{key!}}, name={{_!}}, name=text or text with placeholders" % item
+            if value.startswith("{{") and value.find("}}") == len(value) - 2:
                 p, required, after = placeholder(value)
                 if after or (p.key is None and p.kind is None and not required):
                     raise ValueError(invalid)
-                items.append((name, "required" if required else "optional", p))
-            elif not value or "{" in value or "}" in value:
+                items.append((name, "required" if required else "optional", p, occurrence))
+            elif "{" in value or "}" in value:
+                parts = [unquote_plus(p) if isinstance(p, str) else p for p in segment(value)]
+                items.append((name, "parts", parts, occurrence))
+            elif not value:
                 raise ValueError(invalid)
             else:
-                items.append((name, "literal", unquote_plus(value)))
+                items.append((name, "literal", unquote_plus(value), occurrence))
         return items
+
+    def host_labels(host):
+        """The host's labels, last first: a string, or a Placeholder taking the whole label."""
+        labels = []
+        for label in host.split("."):
+            if label.startswith("{{"):
+                p, required, after = placeholder(label)
+                if required or after:
+                    raise ValueError("its host %r is not a domain name" % host)
+                labels.append(p)
+            elif not LINK_LABEL_RE.match(label):
+                raise ValueError("its host %r is not a domain name" % host)
+            else:
+                labels.append(label.lower())
+        # A placeholder needs a literal label before the last one to stand on.
+        if any(not isinstance(l, str) for l in labels) and not any(isinstance(l, str) for l in labels[:-1]):
+            raise ValueError("its host %r has no literal label before the last one" % host)
+        return labels[::-1]
 
     scheme, sep, rest = pattern.partition("://")
     if not sep or scheme.lower() not in ("https", "http"):
@@ -155,8 +184,8 @@ def parse_link_pattern(pattern):
     rest, _, fragment = rest.partition("#") if "#" in rest else (rest, "", None)
     rest, _, query = rest.partition("?") if "?" in rest else (rest, "", None)
     host, slash, path = rest.partition("/")
-    if not LINK_HOST_RE.match(host):
-        raise ValueError("its host %r is not a domain name" % host)
+    subdomains = host.startswith("*.")
+    labels = host_labels(host[2:] if subdomains else host)
     texts = path.split("/") if slash else []
     if texts and texts[-1] == "":
         texts.pop()
@@ -176,8 +205,7 @@ def parse_link_pattern(pattern):
         if mark and not fitems:
             raise ValueError("its fragment has a '?' with no query items after it")
         parsed_fragment = (fsegments, fitems)
-    subdomains = host.startswith("*.")
-    return (host[2:] if subdomains else host).lower(), subdomains, segments, items, parsed_fragment, keys
+    return labels, subdomains, segments, items, parsed_fragment, keys
 
 
 def link_pattern_problem(pattern):
@@ -224,11 +252,18 @@ def _match_items(items, text, plus_is_space, params):
         name, _, value = item.partition("=")
         if plus_is_space:
             name, value = unquote_plus(name), unquote_plus(value)
-        values.setdefault(name, value)
-    for name, how, expected in items:
-        value = values.get(name)
-        if how == "literal":
+        values.setdefault(name, []).append(value)
+    for name, how, expected, occurrence in items:
+        present = values.get(name)
+        value = present[occurrence] if present and occurrence < len(present) else None
+        if how == "present":
+            if present is None:
+                return False
+        elif how == "literal":
             if value != expected:
+                return False
+        elif how == "parts":
+            if value is None or not _match_segment(expected, value, True, params):
                 return False
         elif value:
             if not expected.accepts(value):
@@ -240,17 +275,32 @@ def _match_items(items, text, plus_is_space, params):
     return True
 
 
+def _match_host(labels, subdomains, name, params):
+    """The host's labels against the pattern's, last first; placeholders take a whole label."""
+    got = name.split(".")[::-1]
+    if len(got) < len(labels) or (len(got) > len(labels) and not subdomains):
+        return False
+    for label, text in zip(labels, got):
+        if isinstance(label, str):
+            if label != text:
+                return False
+        elif not text or not label.accepts(text):
+            return False
+        elif label.key:
+            params[label.key] = text
+    return True
+
+
 def match_link(parsed, link, plus_is_space=False):
     """The parameters a parsed pattern takes from `link`, or None; hosts as ASCII, lowercased,
     without a trailing dot (the bundled examples need no more of the URL standard)."""
-    host, subdomains, segments, items, fragment, _ = parsed
+    labels, subdomains, segments, items, fragment, _ = parsed
     url = urlsplit(link)
     if url.scheme.lower() not in ("http", "https"):
         return None
-    name = (url.hostname or "").rstrip(".")
-    if not (name == host or (subdomains and name.endswith("." + host))):
-        return None
     params = {}
+    if not _match_host(labels, subdomains, (url.hostname or "").rstrip("."), params):
+        return None
     if not _match_segments(segments, url.path.split("/")[1:] if url.path else [], False, params, plus_is_space):
         return None
     if items and not _match_items(items, url.query, True, params):
@@ -266,19 +316,19 @@ def match_link(parsed, link, plus_is_space=False):
 
 
 def specificity(parsed):
-    host, subdomains, segments, items, fragment, _ = parsed
+    _, subdomains, segments, items, fragment, _ = parsed
     literal = lambda s: all(isinstance(p, str) for p in s)
     return (0 if subdomains else 1,
             sum(1 for s in segments if literal(s)) + sum(1 for s in (fragment[0] if fragment else []) if literal(s)),
-            sum(1 for _, how, _ in items if how == "literal"))
+            sum(1 for _, how, _, _ in items if how in ("literal", "present", "parts")))
 
 
 def host_is_covered(pattern, host):
-    pattern_host = pattern.split("://", 1)[1].split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
-    if pattern_host.startswith("*."):
-        domain = pattern_host[2:]
-        return host == domain or host.endswith("." + domain)
-    return host == pattern_host
+    try:
+        labels, subdomains = parse_link_pattern(pattern)[:2]
+    except ValueError:
+        return False
+    return _match_host(labels, subdomains, host, {})
 
 
 # Keys used by the upstream iOS data (shared/fixtures/choosy-data) for other apps;
@@ -416,7 +466,7 @@ class Checker:
             if not isinstance(link, dict):
                 self.err(w, "must be an object")
                 continue
-            unknown = set(link) - {"action", "pattern", "link_param", "apps", "parameters", "plus_is_space", "examples"}
+            unknown = set(link) - {"action", "pattern", "link_param", "apps", "parameters", "plus_is_space", "note", "examples"}
             if unknown:
                 self.err(w, "unknown fields %s" % sorted(unknown))
             pattern = link.get("pattern")
@@ -447,6 +497,8 @@ class Checker:
                     for k in only:
                         if k not in app_keys:
                             self.err(w, "'apps' names %r, which is no app of the type" % k)
+            if "note" in link and not nonempty_str(link["note"]):
+                self.err(w, "'note' must be a non-empty string (where the app reads this form)")
             fixed = link.get("parameters", {})
             if not isinstance(fixed, dict) or not all(isinstance(k, str) and k in params and nonempty_str(v) for k, v in fixed.items()):
                 self.err(w, "'parameters' must map declared parameters of the type to text")
@@ -479,9 +531,12 @@ class Checker:
                 if set(e) != {"link", "browser"}:
                     self.err(where, "a browser example is {\"link\", \"browser\": true} only")
                     continue
-            elif set(e) - {"link", "action", "parameters"} or not isinstance(e.get("parameters"), dict) \
+            elif set(e) - {"link", "action", "parameters", "urls"} or not isinstance(e.get("parameters"), dict) \
                     or not all(isinstance(v, str) for v in e["parameters"].values()):
-                self.err(where, "must be {\"link\", \"action\", \"parameters\": {…}} or {\"link\", \"browser\": true}")
+                self.err(where, "must be {\"link\", \"action\", \"parameters\": {…}, \"urls\": {…}} or {\"link\", \"browser\": true}")
+                continue
+            elif not isinstance(e.get("urls"), dict) or not all(isinstance(k, str) and nonempty_str(v) for k, v in e["urls"].items()):
+                self.err(where, "'urls' must map each native app that takes the link to the URL it gets, byte for byte")
                 continue
             good.append(e)
         return good

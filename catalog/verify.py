@@ -106,6 +106,7 @@ NOT_IN_DEBIAN = {
     "zoom": "Zoom's own .deb, Flathub and the Snap Store",
     "zoom_phone": "Zoom's own .deb, Flathub and the Snap Store",
     "jitsi_meet_desktop": "Jitsi's own .deb and AppImage, and Flathub",
+    "zapzap": "Flathub (com.rtosta.zapzap)",
 }
 
 # Desktop IDs of Debian-packaged apps that come from somewhere other than Debian's package

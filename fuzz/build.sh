@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-swiftc}
 CLANG=${CLANG:-clang}
 OUT=.build/fuzz
-TARGETS=${FUZZ_TARGETS:-"desktop-entry exec-command-line url-template x-callback catalog web-url json link-pattern profiles-ini site-rules clean-links mimeapps-list hook-output http-validator process-files shorteners scheme-cache window-systems"}
+TARGETS=${FUZZ_TARGETS:-"desktop-entry exec-command-line url-template x-callback catalog web-url json link-pattern profiles-ini profile-groups site-rules clean-links mimeapps-list hook-output http-validator process-files shorteners scheme-cache display-text window-systems"}
 SANITIZE="-sanitize=fuzzer,address"
 
 # stale OUTPUT INPUT...: true when OUTPUT is missing or older than any INPUT.
@@ -44,6 +44,10 @@ if ! cmp -s "$OUT/modules/CSystem/module.modulemap.new" "$OUT/modules/CSystem/mo
 else
     rm "$OUT/modules/CSystem/module.modulemap.new"
 fi
+# libFuzzer's functions a target may call (its custom mutator calls LLVMFuzzerMutate).
+mkdir -p "$OUT/modules/LibFuzzer"
+printf 'module LibFuzzer {\n    header "%s/fuzz/common/include/libfuzzer.h"\n    export *\n}\n' "$PWD" \
+    > "$OUT/modules/LibFuzzer/module.modulemap"
 for source in Sources/CSystem/*.c; do
     object="$OUT/obj/$(basename "$source" .c).o"
     if stale "$object" "$source" Sources/CSystem/include/*.h; then
@@ -65,7 +69,7 @@ if stale "$OUT/libChoosyKit.a" $LIBRARY_SOURCES "$OUT/BundledCatalogData.swift" 
 fi
 
 for target in $TARGETS; do
-    if stale "$OUT/$target" "fuzz/$target/main.swift" fuzz/common/*.swift "$OUT/libChoosyKit.a"; then
+    if stale "$OUT/$target" "fuzz/$target/main.swift" fuzz/common/*.swift fuzz/common/include/*.h "$OUT/libChoosyKit.a"; then
         echo "fuzz: building $target"
         "$SWIFTC" -parse-as-library -package-name choosy -swift-version 6 -O $SANITIZE -use-ld=lld \
             -I Sources/CCurl -I "$OUT/modules" \

@@ -2,7 +2,8 @@ import Foundation
 
 // Usage: catalog-embedder OUTPUT.swift FILE.json...
 // Writes a Swift source holding each file's JSON in two raw string literals, the file without
-// its types' `links` and the links alone (with and without their examples) (a file of key and links per type), without the
+// its types' `links` and the links alone (with and without their examples, never with their
+// notes) (a file of key and links per type), without the
 // whitespace between tokens; plus the key, the name and the hosts of the links of each app
 // type. So choosy resolves a type name, and tells which types a web link could belong to,
 // without decoding every file, and only `handle` and `describe` read links.
@@ -37,18 +38,37 @@ for path in arguments.dropFirst() {
         return "(key: \(literal(key)), name: \(literal(name)), linkHosts: [\(hosts.map(literal).joined(separator: ", "))])"
     }
     let withoutLinks = types.map { $0.filter { $0.key != "links" } }
+    // A link's note (where the app reads the form) is for maintainers: choosy never reads it.
     let links = types.compactMap { type -> [String: Any]? in
-        guard let links = type["links"] else { return nil }
-        return ["key": type["key"] ?? "", "links": links]
+        guard let links = type["links"] as? [[String: Any]] else { return nil }
+        return ["key": type["key"] ?? "", "links": links.map { $0.filter { $0.key != "note" } }]
     }
     // A link's examples are for `describe` and the tests; `handle` decodes links without them.
     let linksWithoutExamples = links.map { file in
         file.mapValues { value in (value as? [[String: Any]])?.map { $0.filter { $0.key != "examples" } } ?? value }
     }
+    // A handled link decodes only the links of its host: each host's links apart, in the
+    // type's order, as a catalog file of key and links.
+    var byHost: [(host: String, types: [[String: Any]])] = []
+    for file in linksWithoutExamples {
+        for link in file["links"] as? [[String: Any]] ?? [] {
+            let host = linkHost(link["pattern"] as? String ?? "")
+            if let index = byHost.firstIndex(where: { $0.host == host }) {
+                var links = byHost[index].types[0]["links"] as? [[String: Any]] ?? []
+                links.append(link)
+                byHost[index].types[0]["links"] = links
+            } else {
+                byHost.append((host, [["key": file["key"] ?? "", "links": [link]]]))
+            }
+        }
+    }
     source += "        EmbeddedFile(\n"
     source += "            types: [\(entries.joined(separator: ", "))],\n"
     source += "            json: \(rawLiteral(compactJSON(withoutLinks))),\n"
     source += "            links: \(rawLiteral(compactJSON(linksWithoutExamples))),\n"
+    source += "            linksByHost: [\n"
+    for (host, types) in byHost { source += "                (\(literal(host)), \(rawLiteral(compactJSON(types)))),\n" }
+    source += "            ],\n"
     source += "            linksWithExamples: \(rawLiteral(compactJSON(links)))\n"
     source += "        ),\n"
 }

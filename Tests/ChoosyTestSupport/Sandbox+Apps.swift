@@ -25,6 +25,18 @@ extension Sandbox {
         waitForRuns(program, count: count).map { Array($0.dropFirst()) }
     }
 
+    /// The environment of a desktop where no picker can be shown: no picker command, and a
+    /// `PATH` of the sandbox's bin and the few tools its recorders use, without rofi, zenity or
+    /// fzf (the tests run choosy in a new session, with no terminal).
+    package func withoutPickers(_ extra: [String: String] = [:]) -> [String: String] {
+        let tools = root + "/tools"
+        try? FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+        for tool in ["date", "mv", "cat", "sh"] {
+            try? FileManager.default.createSymbolicLink(atPath: tools + "/" + tool, withDestinationPath: "/bin/" + tool)
+        }
+        return ["CHOOSY_PICKER": "", "PATH": bin + ":" + tools].merging(extra) { $1 }
+    }
+
     // MARK: The CMD picker
 
     /// A `CMD` picker that logs each invocation (its title and the lines it read on stdin) and
@@ -70,7 +82,7 @@ extension Sandbox {
         }
     }
 
-    /// The choice lines offered for `names`, in order (README, "Pickers"); for a web link, with
+    /// The choice lines offered for `names`, in order (doc/desktop.md, "Pickers"); for a web link, with
     /// the *always for SITE* lines of its registrable domain `site`.
     package static func choiceLines(_ names: String..., always: Bool = true, site: String? = nil) -> [String] {
         names.flatMap { name in

@@ -38,7 +38,7 @@ package final class Sandbox: @unchecked Sendable {
             "XDG_DATA_HOME": dataHome,
             "XDG_CONFIG_HOME": configHome,
             "XDG_CACHE_HOME": cacheHome,
-            "XDG_STATE_HOME": root + "/home/.local/state",
+            "XDG_STATE_HOME": stateHome,
             "XDG_RUNTIME_DIR": root + "/run",
             "XDG_DATA_DIRS": dataDir,
             "XDG_CONFIG_DIRS": root + "/etc/xdg",
@@ -130,6 +130,18 @@ package final class Sandbox: @unchecked Sendable {
         }
     }
 
+    /// The environment of every finished run of recorder `name`, in launch order: its
+    /// `NAME=VALUE` entries as the bytes it received.
+    package func recordedEnvironmentBytes(_ name: String) -> [[[UInt8]]] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? [])
+            .filter { $0.hasPrefix(name + ".") && $0.hasSuffix(".argv") }
+            .sorted()
+        return files.map { file in
+            let data = FileManager.default.contents(atPath: records + "/" + file.dropLast(".argv".count) + ".env") ?? Data()
+            return data.split(separator: 0).map { Array($0) }
+        }
+    }
+
     /// The environment and pid of every finished run of recorder `name`, in launch order.
     package func recordedProcesses(_ name: String) -> [(environment: [String: String], pid: String)] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: records)) ?? [])
@@ -184,7 +196,9 @@ package final class Sandbox: @unchecked Sendable {
     }
 
     /// Runs the built `choosy` binary with this sandbox's environment, in a new session with
-    /// no controlling terminal (as when a link is clicked in a desktop app).
+    /// no controlling terminal (as when a link is clicked in a desktop app). With the network on,
+    /// it returns once the background refresh the command started (if any) is done too, so the
+    /// next command finds what it downloaded.
     /// `wrapper` runs first, with the whole command line after it (a measuring program);
     /// `binary` is another copy of choosy (`choosyBinaryForNobody()`).
     @discardableResult
@@ -204,6 +218,7 @@ package final class Sandbox: @unchecked Sendable {
         var untilEnd = request
         untilEnd.readsUntilEndOfOutput = true
         let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(untilEnd)
+        if variables["CHOOSY_OFFLINE"] == nil { waitForBackgroundRefreshes() }
         return Output(
             status: result.status,
             stdout: String(decoding: result.stdout, as: UTF8.self),

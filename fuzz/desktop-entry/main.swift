@@ -6,6 +6,12 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDesktopEntry(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
+    // A mimeinfo.cache is read with caps of 16 MiB: what the caps of an entry take reads the same.
+    if let file = KeyFile(parsing: input.bytes) {
+        invariant(
+            KeyFile(parsing: input.bytes, sizeLimit: KeyFile.listingLimit, lineLimit: KeyFile.listingLimit) == file,
+            "larger caps read a file otherwise")
+    }
     let indexed = ["Type", "Hidden", "MimeType", "Name[de]"]
     let kept = DesktopEntryParser.parse(input.bytes, id: "fuzz.desktop", path: "/usr/share/applications/fuzz.desktop", keeping: indexed)
     guard let entry = DesktopEntryParser.parse(input.bytes, id: "fuzz.desktop", path: "/usr/share/applications/fuzz.desktop") else {

@@ -3,7 +3,8 @@
 // Catalog links come from downloaded and user files, and decide which app gets a link. The
 // pattern reader must survive any text; a pattern it accepts reads the same again, and its
 // match of a link is deterministic, takes only the pattern's own placeholders, holds only for
-// a host the pattern names (or a subdomain, for `*.`), and needs the same number of path
+// a host the pattern names (or a subdomain, for `*.`; one ending in the labels after a
+// placeholder label), and needs the same number of path
 // segments; a matching link still matches when its query items are reordered; a typed
 // placeholder's value is of its kind (`{{id:digits}}`).
 //
@@ -27,8 +28,16 @@ public func fuzzLinkPattern(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         invariant(fits(value, kind), "\(source.debugDescription) gave \(key)=\(value.debugDescription), which is not \(kind)")
     }
     let host = pattern.host
+    invariant(host.matches(link.host), "\(source.debugDescription) matched the host \(link.host.serialized), which it does not take")
+    // The host is the pattern's own domain (or a subdomain, for `*.`); with a placeholder label,
+    // it ends in the literal labels after the last placeholder.
+    let suffix = host.literalSuffix ?? ""
     invariant(
-        link.host.domainName.map { host.includesSubdomains ? link.host.isWithin(.domain(host.domain)) : $0 == host.domain } == true,
+        link.host.domainName.map { name in
+            suffix == host.domain
+                ? (host.includesSubdomains ? link.host.isWithin(.domain(host.domain)) : name == host.domain)
+                : suffix.isEmpty || name.hasSuffix("." + suffix)
+        } == true,
         "\(source.debugDescription) matched the host \(link.host.serialized)")
     let segments = link.pathSegments.last == "" ? link.pathSegments.dropLast() : link.pathSegments[...]
     invariant(segments.count == pattern.segments.count, "\(source.debugDescription) matched \(segments.count) segments")
@@ -61,7 +70,7 @@ private func placeholderKinds(_ source: String) -> [(String, String)] {
     }
 }
 
-/// The kinds as the README states them, written apart from the reader's own checks.
+/// The kinds as doc/links-and-rules.md, "Links in the catalog", states them, written apart from the reader's own checks.
 private func fits(_ value: String, _ kind: String) -> Bool {
     let digits = { (text: Substring) in !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
     switch kind {

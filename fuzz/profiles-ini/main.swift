@@ -11,9 +11,17 @@ public func fuzzProfilesINI(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     let profiles = FirefoxProfileList.profiles(in: input.bytes)
     invariant(FirefoxProfileList.profiles(in: input.bytes) == profiles, "reading is deterministic")
     var names: Set<String> = []
+    var keys: Set<String> = []
     for profile in profiles {
         invariant(!profile.name.isEmpty, "an empty name")
         invariant(names.insert(profile.name).inserted, "the name '\(profile.name)' twice")
+        // Its key's part never reads as a container's, nor as another profile's, and is the
+        // name itself unless the name holds `/`, `%25` or `%2F`.
+        let part = profile.profileKey
+        invariant(!part.contains("/") && keys.insert(part).inserted, "the key part '\(part)' of '\(profile.name)'")
+        let escaped = profile.name.contains("/") || profile.name.contains("%25") || profile.name.contains("%2F")
+        invariant((part == profile.name) != escaped, "'\(profile.name)' is escaped as '\(part)'")
+        invariant(!escaped || PercentEncoding.decode(part) == profile.name, "'\(part)' does not decode to '\(profile.name)'")
         invariant(profile.selector == profile.name, "-P takes the name")
         // One line of the file: no line break, no NUL, no blank at either end.
         invariant(!profile.name.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 }, "a line break or NUL in '\(profile.name)'")
@@ -58,43 +66,10 @@ func checkContainers(_ bytes: [UInt8]) {
     }
 }
 
-/// A profile group store's rows (`FirefoxProfileGroup.query`: id, path, name), as SQLite gives
-/// them to choosy from a store Firefox, another program or a hand edit wrote: a cell of just
-/// U+0001 stands for NULL. Names and directories are unique, one line, never empty, taken from
-/// the rows in their order; a relative path is below the root.
+/// A profile group store's rows as cells (id, path, name), a cell of just U+0001 standing for NULL.
 func checkProfileGroupRows(_ cells: [String]) {
-    let rows = stride(from: 0, to: cells.count, by: 3).map { start in
-        cells[start..<min(start + 3, cells.count)].map { $0 == "\u{1}" ? nil : $0 }
-    }
-    let root = "/home/ada/.mozilla/firefox"
-    let profiles = FirefoxProfileGroup.profiles(rows: rows, root: root)
-    invariant(FirefoxProfileGroup.profiles(rows: rows, root: root) == profiles, "reading rows is deterministic")
-    invariant(Set(profiles.map(\.name)).count == profiles.count, "a group name twice")
-    invariant(Set(profiles.map(\.directory)).count == profiles.count, "a group directory twice")
-    var unread = rows[...]
-    for profile in profiles {
-        invariant(profile.inProfileGroup && profile.selector == profile.name, "'\(profile.name)' is not a group profile chosen by name")
-        invariant(
-            !profile.name.isEmpty && !profile.name.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 }, "group name '\(profile.name)'")
-        guard let directory = profile.directory, directory.hasPrefix("/") else {
-            invariant(false, "group profile '\(profile.name)' has no absolute directory")
-            return
-        }
-        // Each comes from a later row than the one before, with its name and path (a
-        // relative one below the root).
-        let fromItsRow = unread.firstIndex { row in
-            row.count >= 3 && row[2] == profile.name && row[1].map { $0.hasPrefix("/") ? $0 : root + "/" + $0 } == directory
-        }
-        guard let row = fromItsRow else {
-            invariant(false, "'\(profile.name)' in \(directory) is no row's, in order")
-            return
-        }
-        unread = unread[(row + 1)...]
-        let firefox = AppProfiles(format: .firefox, paths: [:], arguments: ["-P", AppProfiles.placeholder])
-        invariant(
-            profile.arguments(firefox) == ["--profile", directory] && !profile.looksLikeAnOption(firefox),
-            "group profile '\(profile.name)' is not opened by its directory")
-        let key = ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: profile.name))
-        invariant(key.app == "firefox" && key.profile == profile.name, "the key of group profile '\(profile.name)' does not read back")
-    }
+    checkProfileGroupRows(
+        stride(from: 0, to: cells.count, by: 3).map { start in
+            cells[start..<min(start + 3, cells.count)].map { $0 == "\u{1}" ? nil : $0 }
+        })
 }

@@ -90,5 +90,5 @@ private let bundledLinks: CatalogLinkMatcher = {
     let catalog = bundledCatalog
     return CatalogLinkMatcher(
         types: catalog.summaries().map { (try! catalog.appType($0.key), catalog.links(of: $0.key)) },
-        host: nil, diagnostics: RecordingDiagnostics())
+        url: nil, diagnostics: RecordingDiagnostics())
 }()

@@ -38,7 +38,7 @@ package struct App: Equatable, Sendable {
 }
 
 /// Where a browser keeps its list of profiles and how one is picked on its command line
-/// (README, "Profiles and private windows").
+/// (doc/profiles.md).
 package struct AppProfiles: Equatable, Sendable {
     package enum Format: String, Sendable {
         /// `profiles.ini`: `[Profile…]` groups with a `Name`.

@@ -1,5 +1,8 @@
 /// The project's `catalog/` tree, compiled into the binary by the EmbedCatalog plugin.
 package enum BundledCatalog {
+    /// What the bundled data says it comes from, in warnings and on its links.
+    package static let source = "bundled catalog"
+
     struct EmbeddedFile: Sendable {
         /// Each type's key, name, and the hosts of its links as the patterns write them (`*.zoom.us`).
         var types: [(key: String, name: String, linkHosts: [String])]
@@ -8,6 +11,9 @@ package enum BundledCatalog {
         /// The types' links alone, as a catalog file of key and links: only links need them.
         /// Without their examples, which only `describe` reads.
         var links: String
+        /// Each link host as the patterns write it (`*.zoom.us`) with its links alone, as a
+        /// catalog file of key and links, without examples: a handled link decodes only its host's.
+        var linksByHost: [(host: String, links: String)]
         /// The same with the links' examples.
         var linksWithExamples: String
     }
@@ -26,6 +32,13 @@ package enum BundledCatalog {
     /// with their examples only when asked.
     package static func linksJSON(for key: String, withExamples: Bool) -> String? {
         files.first { file in file.types.contains { $0.key == key } }.map { withExamples ? $0.linksWithExamples : $0.links }
+    }
+
+    /// The links of `key` whose host could be `host`, each host's as a catalog file, in the order
+    /// of their hosts' first links in the type.
+    package static func linksJSON(for key: String, host: WebHost) -> [String] {
+        guard let file = files.first(where: { file in file.types.contains { $0.key == key } }) else { return [] }
+        return file.linksByHost.filter { LinkPattern.HostPattern.couldBe($0.host, host) }.map(\.links)
     }
 
     /// The JSON text of every bundled file.

@@ -1,4 +1,4 @@
-/// A web link that means one of a type's actions (README, "Links in the catalog"):
+/// A web link that means one of a type's actions (doc/links-and-rules.md, "Links in the catalog"):
 /// `https://t.me/{{username}}` is `chat open_chat`. Its pattern is read only when links are
 /// needed (`handle`, `describe`), so that other commands never pay for it.
 package struct CatalogLink: Equatable, Sendable {
@@ -13,7 +13,7 @@ package struct CatalogLink: Equatable, Sendable {
     package var parameters: [String: String] = [:]
     /// `+` in a path segment is a space (Google Maps writes `/maps/search/Alexanderplatz+Berlin`).
     package var plusIsSpace = false
-    /// What the pattern must make of real links (README, "Links in the catalog").
+    /// What the pattern must make of real links (doc/links-and-rules.md, "Links in the catalog").
     package var examples: [LinkExample] = []
     /// The file (or URL) that said so, for warnings.
     package var origin: String
@@ -50,7 +50,7 @@ package struct LinkExample: Equatable, Sendable {
 }
 
 extension CatalogLink {
-    /// As `list --json` and `describe --json` show it (README, "Links in the catalog").
+    /// As `list --json` and `describe --json` show it (doc/links-and-rules.md, "Links in the catalog").
     package var json: JSONValue {
         .object([
             ("action", .string(action)), ("pattern", .string(pattern)),
@@ -68,10 +68,17 @@ package struct ReadLink: Sendable {
 extension AppType {
     /// The type's `links` with their patterns read; an invalid one is left out with a warning
     /// naming its file and pattern, and so is one whose action the type does not have. With
-    /// `host`, only the patterns whose host it could be are read (a link has one host).
-    package func read(_ links: [CatalogLink], forHost host: WebHost? = nil, diagnostics: DiagnosticSink) -> [ReadLink] {
+    /// `url`, only the patterns that could take it are read: a bundled one (catalog/check.py
+    /// checked them all) when it could take the link (`LinkPattern.mayMatch`), another
+    /// source's when it is of the link's host, so that an invalid one there is named.
+    package func read(_ links: [CatalogLink], for url: WebURL? = nil, diagnostics: DiagnosticSink) -> [ReadLink] {
         links.compactMap { link -> ReadLink? in
-            if let host, let hostPattern = LinkPattern.hostPattern(of: link.pattern), !hostPattern.matches(host) { return nil }
+            if let url {
+                let could =
+                    link.origin == BundledCatalog.source
+                    ? LinkPattern.mayMatch(link.pattern, url) : LinkPattern.hostPattern(of: link.pattern)?.matches(url.host) ?? true
+                if !could { return nil }
+            }
             let shown = link.pattern.count > 80 ? link.pattern.prefix(80) + "…" : Substring(link.pattern)
             let pattern: LinkPattern
             do throws(LinkPatternError) {

@@ -1,6 +1,6 @@
 /// Merges the records of one app type from several sources, in order: a later source wins
 /// field by field, and parameters, actions, apps and app actions are matched by key, so
-/// entries only one source has are kept (README, "The catalog").
+/// entries only one source has are kept (doc/configuration.md, "The catalog").
 package enum CatalogMerger {
     package static func merge(_ records: [AppTypeRecord]) -> AppType? {
         guard let key = records.first?.key else { return nil }

@@ -71,10 +71,12 @@ public final class Choosy {
     /// The link cleaner with the rules found for this installation and user, read once.
     func linkCleaner() -> LinkCleaner {
         if let loadedLinkCleaner { return loadedLinkCleaner }
+        let loadingStarted = threadCPUSeconds()
         let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
         let cleaner = LinkCleaner(
             files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics, keepsParsedRules: !settings.dryRun),
-            removesReferralMarketing: configuration().cleanReferrals, warn: diagnostics.warning
+            removesReferralMarketing: configuration().cleanReferrals, timeLimit: cleaningTimeLimit(), loadingStarted: loadingStarted,
+            warn: diagnostics.warning
         )
         loadedLinkCleaner = cleaner
         if !isOffline, let background = backgroundRefresher(), cleaningRulesRefresher().isDue {
@@ -82,6 +84,17 @@ public final class Choosy {
             background.refreshLater(CleaningRulesRefresher.refreshWord)
         }
         return cleaner
+    }
+
+    /// The CPU seconds cleaning one link may take: `CHOOSY_CLEAN_TIME_LIMIT` (for valgrind, or a
+    /// machine far slower than the default was made for), else the default.
+    private func cleaningTimeLimit() -> Double {
+        guard let value = environment.value("CHOOSY_CLEAN_TIME_LIMIT") else { return LinkCleaner.timeLimit }
+        guard let seconds = Double(value), seconds > 0, !seconds.isNaN else {
+            diagnostics.warning("ignoring CHOOSY_CLEAN_TIME_LIMIT='\(value)': expected a number of seconds")
+            return LinkCleaner.timeLimit
+        }
+        return seconds
     }
 
     /// Downloads newer ClearURLs rules: `CHOOSY_CLEAN_RULES_URL` (for tests and mirrors), else
@@ -93,6 +106,11 @@ public final class Choosy {
             fileSystem: fileSystem, client: httpClient, freshness: CatalogFreshness(environment: environment, diagnostics: diagnostics),
             clock: clock
         )
+    }
+
+    /// What the background refreshes could not do, kept for a later command to say.
+    package func refreshFailures() -> RefreshFailures {
+        RefreshFailures(environment: environment, fileSystem: fileSystem, clock: clock)
     }
 
     private var loadedBackgroundRefresher: ProcessBackgroundRefresher?
@@ -145,6 +163,9 @@ public final class Choosy {
     package func configuration() -> Configuration {
         if let loadedConfiguration { return loadedConfiguration }
         let configuration = Configuration.load(environment: environment, fileSystem: fileSystem, warnings: corruptFiles)
+        if let warning = configuration.unknownMembersWarning(path: Configuration.path(environment: environment)) {
+            diagnostics.warning(warning)
+        }
         loadedConfiguration = configuration
         return configuration
     }
@@ -236,7 +257,7 @@ public final class Choosy {
         // Most programs run one entry: the rules' sources are read only to choose among several.
         guard ids.count > 1 else { return ids.first }
         let sources = siteRules.sources()
-        return ids.first { id in sources.contains { sourceNames.rule($0, names: id) } } ?? ids.first
+        return sourceNames.first(of: ids, namedByAnyOf: sources) ?? ids.first
     }
 
     /// Ends the command: starts the catalog refreshes it asked for (one detached child).
@@ -284,11 +305,26 @@ public final class Choosy {
         try installedCatalog().installedApps(of: type)
     }
 
+    /// The launcher, made once: the planner, the opener and the fallback share it (it reads the
+    /// locale). It may give the launched app the activation token, which only the app a link or
+    /// action was for may have (a callback never does: `callbackLauncher`, doc/desktop.md).
     func launcher() -> Launcher {
-        Launcher(
+        if let loadedLauncher { return loadedLauncher }
+        let launcher = Launcher(
             environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: activation,
             givenBytes: settings.givenBytes
         )
+        loadedLauncher = launcher
+        return launcher
+    }
+
+    private var loadedLauncher: Launcher?
+
+    /// Starts a callback's handler, which never gets the activation token.
+    func callbackLauncher() -> Launcher {
+        Launcher(
+            environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics, activation: nil,
+            givenBytes: settings.givenBytes)
     }
 
     /// Makes the plan of a request: what every command that opens or explains reads.
@@ -296,7 +332,8 @@ public final class Choosy {
         OpenPlanner(
             apps: try installedCatalog(), preferences: preferences(), rules: siteRules,
             sources: LinkSources(
-                source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) }),
+                source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) },
+                desktopID: { [unowned self] in self.sourceNames.desktopID(of: $0) }),
             classifier: LinkClassifier(catalog: try catalog(), diagnostics: diagnostics), launcher: launcher(),
             alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), whereabouts: { [unowned self] in self.whereabouts() },
             diagnostics: diagnostics

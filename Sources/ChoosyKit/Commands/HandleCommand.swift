@@ -1,5 +1,5 @@
-/// `choosy handle URL`: a plain link opened through the app type it stands for (README,
-/// "choosy handle").
+/// `choosy handle URL`: a plain link opened through the app type it stands for
+/// (doc/links-and-rules.md, "choosy handle").
 struct HandleCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command.opening(
         "handle", "open a plain link through its app type",

@@ -1,4 +1,4 @@
-/// `choosy route URL`: answers an x-callback-url request (README, "choosy route").
+/// `choosy route URL`: answers an x-callback-url request (doc/hooks-and-callbacks.md, "choosy route").
 struct RouteCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command.opening(
         "route", "answer an x-callback-url",
@@ -67,13 +67,7 @@ struct RouteCommand: ChoosyCommand {
             }
         }
         let hooks = choosy.hookRunner()
-        router.fallback = { request in
-            switch hooks.runCustomAction(request.action, parameters: request.parameters) {
-            case .success(let parameters)?: .success(parameters)
-            case .failure(let code, let message)?: .failure(code: code, message: message)
-            case nil: nil
-            }
-        }
+        router.fallback = { request in hooks.runCustomAction(request.action, parameters: request.parameters) }
 
         var result = router.route(url)
         if result.status == ExitStatus.noChoice.rawValue && result.message == nil {
@@ -127,7 +121,7 @@ struct RouteCommand: ChoosyCommand {
     }
 
     /// Opens a callback URL with the system's default handler for its scheme, which is never
-    /// choosy itself.
+    /// choosy itself, and without the activation token: the callback is no app the user asked for.
     private static func openCallback(_ url: String, in choosy: Choosy) throws(ChoosyError) -> [String] {
         let diagnostics = choosy.diagnostics
         guard let scheme = URLParts(url)?.scheme.lowercased() else { return [] }
@@ -136,7 +130,7 @@ struct RouteCommand: ChoosyCommand {
             return []
         }
         diagnostics.explain("opening the callback with \(entry.id)")
-        return try choosy.launcher().launch(entry, url: url)
+        return try choosy.callbackLauncher().launch(entry, url: url)
     }
 }
 

@@ -53,6 +53,8 @@ struct WhyCommand: ChoosyCommand {
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let choosy = try context.choosy()
+        // What a background refresh could not do, which -v has said already; why forgets nothing.
+        if !context.options.verbose, let failures = choosy.refreshFailures().summary() { choosy.diagnostics.warning(failures) }
         var request = request
         if let link = request.handledLink {
             request.handledLink = choosy.linkToOpen(link, clean: clean, unshorten: unshorten)

@@ -33,11 +33,14 @@ package final class DesktopEntryIndex: Sendable {
     private typealias Located = (entry: DesktopEntry, rank: Int)
     /// Per entry file, why it is unusable (nil: usable) and the schemes its `MimeType` lists,
     /// worked out once per command for the same reason.
-    private let unusable = Mutex<[String: EntryUnusable?]>([:])
+    private let unusable = Mutex<[String: String?]>([:])
     private let schemesByPath = Mutex<[String: Set<String>]>([:])
 
     /// Subdirectory depth limit: real trees are one or two deep, and a symlink loop must end.
     private static let maxDepth = 8
+    /// The longest file name a directory can hold (`NAME_MAX`): a longer part of an ID is
+    /// neither a file nor a subdirectory there.
+    private static let nameLimit = 255
     /// A directory changed this recently (seconds) may change again within the same
     /// timestamp tick, unseen; a map built from it is not saved.
     private static let racyInterval = 2.0
@@ -57,7 +60,7 @@ package final class DesktopEntryIndex: Sendable {
         self.searchPath = environment.searchPath
         self.fileSystem = fileSystem
         self.clock = clock
-        self.excludedExecutable = executable.flatMap(canonicalPath)
+        self.excludedExecutable = executable.flatMap(fileSystem.canonicalPath)
     }
 
     // MARK: Lookup by ID
@@ -81,7 +84,8 @@ package final class DesktopEntryIndex: Sendable {
         guard DesktopEntryIndex.isValidID(id) else { return nil }
         let name = id[...]
         for (rank, directory) in directories.enumerated() {
-            if let entry = firstEntry(named: name, id: id, in: directory, depth: 0) {
+            var tried: Set<Probe> = []
+            if let entry = firstEntry(named: name, id: id, in: directory, depth: 0, tried: &tried) {
                 return entry.isHidden ? nil : (entry, rank)
             }
         }
@@ -108,18 +112,15 @@ package final class DesktopEntryIndex: Sendable {
     /// `TryExec` (if any) naming an installed executable, and not choosy itself.
     /// `NoDisplay=true` does not matter: it only hides the entry from menus.
     package func unusableReason(_ entry: DesktopEntry) -> String? {
-        unusable(entry)?.description
-    }
-
-    /// Why the entry cannot be launched, as a value (`choosy why` tells the kinds apart).
-    package func unusable(_ entry: DesktopEntry) -> EntryUnusable? {
         if let known = unusable.withLock({ $0[entry.path] }) { return known }
-        let reason = findUnusable(entry)
+        let reason = self.unusable(entry)?.description
         unusable.withLock { $0[entry.path] = .some(reason) }
         return reason
     }
 
-    private func findUnusable(_ entry: DesktopEntry) -> EntryUnusable? {
+    /// Why the entry cannot be launched, as a value (`choosy why` tells the kinds apart; worked
+    /// out anew each time, as only it asks).
+    package func unusable(_ entry: DesktopEntry) -> EntryUnusable? {
         guard entry.type == "Application" else { return .notApplication }
         guard let exec = entry.exec else { return .noExec }
         let commandLine: ExecCommandLine
@@ -141,7 +142,8 @@ package final class DesktopEntryIndex: Sendable {
     package func copies(id: String) -> [(entry: DesktopEntry, rank: Int)] {
         guard DesktopEntryIndex.isValidID(id) else { return [] }
         return directories.enumerated().compactMap { rank, directory in
-            firstEntry(named: id[...], id: id, in: directory, depth: 0).map { ($0, rank) }
+            var tried: Set<Probe> = []
+            return firstEntry(named: id[...], id: id, in: directory, depth: 0, tried: &tried).map { ($0, rank) }
         }
     }
 
@@ -173,21 +175,33 @@ package final class DesktopEntryIndex: Sendable {
 
     /// The first parseable file for `name` below `directory`: `a-b-c.desktop` may be
     /// `a-b-c.desktop`, `a/b-c.desktop`, `a-b/c.desktop` or `a/b/c.desktop`. Only prefixes
-    /// that are directories are followed, so a lookup costs a few `stat`s.
-    private func firstEntry(named name: Substring, id: String, in directory: String, depth: Int) -> DesktopEntry? {
-        if let entry = DesktopEntryParser.read(joinPath(directory, String(name)), id: id, fileSystem: fileSystem) {
+    /// that are directories are followed, so a lookup costs a few `stat`s; only prefixes a
+    /// directory can hold (`nameLimit`), and each directory once for each rest of the name
+    /// (`tried`, by device and inode), so that an ID of thousands of dashes or a symlink loop
+    /// costs a bounded number (doc/security.md).
+    private func firstEntry(named name: Substring, id: String, in directory: String, depth: Int, tried: inout Set<Probe>)
+        -> DesktopEntry?
+    {
+        let length = name.utf8.count
+        if length <= DesktopEntryIndex.nameLimit,
+            let entry = DesktopEntryParser.read(joinPath(directory, String(name)), id: id, fileSystem: fileSystem)
+        {
             return entry
         }
         guard depth < DesktopEntryIndex.maxDepth else { return nil }
         // By byte: `-` is ASCII, and a search by Character cost more than the `stat`s.
         var searchStart = name.startIndex
-        while let dash = name.utf8[searchStart...].firstIndex(of: UInt8(ascii: "-")) {
+        while let dash = name.utf8[searchStart...].firstIndex(of: UInt8(ascii: "-")),
+            name.utf8.distance(from: name.startIndex, to: dash) <= DesktopEntryIndex.nameLimit
+        {
             let component = name[..<dash]
             let afterDash = name.utf8.index(after: dash)
             if component != "." && component != "..", !component.isEmpty {
                 let subdirectory = joinPath(directory, String(component))
-                if fileSystem.info(subdirectory)?.kind == .directory,
-                    let entry = firstEntry(named: name[afterDash...], id: id, in: subdirectory, depth: depth + 1)
+                if let info = fileSystem.info(subdirectory), info.kind == .directory,
+                    case let rest = length - name.utf8.distance(from: name.startIndex, to: afterDash),
+                    tried.insert(Probe(directory: info.identity, rest: rest)).inserted,
+                    let entry = firstEntry(named: name[afterDash...], id: id, in: subdirectory, depth: depth + 1, tried: &tried)
                 {
                     return entry
                 }
@@ -195,6 +209,12 @@ package final class DesktopEntryIndex: Sendable {
             searchStart = afterDash
         }
         return nil
+    }
+
+    /// A directory looked in for the last `rest` bytes of an ID.
+    private struct Probe: Hashable {
+        var directory: FileIdentity
+        var rest: Int
     }
 
     private func isInstalledExecutable(_ program: String) -> Bool {
@@ -207,7 +227,7 @@ package final class DesktopEntryIndex: Sendable {
         guard let excludedExecutable, program.hasPrefix("/") || !program.contains("/"),
             let resolved = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem)
         else { return false }
-        return canonicalPath(resolved) == excludedExecutable
+        return fileSystem.canonicalPath(resolved) == excludedExecutable
     }
 
     // MARK: Lookup by URL scheme
@@ -300,47 +320,72 @@ package final class DesktopEntryIndex: Sendable {
         // `mimeinfo.cache` lists it for, when that file can be trusted (most of a rebuild was
         // parsing entries); otherwise its own, read only when its bytes may name one.
         // Only IDs that some file names a scheme for are looked at twice: each of the thousands
-        // of files costs one dictionary lookup.
-        var candidates: [String: Candidate] = [:]
+        // of files costs one dictionary lookup, and each scheme named for an ID one element of
+        // `named` (40,000 entries name tens of thousands: an array each cost more than the rest).
+        var slots: [String: Int] = [:]
+        var candidates: [Candidate] = []
+        var named: [(slot: Int, root: Int, scheme: String)] = []
+        func value(_ slot: inout Int) -> Int { slot }
+        func name(_ id: String, for scheme: String, in root: Int) {
+            // One lookup, in place: it gives the next slot to an ID that has none.
+            let next = candidates.count
+            let slot = value(&slots[id, default: next])
+            if slot == next { candidates.append(Candidate()) }
+            named.append((slot, root, scheme))
+        }
         for (root, listing) in listings.enumerated() where trusted[root] {
             guard let listed = listing?.listed else { continue }
-            candidates.reserveCapacity(candidates.count + listed.count)
-            for (id, scheme) in listed { candidates[id, default: Candidate()].named.append((root, scheme)) }
+            slots.reserveCapacity(slots.count + listed.count)
+            named.reserveCapacity(named.count + listed.count)
+            for (id, scheme) in listed { name(id, for: scheme, in: root) }
         }
         for file in files where !trusted[file.root] {
-            for scheme in schemesNamed(byEntryAt: file.path, id: file.id) {
-                candidates[file.id, default: Candidate()].named.append((file.root, scheme))
-            }
+            for scheme in schemesNamed(byEntryAt: file.path, id: file.id) { name(file.id, for: scheme, in: file.root) }
         }
-        // Through the index: changing a value by its key in place cost more than the lookup.
+        // A name counts for a root that has a file of the ID, as `slot * roots + root`.
+        var hasFile: Set<Int> = []
         for (position, file) in files.enumerated() {
-            if let index = candidates.index(forKey: file.id) { candidates.values[index].found(file, at: position) }
+            guard let slot = slots[file.id] else { continue }
+            candidates[slot].found(file, at: position)
+            hasFile.insert(slot * directories.count + file.root)
         }
+        // In the order of the IDs' first files; all the names of one ID are then together.
+        let ordered = named.compactMap { slot, root, scheme in
+            hasFile.contains(slot * directories.count + root) ? (position: candidates[slot].position, slot: slot, scheme: scheme) : nil
+        }.sorted { $0.position < $1.position }
+        // In place, so that a scheme is looked up once (reading, then appending, cost two).
+        func add(_ id: String, to ids: inout [String]) { if ids.last != id { ids.append(id) } }
         var handlers: [String: [String]] = [:]
-        for candidate in candidates.values.filter({ !$0.schemes.isEmpty }).sorted(by: { $0.position < $1.position }) {
-            for scheme in candidate.schemes { handlers[scheme, default: []].append(candidate.id) }
-        }
+        for (_, slot, scheme) in ordered { add(candidates[slot].id, to: &handlers[scheme, default: []]) }
         return SchemeCache(roots: directories, directories: seen, handlers: handlers)
     }
 
-    /// A filter of IDs by a cheap hash of their bytes (FNV-1a, one bit in 2^16), so that most of
-    /// the thousands of files that no listing names are skipped before a String is made of them.
-    /// Exact for ASCII: an ASCII ID equals another String only if their bytes are equal; with
-    /// any other ID among those it holds, or to check, it holds everything.
+    /// A filter of IDs by a cheap hash of their bytes (FNV-1a, one bit in at least 2^16 and
+    /// about 32 per ID), so that most of the thousands of files that no listing names are
+    /// skipped before a String is made of them. Exact for ASCII: an ASCII ID equals another
+    /// String only if their bytes are equal; with any other ID among those it holds, or to
+    /// check, it holds everything.
     private struct IDFilter {
-        private var bits = Array(repeating: UInt64(0), count: 1 << 10)
+        private var bits: [UInt64]
+        private let mask: UInt64
         private var holdsEverything = false
 
         /// Holding the IDs of every listing.
         init(_ listings: [(listed: [(id: String, scheme: String)], modified: Int64)?]) {
+            // Sized by the IDs, so that a file of 40,000 passes as rarely as one of 4,000.
+            let count = listings.reduce(0) { $0 + ($1?.listed.count ?? 0) }
+            var size = 1 << 16
+            while size < count * 32 && size < 1 << 24 { size <<= 1 }
+            bits = Array(repeating: 0, count: size >> 6)
+            mask = UInt64(size - 1)
             for case let listing? in listings {
                 for (id, _) in listing.listed {
                     guard let hash = IDFilter.start(id) else {
                         holdsEverything = true
                         return
                     }
-                    let bit = IDFilter.bit(hash)
-                    bits[bit >> 6] |= 1 << (bit & 63)
+                    let position = bit(hash)
+                    bits[position >> 6] |= 1 << (position & 63)
                 }
             }
         }
@@ -353,11 +398,11 @@ package final class DesktopEntryIndex: Sendable {
         /// Whether it may hold the ID made of the prefix whose hash is `start` and `name`.
         func mayHold(from start: UInt64?, name: UnsafeBufferPointer<UInt8>) -> Bool {
             guard !holdsEverything, let start, let hash = IDFilter.hash(name, from: start) else { return true }
-            let bit = IDFilter.bit(hash)
-            return bits[bit >> 6] & (1 << (bit & 63)) != 0
+            let position = bit(hash)
+            return bits[position >> 6] & (1 << (position & 63)) != 0
         }
 
-        private static func bit(_ hash: UInt64) -> Int { Int((hash ^ hash >> 32 ^ hash >> 16) & 0xFFFF) }
+        private func bit(_ hash: UInt64) -> Int { Int((hash ^ hash >> 32 ^ hash >> 16) & mask) }
 
         /// The FNV-1a hash of ASCII bytes, continued from `hash`; nil for others.
         private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, from hash: UInt64) -> UInt64? {
@@ -371,19 +416,15 @@ package final class DesktopEntryIndex: Sendable {
     }
 
     /// An ID that a trusted `mimeinfo.cache` lists, or an entry of another directory names, for
-    /// schemes: which ones, by root (a listing counts only for an ID with a file in its root).
+    /// schemes (the `named` of `scan`).
     private struct Candidate {
-        var named: [(root: Int, scheme: String)] = []
         /// As its first file spells it (IDs equal as Strings may differ in bytes, and the file's
         /// bytes are what finds it again), and where that file is in the walk.
         var id = ""
         var position = Int.max
-        /// The schemes named for the roots that have a file of it.
-        var schemes: [String] = []
 
         mutating func found(_ file: EntryFile, at position: Int) {
             if position < self.position { (id, self.position) = (file.id, position) }
-            for named in named where named.root == file.root && !schemes.contains(named.scheme) { schemes.append(named.scheme) }
         }
     }
 
@@ -432,13 +473,13 @@ package final class DesktopEntryIndex: Sendable {
                 // `read` refuses what `DesktopEntryParser.read` refuses: not regular, too large.
                 guard let bytes = try? fileSystem.read(file.path, limit: KeyFile.sizeLimit),
                     let entry = DesktopEntryParser.parse(bytes, id: file.id, path: file.path, keeping: ["Type", "Hidden", "Exec"]),
-                    !entry.isHidden, entry.type == "Application", let program = DesktopEntryIndex.programName(of: entry),
-                    programs[program]?.contains(file.id) != true
+                    !entry.isHidden, entry.type == "Application", let program = DesktopEntryIndex.programName(of: entry)
                 else { continue }
                 programs[program, default: []].append(file.id)
             }
         }
-        return SchemeCache(roots: directories, directories: seen, handlers: programs)
+        // An ID with files in several directories is listed once (one program may run thousands).
+        return SchemeCache(roots: directories, directories: seen, handlers: programs.mapValues(uniqued))
     }
 
     /// The IDs of every file below the applications directories, each once, in precedence
@@ -499,13 +540,12 @@ package final class DesktopEntryIndex: Sendable {
                 return
             }
             let start = skipping == nil ? nil : IDFilter.start(prefix)
-            for index in names.byteOrder() {
+            let order = names.byteOrder { index in
                 // A name ending in `.desktop` is a file's or nothing's, never a directory's.
-                let skipped = skipping.map { filter in
-                    names.withName(at: index) { DesktopEntryIndex.hasDesktopSuffix($0) && !filter.mayHold(from: start, name: $0) }
-                }
-                if skipped != true { consider(names.string(at: index), ascii: true) }
+                guard let skipping else { return true }
+                return names.withName(at: index) { !DesktopEntryIndex.hasDesktopSuffix($0) || skipping.mayHold(from: start, name: $0) }
             }
+            for index in order { consider(names.string(at: index), ascii: true) }
         }
         walk(directories[root], prefix: "", depth: 0)
         return (files, seen, newest)
@@ -520,9 +560,12 @@ extension DesktopEntryIndex {
     /// into the directory, it is never older while no entry was added, removed or renamed since.
     private func schemesListed(in directory: String) -> (listed: [(id: String, scheme: String)], modified: Int64)? {
         let path = joinPath(directory, "mimeinfo.cache")
-        guard let info = fileSystem.info(path), info.kind == .regular,
-            let bytes = try? fileSystem.read(path, limit: KeyFile.sizeLimit),
-            let types = KeyFile(parsing: bytes, keeping: ("MIME Cache", DesktopEntryIndex.namesSchemeHandler))?.groups["MIME Cache"]
+        // `read` refuses what is not a regular file, before a byte is read.
+        guard let info = fileSystem.info(path), let bytes = try? fileSystem.read(path, limit: KeyFile.listingLimit),
+            let types = KeyFile(
+                parsing: bytes, keeping: ("MIME Cache", DesktopEntryIndex.namesSchemeHandler),
+                sizeLimit: KeyFile.listingLimit, lineLimit: KeyFile.listingLimit
+            )?.groups["MIME Cache"]
         else { return nil }
         var listed: [(id: String, scheme: String)] = []
         for (type, value) in types {
@@ -540,11 +583,7 @@ extension DesktopEntryIndex {
             let entry = DesktopEntryParser.parse(bytes, id: id, path: path, keeping: ["Type", "Hidden", "MimeType"]),
             !entry.isHidden, entry.type == "Application"
         else { return [] }
-        var schemes: [String] = []
-        for scheme in entry.mimeTypes.compactMap(DesktopEntryIndex.scheme(handledBy:)) where !schemes.contains(scheme) {
-            schemes.append(scheme)
-        }
-        return schemes
+        return uniqued(entry.mimeTypes.compactMap(DesktopEntryIndex.scheme(handledBy:)))
     }
 
     /// `https` for `x-scheme-handler/HTTPS`; nil for another MIME type or an empty scheme.
@@ -584,11 +623,4 @@ extension DesktopEntryIndex {
         key.count > schemeHandlerMarker.count && key[schemeHandlerMarker.count] == UInt8(ascii: "/")
             && (0..<schemeHandlerMarker.count).allSatisfy { key[$0] | 0x20 == schemeHandlerMarker[$0] }
     }
-}
-
-/// The path with every symlink resolved, or nil when it does not exist.
-func canonicalPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
 }

@@ -1,4 +1,4 @@
-/// How an entry is started beyond its plain `Exec` (README, "Profiles and private windows").
+/// How an entry is started beyond its plain `Exec` (doc/profiles.md).
 package struct LaunchForm: Equatable, Sendable {
     /// A profile's and a private window's arguments, in that order, or a new window's
     /// (`new_window_here`, doc/running.md) after a profile's, put where the URL goes.
@@ -7,7 +7,7 @@ package struct LaunchForm: Equatable, Sendable {
     package var action: DesktopAction?
 }
 
-/// Starts a desktop entry with a URL (README, "Details: launching"): the `Exec` expanded into an argv, run directly
+/// Starts a desktop entry with a URL (doc/spec-choices.md, "Launching"): the `Exec` expanded into an argv, run directly
 /// (never through a shell), detached in its own session with stdio on `/dev/null`, in the
 /// entry's `Path` directory; `Terminal=true` apps inside a terminal emulator.
 package struct Launcher: Sendable {
@@ -89,7 +89,8 @@ package struct Launcher: Sendable {
         }
         // As GIO's launcher: the app learns its own entry, and the pid of the process started
         // (the terminal or wrapper when there is one); nothing of choosy's own launch is left.
-        var variables = environment.variables
+        // Byte for byte: the variables given as bytes that are not UTF-8 stay so (doc/security.md).
+        var variables = environment
         for name in ActivationToken.launchVariables { variables[name] = nil }
         variables["GIO_LAUNCHED_DESKTOP_FILE"] = entry.path
         variables[LinkHandoff.variable] = url.map(LinkHandoff.mark)
@@ -110,6 +111,9 @@ package struct Launcher: Sendable {
             let kind = entry.runsInTerminal ? "an app that runs in a terminal" : "a graphical app"
             diagnostics?.warning(
                 "started \(entry.id), \(kind), but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
+        } else if entry.runsInTerminal, let missing = TerminalEmulator.missingDisplay(of: argv[0], in: environment, fileSystem: fileSystem)
+        {
+            diagnostics?.warning("started \(entry.id), an app that runs in a terminal, but \(missing): it may not be able to show itself")
         }
         return argv
     }

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// What the `mimeapps.list` files and the desktop entries say about one URL scheme, resolved
-/// as the MIME Applications Associations spec 1.0.1 says (its rules are summed up in the
-/// README, "Associations").
+/// as the MIME Applications Associations spec 1.0.1 says (its rules are summed up in
+/// doc/spec-choices.md, "Associations").
 package struct SchemeAssociations: Sendable {
     /// The usable entries associated with the scheme, most preferred first.
     package var entries: [DesktopEntry]
@@ -388,7 +388,7 @@ package struct MimeAppsEditor: Sendable {
         var bytes = Array(file.lines.joined(separator: [UInt8(ascii: "\n")]))
         if file.endsWithNewline && !file.lines.isEmpty { bytes.append(UInt8(ascii: "\n")) }
         // Write through a symlink (dotfile managers link this file) instead of replacing it.
-        let target = file.existing == nil ? path : (canonicalPath(path) ?? path)
+        let target = file.existing == nil ? path : (fileSystem.canonicalPath(path) ?? path)
         do {
             try fileSystem.writeAtomically(bytes, to: target, permissions: file.existing?.permissions ?? 0o644)
         } catch {

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Runs the user's scripts routed by convention (README, "Hooks", after KNMSegueRouting): prepare
+/// Runs the user's scripts routed by convention (doc/hooks-and-callbacks.md, "Hooks", after KNMSegueRouting): prepare
 /// hooks `$XDG_CONFIG_HOME/choosy/hooks/prepareFor<Symbol>` before a launch, custom actions
 /// `$XDG_CONFIG_HOME/choosy/actions/<Symbol>` for `route`, and `--configure CMD`.
 ///
@@ -65,7 +65,7 @@ package struct HookRunner: Sendable {
     /// with a warning, as if absent.
     package func prepare(_ context: HookContext, configure command: String? = nil) -> PrepareResult {
         var parameters = context.parameters
-        func variables() -> [String: String] {
+        func variables() -> Environment {
             hookEnvironment(type: context.typeKey, action: context.actionKey, app: context.appKey, parameters: parameters)
         }
 
@@ -99,7 +99,7 @@ package struct HookRunner: Sendable {
     /// was refused), so the router reports the action as unknown. Exit 0 is success with the
     /// script's `KEY=VALUE` lines as x-success parameters; any other status is a failure with
     /// that code and the first line of its stderr.
-    package func runCustomAction(_ action: String, parameters: [String: String]) -> CustomActionResult? {
+    package func runCustomAction(_ action: String, parameters: [String: String]) -> CallbackOutcome? {
         guard let path = customActionPath(action) else {
             diagnostics.explain("no custom action: '\(action)' has no symbol characters")
             return nil
@@ -151,7 +151,7 @@ package struct HookRunner: Sendable {
         case failed(String, Int32)
     }
 
-    private func run(_ argv: [String], environment: [String: String], name: String) -> Run {
+    private func run(_ argv: [String], environment: Environment, name: String) -> Run {
         let request = ProcessRequest(
             argv: argv, environment: environment, stdout: .capture, stderr: .capture,
             timeout: timeout, ownProcessGroup: true, outputLimit: HookOutput.limit
@@ -187,8 +187,9 @@ package struct HookRunner: Sendable {
 
     /// The caller's environment without any inherited choosy hook variables (a hook run from
     /// inside another must not see its parent's parameters), plus this run's.
-    private func hookEnvironment(type: String?, action: String, app: String?, parameters: [String: String]) -> [String: String] {
-        var variables = environment.variables.filter { name, _ in
+    private func hookEnvironment(type: String?, action: String, app: String?, parameters: [String: String]) -> Environment {
+        var variables = environment
+        variables.variables = variables.variables.filter { name, _ in
             !name.hasPrefix("CHOOSY_PARAM_") && !["CHOOSY_TYPE", "CHOOSY_ACTION", "CHOOSY_APP"].contains(name)
         }
         variables["CHOOSY_TYPE"] = type

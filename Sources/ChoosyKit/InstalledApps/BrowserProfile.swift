@@ -1,7 +1,7 @@
 /// One profile of a browser, as its profile list names it.
 package struct BrowserProfile: Equatable, Sendable {
-    /// The name shown to the user, and what follows the `@` of the choice's key
-    /// (`firefox@Work`): Firefox's `Name`, Chromium's display name.
+    /// The name shown to the user, and (as `profileKey`) what follows the `@` of the choice's
+    /// key (`firefox@Work`): Firefox's `Name`, Chromium's display name.
     package var name: String
     /// What `{{profile}}` becomes on the command line: Firefox's `Name`, Chromium's profile
     /// directory (`Profile 1`).
@@ -17,9 +17,12 @@ package struct BrowserProfile: Equatable, Sendable {
     /// A Firefox container of the profile (doc/profiles.md): the link is opened in it.
     package var container: String?
 
-    /// What follows the `@` of the choice's key: the profile's name, and for a container
-    /// `/` and its name (`firefox@Work/Banking`): a word a shell and completion leave whole.
-    package var choiceName: String { container.map { "\(name)/\($0)" } ?? name }
+    /// What follows the `@` of the key of the profile itself: its name, or, for a name a `/`
+    /// would make read as a container's, that name escaped (`ChoiceKey.profilePart`).
+    package var profileKey: String { ChoiceKey.profilePart(name) }
+    /// What follows the `@` of the choice's key: the profile's, and for a container `/` and
+    /// its name (`firefox@Work/Banking`): a word a shell and completion leave whole.
+    package var choiceName: String { container.map { "\(profileKey)/\($0)" } ?? profileKey }
     /// The name shown after the app's: "Work", or "Work — Banking" for a container.
     package var shownName: String { container.map { "\(name) — \($0)" } ?? name }
 

@@ -1,4 +1,4 @@
-/// The profiles of an installed browser (README, "Profiles and private windows"): the
+/// The profiles of an installed browser (doc/profiles.md): the
 /// profile list of the installed variant only (its desktop ID's path in the catalog's
 /// `profiles`), read when a choice needs it. A list that is missing has no profiles; one
 /// that cannot be read or parsed is skipped with one line under `-v`, never fatal.
@@ -61,7 +61,8 @@ package struct BrowserProfileFinder: Sendable {
     /// The profiles of a `profiles.ini` in `root`, each profile group's in place of the entry
     /// that names its store (doc/profiles.md). That entry is one of the group's, found by its
     /// directory, and stays a choice of its own only when none is; a store that cannot be
-    /// read costs only its group, the entry staying. A name seen already is left out.
+    /// read costs only its group, the entry staying. A name seen already is left out, and so
+    /// is a profile whose `Path` is relative without `IsRelative=1`, which Firefox skips.
     private func firefoxProfiles(_ entries: [FirefoxProfileList.Entry], root: String, app: App) -> [BrowserProfile] {
         var profiles: [BrowserProfile] = []
         var names: Set<String> = []
@@ -72,9 +73,28 @@ package struct BrowserProfileFinder: Sendable {
             }
             profiles.append(profile)
         }
+        // Each store is read once, and only the first few a list names (each may take its time limit).
+        var groups: [String: [BrowserProfile]?] = [:]
         for entry in entries {
+            guard entry.hasUsablePath else {
+                diagnostics.explain(
+                    "\(app.key): profile '\(entry.name)' has the relative Path '\(entry.path ?? "")' without IsRelative=1, which Firefox skips; not offered"
+                )
+                continue
+            }
             let listed = BrowserProfile(name: entry.name, selector: entry.name, directory: entry.directory(root: root))
-            guard let storeID = entry.storeID, let group = groupProfiles(storeID, root: root, app: app) else {
+            guard let storeID = entry.storeID else {
+                add(listed)
+                continue
+            }
+            if groups.index(forKey: storeID) == nil {
+                let group =
+                    groups.count < FirefoxProfileGroup.storesPerList
+                    ? groupProfiles(storeID, root: root, app: app)
+                    : skippedStore(storeID, "the profile list names more than \(FirefoxProfileGroup.storesPerList) stores", app: app)
+                groups.updateValue(group, forKey: storeID)
+            }
+            guard let group = groups[storeID] ?? nil else {
                 add(listed)
                 continue
             }
@@ -88,8 +108,9 @@ package struct BrowserProfileFinder: Sendable {
     /// container extension active (doc/profiles.md). A file that is missing, odd or unreadable
     /// means no containers, with one line under `-v` when it is there but unreadable.
     private func withContainers(_ profiles: [BrowserProfile], app: App) -> [BrowserProfile] {
-        profiles.flatMap { profile -> [BrowserProfile] in
-            guard let directory = profile.directory,
+        var existing = ExistingDirectories(fileSystem: fileSystem)
+        return profiles.flatMap { profile -> [BrowserProfile] in
+            guard let directory = profile.directory, existing.contains(directory),
                 let extensions = containerFile(joinPath(directory, "extensions.json"), app: app),
                 FirefoxContainers.extensionIsActive(in: extensions),
                 let containers = containerFile(joinPath(directory, "containers.json"), app: app)
@@ -99,6 +120,29 @@ package struct BrowserProfileFinder: Sendable {
                 "\(app.key): profile '\(profile.name)' has \(names.count) container(s)"
                     + (names.isEmpty ? "" : ": " + names.joined(separator: ", ")))
             return [profile] + names.map(profile.inContainer)
+        }
+    }
+
+    /// Which profile directories exist, each parent directory listed once: asking for each
+    /// profile's `extensions.json` in turn cost a failed `stat` per profile, 10,000 of them
+    /// for a generated profiles.ini (doc/security.md, "Many candidates"). A directory whose
+    /// name a listing cannot answer for (`..`, a trailing `/`), or whose parent exists but
+    /// cannot be listed, is asked for itself.
+    private struct ExistingDirectories {
+        let fileSystem: FileSystem
+        /// Parent directory → the names in it; nil for one that exists but cannot be listed.
+        var listings: [String: Set<String>?] = [:]
+
+        mutating func contains(_ directory: String) -> Bool {
+            let parent = parentDirectory(of: directory)
+            let name = directory.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(directory[directory.index(after: $0)...]) } ?? directory
+            guard !name.isEmpty, name != ".", name != ".." else { return fileSystem.info(directory) != nil }
+            if listings.index(forKey: parent) == nil {
+                let listing = fileSystem.list(parent).map(Set.init) ?? (fileSystem.info(parent) == nil ? [] : nil)
+                listings.updateValue(listing, forKey: parent)
+            }
+            guard let listing = listings[parent] ?? nil else { return fileSystem.info(directory) != nil }
+            return listing.contains(name)
         }
     }
 
@@ -113,35 +157,30 @@ package struct BrowserProfileFinder: Sendable {
     }
 
     /// The profiles of the group whose store is `storeID`, or nil (with one line under `-v`)
-    /// when the store is missing, too large, of another schema version, locked or corrupt.
+    /// when the store is missing, is no regular file within the size limit, is being written,
+    /// lacks the table and columns read, is corrupt or goes past a limit (doc/security.md).
     private func groupProfiles(_ storeID: String, root: String, app: App) -> [BrowserProfile]? {
         guard let path = FirefoxProfileGroup.storePath(root: root, storeID: storeID) else {
             diagnostics.explain("\(app.key): the StoreID '\(singleLine(storeID))' names no store; its profile group is skipped")
             return nil
         }
-        func skip(_ reason: String) -> [BrowserProfile]? {
-            diagnostics.explain("\(app.key): skipping the profile group store \(path): \(reason)")
-            return nil
-        }
-        guard let info = fileSystem.info(path) else { return skip("it does not exist") }
-        guard info.kind == .regular, info.size <= Int64(FirefoxProfileGroup.sizeLimit) else {
-            return skip("not a regular file of at most \(FirefoxProfileGroup.sizeLimit >> 20) MiB")
-        }
+        guard fileSystem.info(path) != nil else { return skippedStore(path, "it does not exist", app: app) }
         do {
-            let store = try stores.read(path, query: FirefoxProfileGroup.query)
-            guard FirefoxProfileGroup.schemaVersions.contains(store.version) else {
-                return skip(
-                    "schema version \(store.version), not one of \(FirefoxProfileGroup.schemaVersions.map(String.init).joined(separator: ", "))"
-                )
-            }
-            return FirefoxProfileGroup.profiles(rows: store.rows, root: root)
+            let rows = try stores.rows(
+                of: FirefoxProfileGroup.table, columns: FirefoxProfileGroup.columns, in: path, within: FirefoxProfileGroup.limits)
+            return FirefoxProfileGroup.profiles(rows: rows, root: root)
         } catch {
-            return skip(error.description)
+            return skippedStore(path, error.description, app: app)
         }
     }
 
+    private func skippedStore(_ store: String, _ reason: String, app: App) -> [BrowserProfile]? {
+        diagnostics.explain("\(app.key): skipping the profile group store \(store): \(reason)")
+        return nil
+    }
+
     /// Which of the places a variant may keep its profile list the browser reads (doc/profiles.md,
-    /// "where Firefox keeps profiles"): the first whose directory exists, else the last. So
+    /// "Where Firefox keeps its profiles"): the first whose directory exists, else the last. So
     /// Firefox goes on with an existing `~/.mozilla/firefox/` and a new user's is
     /// `$XDG_CONFIG_HOME/mozilla/firefox/`, as the real firefox-esr decides
     /// (`Tests/Fixtures/firefox-esr/README.md`); `MOZ_LEGACY_HOME=1` keeps Firefox on the first.

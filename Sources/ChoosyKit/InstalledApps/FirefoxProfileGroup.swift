@@ -4,12 +4,16 @@
 /// theme columns), read as its SelectableProfileService reads them: `path` is below the
 /// directory of `profiles.ini` unless absolute, and the group's profiles go by `id`.
 package enum FirefoxProfileGroup {
-    /// Real stores hold a few rows and some shared preferences; anything near this is no store.
-    package static let sizeLimit = 64 << 20
-    /// The `user_version`s Firefox's source gives the store: 0 before its migrations, then 1
-    /// to 3; the `Profiles` table is the same in all of them.
-    package static let schemaVersions: ClosedRange<Int64> = 0...3
-    package static let query = "SELECT id, path, name FROM Profiles ORDER BY id"
+    /// What is read: the table and columns every version of the store has had (`user_version`
+    /// 3 as Firefox 140 writes it, 7 as Firefox 153 does), checked in the store itself rather
+    /// than by its version, so a later version that keeps them is read too.
+    package static let table = "Profiles"
+    package static let columns = ["id", "path", "name"]
+    /// Real stores hold a few rows and some shared preferences in well under a MiB, read in
+    /// milliseconds; anything far past that is no store (doc/security.md).
+    package static let limits = SQLiteReadLimits(fileSize: 64 << 20, rows: 10_000, valueBytes: 64 << 10, totalBytes: 4 << 20, seconds: 1)
+    /// How many stores one profile list may name: each is one group, and real lists have one.
+    package static let storesPerList = 4
 
     /// The store of `storeID` beside a `profiles.ini` in `root`. Firefox makes store IDs of
     /// hex digits; one with anything but letters, digits, `-` and `_` (a `/`, `..`) is no
@@ -23,7 +27,8 @@ package enum FirefoxProfileGroup {
         return allowed ? joinPath(root, "Profile Groups", storeID + ".sqlite") : nil
     }
 
-    /// The group's profiles from the rows of `query`, leniently: a row without a path or a
+    /// The group's profiles from the rows of `columns`, in the table's order (by `id`, its
+    /// rowid), leniently: a row without a path or a
     /// name, with a line break or NUL in either, or with a directory or name seen already,
     /// is skipped rather than costing the others.
     package static func profiles(rows: [[String?]], root: String) -> [BrowserProfile] {

@@ -18,27 +18,35 @@ package enum FirefoxProfileList {
         /// The profile group whose store is `Profile Groups/<StoreID>.sqlite` beside the file.
         package var storeID: String?
 
-        /// The profile's directory, for a file in `root`; nil without a `Path`.
+        /// False for a `Path` that is neither absolute nor marked `IsRelative=1`: Firefox skips
+        /// such a profile, and read as it is the path would depend on the directory choosy runs in.
+        package var hasUsablePath: Bool {
+            guard let path, !path.isEmpty, !isRelative else { return true }
+            return path.hasPrefix("/")
+        }
+
+        /// The profile's directory, for a file in `root`; nil without a usable `Path`.
         package func directory(root: String) -> String? {
-            guard let path, !path.isEmpty else { return nil }
+            guard let path, !path.isEmpty, hasUsablePath else { return nil }
             return isRelative ? joinPath(root, path) : path
         }
     }
 
-    /// The profiles in file order; one without a `Name` is skipped, and so is a second with
-    /// the same name (Firefox's `-P` would open the first).
+    /// The profiles in file order; one without a `Name` or with an unusable `Path` is skipped,
+    /// and so is a second with the same name (Firefox's `-P` would open the first).
     package static func profiles(in bytes: [UInt8]) -> [BrowserProfile] {
-        entries(in: bytes).map { BrowserProfile(name: $0.name, selector: $0.name) }
+        entries(in: bytes).filter(\.hasUsablePath).map { BrowserProfile(name: $0.name, selector: $0.name) }
     }
 
-    /// The named profiles in file order, each name once.
+    /// The named profiles in file order, each name once among those with a usable `Path`
+    /// (Firefox skips the others before it looks a name up).
     package static func entries(in bytes: [UInt8]) -> [Entry] {
         var entries: [Entry] = []
         var names: Set<String> = []
         var inProfile = false
         var current = Entry(name: "")
         func finishGroup() {
-            if inProfile, !current.name.isEmpty, names.insert(current.name).inserted { entries.append(current) }
+            if inProfile, !current.name.isEmpty, !current.hasUsablePath || names.insert(current.name).inserted { entries.append(current) }
             current = Entry(name: "")
         }
         // A CR ends a line too (as in Firefox's own reader): no name can hold a line break.

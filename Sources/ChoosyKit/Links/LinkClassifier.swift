@@ -19,7 +19,7 @@ package struct LinkOrigin: Equatable, Sendable {
     package var apps: [String]? = nil
 }
 
-/// Where `choosy handle URL` sends a link (README, "choosy handle").
+/// Where `choosy handle URL` sends a link (doc/links-and-rules.md, "choosy handle").
 package enum LinkTarget: Equatable, Sendable {
     /// Open through the app type's chooser.
     case action(LinkAction)
@@ -42,8 +42,15 @@ package struct LinkClassifier {
 
     /// The link as `route` takes it, when it is a `choosy:` one: an x-callback-url request.
     package static func routed(_ link: String) -> String? {
-        let url = trimmed(link)
-        return URLParts(url)?.scheme.lowercased() == "choosy" ? url : nil
+        // Its first letters after any blank decide, in any case: most links are no such request,
+        // and are not copied.
+        var scalars = link.unicodeScalars.drop(while: isBlank).makeIterator()
+        for expected in "choosy:".unicodeScalars {
+            guard let scalar = scalars.next() else { return nil }
+            let lowered = (0x41...0x5A).contains(scalar.value) ? scalar.value + 0x20 : scalar.value
+            guard lowered == expected.value else { return nil }
+        }
+        return trimmed(link)
     }
 
     package func classify(_ link: String) throws(ChoosyError) -> LinkTarget {
@@ -61,7 +68,7 @@ package struct LinkClassifier {
             } catch {
                 throw ChoosyError.usage("'\(link.prefix(80))' is not a link a browser can open: \(error.reason)")
             }
-            if let match = try catalogLinks(for: web.host).match(web, original: url) {
+            if let match = try catalogLinks(for: web).match(web, original: url) {
                 diagnostics.explain("the link is \(match.type) \(match.link.action) by the pattern \(match.link.pattern)")
                 return .action(
                     LinkAction(
@@ -81,18 +88,22 @@ package struct LinkClassifier {
         }
     }
 
-    /// The links of the app types that have links for `host`, in the order `list` shows the
-    /// types. Only the catalog's own data counts: no desktop entry is read to know what a link is.
-    private func catalogLinks(for host: WebHost) throws(ChoosyError) -> CatalogLinkMatcher {
+    /// The links that could take `url` of the app types that have links for its host, in the
+    /// order `list` shows the types. Only the catalog's own data counts: no desktop entry is read
+    /// to know what a link is.
+    private func catalogLinks(for url: WebURL) throws(ChoosyError) -> CatalogLinkMatcher {
         var types: [(AppType, [CatalogLink])] = []
-        for key in catalog.typesWithLinks(matching: host) { types.append((try catalog.appType(key), catalog.links(of: key))) }
-        return CatalogLinkMatcher(types: types, host: host, diagnostics: diagnostics)
+        for key in catalog.typesWithLinks(matching: url.host) {
+            types.append((try catalog.appType(key), catalog.links(of: key, for: url.host)))
+        }
+        return CatalogLinkMatcher(types: types, url: url, diagnostics: diagnostics)
     }
+
+    private static func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar.value <= 0x20 || scalar.properties.isWhitespace }
 
     /// Links pasted from documents often carry surrounding spaces or a trailing newline.
     private static func trimmed(_ link: String) -> String {
         let scalars = link.unicodeScalars
-        let isBlank = { (scalar: Unicode.Scalar) in scalar.value <= 0x20 || scalar.properties.isWhitespace }
         guard let first = scalars.firstIndex(where: { !isBlank($0) }),
             let last = scalars.lastIndex(where: { !isBlank($0) })
         else { return "" }

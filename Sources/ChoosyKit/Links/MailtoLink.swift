@@ -1,7 +1,7 @@
 /// A `mailto:` URI (RFC 6068) as the parameters of `email compose`.
 ///
 /// Header names are case-insensitive; addresses from the path and every `to`, `cc` and `bcc`
-/// field are comma-joined per field; for `subject` and `body` the last occurrence wins.
+/// field are comma-joined per field; for `subject`, `body` and `in-reply-to` the last occurrence wins.
 /// `+` is a plus sign, not a space (RFC 6068 §5), and a malformed `%` is kept as written.
 enum MailtoLink {
     static func action(_ parts: URLParts) -> LinkAction {
@@ -13,6 +13,8 @@ enum MailtoLink {
             switch name {
             case "to", "cc", "bcc": addresses[name, default: []].append(value)
             case "subject", "body": parameters[name] = value
+            // The mail this one answers (RFC 6068 §6, the `In-Reply-To` of a reply link).
+            case "in-reply-to": parameters["in_reply_to"] = value
             default: break
             }
         }

@@ -57,13 +57,13 @@ final class ActionOpener {
                     plan = try planner.plan(request, answers: answers)
                     continue
                 }
-                return try fallBack(plan, step: step, unpicked: unpicked, error: error)
+                return try fallBack(plan, request: request, step: step, unpicked: unpicked, error: error)
             }
             if isBrowser { answers.browserChoice = picked } else { answers.typeChoice = picked }
             plan = try planner.plan(request, answers: answers)
         }
         write(plan, skipping: &written)
-        plan = try prepare(plan, request: request, answers: &answers)
+        try prepare(&plan, request: request, answers: &answers)
         var result = plan.result
         guard request.purpose == .launch, let chosen = plan.launched, let entry = chosen.entry else { return result }
         if case .focus(let window) = plan.handOver?.action {
@@ -84,8 +84,7 @@ final class ActionOpener {
 
     /// The prepare hooks of the plan (SPEC §8.4): the type's action's, then the browser's on
     /// the way round; parameters a hook changes make the plan again.
-    private func prepare(_ plan: OpenPlan, request: OpenRequest, answers: inout PlanAnswers) throws(ChoosyError) -> OpenPlan {
-        var plan = plan
+    private func prepare(_ plan: inout OpenPlan, request: OpenRequest, answers: inout PlanAnswers) throws(ChoosyError) {
         let options = plan.request.options
         let typeChosen = plan.browser == nil || plan.browser?.webApp != nil
         if let action = plan.action, typeChosen, let chosen = plan.choice?.chosen {
@@ -111,47 +110,56 @@ final class ActionOpener {
             case .cancel(let reason): throw .noChoice("cancelled: \(reason)")
             }
         }
-        return plan
     }
 
     /// `handle` with no picker to show: the link opens as if choosy were not there
-    /// (`SystemHandlerFallback`), just once; a web app's address goes to the system's browser.
-    /// The system's own handler knows no private windows: `--private` is never dropped.
-    private func fallBack(_ plan: OpenPlan, step: ChoiceStep, unpicked: UnpickedChoice, error: ChoosyError) throws(ChoosyError)
-        -> OpenResult
+    /// (`SystemHandlerFallback`), just once; a choice of the candidates opens as if picked
+    /// (its `--app` given to the same request). An explicit web app's address, not the link,
+    /// waits for a browser: it goes to the system's browser, through the browser type.
+    private func fallBack(_ plan: OpenPlan, request: OpenRequest, step: ChoiceStep, unpicked: UnpickedChoice, error: ChoosyError)
+        throws(ChoosyError) -> OpenResult
     {
-        guard let link = plan.request.handledLink, !plan.request.options.privateWindow else { throw error }
-        // An explicit web app's address, not the link, waits for a browser.
-        let url = plan.browser.flatMap { $0.webApp != nil ? $0.url : nil } ?? link
+        guard let link = plan.request.handledLink else { throw error }
+        let webApp = plan.browser.flatMap { $0.webApp != nil ? $0 : nil }
+        let url = webApp?.url ?? link
         guard let scheme = URLParts(url)?.scheme.lowercased() else { throw error }
-        let type = plan.browser?.webApp != nil ? step.type.key : plan.type.key
-        var result = try fallback.open(url, scheme: scheme, type: type, unpicked: unpicked, options: plan.request.options)
-        result.source = plan.source?.id
+        let type = webApp != nil ? step.type.key : plan.type.key
+        var result = try fallback.open(url, scheme: scheme, type: type, unpicked: unpicked, options: request.options) {
+            key throws(ChoosyError) in
+            var once =
+                webApp.map {
+                    OpenRequest(type: $0.choice.type.key, action: "browse", parameters: [("url", $0.url)], options: request.options)
+                }
+                ?? request
+            once.options.app = key
+            return try open(once)
+        }
+        result.source = plan.sourceDesktopID
         return result
     }
 
     /// Writes what the plan remembers, each once; in a dry run, nothing.
     private func write(_ plan: OpenPlan, skipping written: inout [PlannedWrite]) {
-        let names = [plan.type.key: plan.type.name].merging(plan.browser.map { [$0.choice.type.key: $0.choice.type.name] } ?? [:]) { a, _ in
-            a
+        func name(_ type: String) -> String {
+            type == plan.type.key ? plan.type.name : plan.browser?.choice.type.name ?? type
         }
         for planned in plan.writes where !written.contains(planned) {
             written.append(planned)
             guard !plan.request.options.dryRun else { continue }
             switch planned {
             case .forgetDefault(let type):
-                remember("what changed among the apps of \(names[type] ?? type)") { () throws(ChoosyError) in
+                remember("what changed among the apps of \(name(type))") { () throws(ChoosyError) in
                     try preferences.update(type) { $0.defaultApp = nil }
                 }
             case .choice(let type, let app, let always, let shown):
                 remember("the choice of \(app)") { () throws(ChoosyError) in
                     try preferences.update(type) { $0 = ChoiceDecider.preference(afterChoosing: app, always: always, installed: shown, $0) }
-                    if always { diagnostics.explain("remembered \(app) as the default for \(names[type] ?? type)") }
+                    if always { diagnostics.explain("remembered \(app) as the default for \(name(type))") }
                 }
             case .browserForLinks(let type, let always, let shown):
                 remember("the choice of the browser") { () throws(ChoosyError) in
                     try preferences.update(type) { $0 = ChoiceDecider.preference(afterChoosingTheBrowser: always, installed: shown, $0) }
-                    if always { diagnostics.explain("remembered: \(names[type] ?? type) links stay in the browser") }
+                    if always { diagnostics.explain("remembered: \(name(type)) links stay in the browser") }
                 }
             case .rule(let site, let choice, let privateWindow):
                 remember("\(choice) for the links of \(site)") { () throws(ChoosyError) in
@@ -206,12 +214,15 @@ final class ActionOpener {
         case .alwaysForSite(let index): return choice(index, always: false, site: asked.site)
         case .cancelled: throw .noChoice("cancelled: no app was chosen")
         case .notShown(let reason):
-            // `handle` then opens the link in the user's own default, when it can take it.
-            let userDefault = candidates.first { $0.key == step.defaultApp }?.entry?.id
+            // `handle` then opens the link in the user's own default as chosen (its profile
+            // too), when it can take it; a container has no private window.
+            let privateWindow = plan.request.options.privateWindow
+            let launchable = (candidates + step.webPage).filter { !privateWindow || $0.profile?.container == nil }.compactMap {
+                choice in choice.entry.map { UnpickedChoice.Candidate(key: choice.key, name: choice.displayName, desktopID: $0.id) }
+            }
+            let userDefault = launchable.first { $0.key == step.defaultApp }?.key
             throw .noPickerAvailable(
-                typeName: step.type.name, candidates: pickerCandidates, desktopIDs: (candidates + step.webPage).compactMap(\.entry?.id),
-                userDefault: userDefault, reason: reason
-            )
+                typeName: step.type.name, candidates: pickerCandidates, launchable: launchable, userDefault: userDefault, reason: reason)
         }
     }
 

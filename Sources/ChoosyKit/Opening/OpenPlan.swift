@@ -25,6 +25,8 @@ package struct OpenPlan: Sendable {
     package var parameters: [String: String]
     /// The link's source (SPEC §9.4), when it was looked for and found.
     package var source: LinkSource?
+    /// The desktop ID that source stands for (an app key named by `CHOOSY_SOURCE` is its entry's).
+    package var sourceDesktopID: String?
     /// The site rule of the link, when one matched.
     package var rule: RuleStep?
     /// The choice among the apps of `type`; nil when the link goes to the browser before any
@@ -82,7 +84,7 @@ package struct OpenPlan: Sendable {
                 (result.type, result.action) = (browser.choice.type.key, "browse")
             }
         }
-        result.source = source?.id
+        result.source = sourceDesktopID
         return result
     }
 }
@@ -142,9 +144,26 @@ package struct ChoiceStep: Sendable {
 /// An installed choice that the picker offers, and why.
 package struct ChoiceCandidate: Sendable {
     package var choice: InstalledApp
-    package var why: String
+    /// The action, when the request has one.
+    package var action: String?
+    /// No installed app supports the action, so each is offered.
+    package var noneSupports: Bool
     /// It runs, and a running option asked: the picker marks it (doc/running.md).
     package var running = false
+
+    /// Why it is a candidate, in words (made only when asked: `why`).
+    package var why: String {
+        var why = choice.entry.map { "installed as \($0.id)" } ?? "a web app, opened in the browser"
+        if let profile = choice.profile { why += ", profile \(profile.shownName)" }
+        if let action {
+            why += noneSupports ? "; no installed app supports \(action), so each is offered, opened as it is" : "; supports \(action)"
+        }
+        if let entry = choice.entry, !entry.list("OnlyShowIn").isEmpty || !entry.list("NotShowIn").isEmpty {
+            why += "; OnlyShowIn/NotShowIn only hide it from menus"
+        }
+        if running { why += "; running" }
+        return why
+    }
 }
 
 /// What is done before a running browser is handed the link, and why (doc/running.md).

@@ -37,9 +37,6 @@ final class OpenPlanner {
     func plan(_ request: OpenRequest, answers: PlanAnswers = PlanAnswers(), explaining: Bool = false) throws(ChoosyError) -> OpenPlan {
         var planning = Planning(request: request, answers: answers, explaining: explaining)
         guard let link = request.handledLink else { return try planAction(request, found: .named, &planning) }
-        guard LinkClassifier.routed(link) == nil else {
-            throw .usage("\(link.prefix(80)) is an x-callback-url request: 'choosy route' answers it")
-        }
         switch try classifier.classify(link) {
         case .action(let action):
             diagnostics.explain("\(link) is \(action.type) \(action.action)")
@@ -55,7 +52,7 @@ final class OpenPlanner {
             plan.request.handledLink = link
             return plan
         case .route:
-            throw .internal("a choosy: link is routed, never planned")
+            throw .usage("\(singleLine(String(link.prefix(80)))) is an x-callback-url request: 'choosy route' answers it")
         case .scheme(let scheme):
             return try planSchemeLink(link, scheme: scheme, request: request, &planning)
         }
@@ -78,7 +75,7 @@ final class OpenPlanner {
         var parameters = planning.answers.parameters ?? [:]
         if planning.answers.parameters == nil { parameters = try collect(request.parameters, for: type) }
         var plan = OpenPlan(request: request, found: found, type: type, action: action, parameters: parameters)
-        if planning.explaining || request.reportsSource { plan.source = sources.source() }
+        if planning.explaining || request.reportsSource { sources.find(into: &plan) }
         var options = request.options
         let all = try apps.installedApps(of: type)
         let installed = request.link.map { $0.allowed(all, type: type) } ?? all
@@ -192,7 +189,8 @@ final class OpenPlanner {
             let all = try apps.installedApps(of: plan.type)
             let installed = plan.request.link.map { $0.allowed(all, type: plan.type) } ?? all
             let declined = installed.filter { !$0.isWebApp }.map { app in
-                (app.key, app.displayName, plan.action.map { NotCandidateReason.noSupport(action: $0.key) } ?? .notForLink)
+                NotCandidate(
+                    key: app.key, name: app.displayName, reason: plan.action.map { .noSupport(action: $0.key) } ?? .notForLink)
             }
             plan.typeOthers = notCandidates(declined, type: plan.type, installed: installed, all: all, considered: plan.type.apps)
         }
@@ -239,7 +237,7 @@ final class OpenPlanner {
         let found = try SchemeHandlers(apps: apps, diagnostics: diagnostics).find(scheme)
         var plan = OpenPlan(
             request: request, found: .schemeHandlers(scheme: scheme, claim: found.claim), type: found.type, action: nil, parameters: [:])
-        if planning.explaining || request.reportsSource { plan.source = sources.source() }
+        if planning.explaining || request.reportsSource { sources.find(into: &plan) }
         let step = try choiceStep(
             type: found.type, action: nil, installed: found.installed, all: found.installed,
             considered: found.type.apps.filter { !$0.isWebApp && $0.scheme == scheme }, options: request.options, offersWebPage: false,
@@ -266,11 +264,17 @@ final class OpenPlanner {
     /// declared parameter is refused (status 2), since it would silently reach no app.
     private func collect(_ pairs: [(String, String)], for type: AppType) throws(ChoosyError) -> [String: String] {
         var parameters: [String: String] = [:]
-        let used = Set(
-            type.parameters.map(\.key) + type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
+        let declared = Set(type.parameters.map(\.key))
+        // The apps' templates are read only for a key the type does not declare (a link's are all declared).
+        var used: Set<String>?
         for (key, value) in pairs {
-            if !used.contains(key), let near = suggestion(for: key, among: Array(used)) {
-                throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+            if !declared.contains(key) {
+                let known =
+                    used ?? declared.union(type.apps.flatMap { app in app.actions.flatMap { URLTemplate($0.urlFormat).placeholders } })
+                used = known
+                if !known.contains(key), let near = suggestion(for: key, among: Array(known)) {
+                    throw .usage("no app of \(type.name) uses parameter '\(key)' (did you mean '\(near)'?)")
+                }
             }
             parameters[key] = value
         }
@@ -297,7 +301,11 @@ final class OpenPlanner {
         // Profile lists are read when the choice needs them, and only for apps that have some.
         let choices = InstalledChoices(installed) { [apps] app in forced == nil ? apps.profiles(of: app) : [] }
         var candidates = choices.offered
-        var others: [(InstalledApp, NotCandidateReason)] = []
+        // Why the others are not candidates, only for `why`.
+        var others: [NotCandidate] = []
+        func leaveOut(_ apps: [InstalledApp], _ reason: NotCandidateReason) {
+            if planning.explaining { others += apps.map { NotCandidate(key: $0.key, name: $0.displayName, reason: reason) } }
+        }
         var noneSupports = false
         if let action {
             let supporting = candidates.filter { $0.app.urlFormat(for: action.key) != nil }
@@ -305,7 +313,7 @@ final class OpenPlanner {
                 noneSupports = true
                 diagnostics.explain("no installed app supports '\(action.key)'; offering every installed app, opened as it is")
             } else {
-                others += candidates.filter { $0.app.urlFormat(for: action.key) == nil }.map { ($0, .noSupport(action: action.key)) }
+                leaveOut(candidates.filter { $0.app.urlFormat(for: action.key) == nil }, .noSupport(action: action.key))
                 candidates = supporting
             }
         }
@@ -321,7 +329,7 @@ final class OpenPlanner {
             {
                 try current.requirePrivateWindow(among: installed, typeName: type.name)
             }
-            others += candidates.filter { !($0.isWebApp || $0.opensPrivateWindows) }.map { ($0, .noPrivateWindow) }
+            leaveOut(candidates.filter { !($0.isWebApp || $0.opensPrivateWindows) }, .noPrivateWindow)
             candidates = able
         }
         candidates = apps.systemDefaultFirst(candidates)
@@ -332,7 +340,11 @@ final class OpenPlanner {
             forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker, offersWebPage: offersWebPage
         )
         let decision = ChoiceDecider.decide(situation)
-        let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
+        // The browsers (their profiles and containers) are read only for a picker, its answer, or `why`.
+        let asks = if case .pick = decision { true } else { false }
+        let browsers =
+            offersWebPage && (asks || answer != nil || planning.explaining)
+            ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
         var step = ChoiceStep(
             type: type, candidates: [], webPage: browsers, outcome: .ask(reason: ""), shown: shown, defaultApp: preference.defaultApp,
             title: options.title ?? "\(type.name): \(action?.name ?? "Open") with…",
@@ -342,8 +354,12 @@ final class OpenPlanner {
         var running = RunningChoices.none
         switch decision {
         case .nothingInstalled:
-            let names = type.apps.map(\.name).joined(separator: ", ")
-            throw .unavailable("nothing installed can open \(type.name)" + (names.isEmpty ? "" : " (install one of: \(names))"))
+            // A web app is installed with a browser: when one is missing, it is the browser.
+            let natives = type.apps.filter { !$0.isWebApp }.map(\.name).joined(separator: ", ")
+            let web = type.apps.filter(\.isWebApp).map(\.name).joined(separator: ", ")
+            let browser = web.isEmpty ? "" : "a browser, in which \(web) opens"
+            let install = natives.isEmpty ? browser : "one of: \(natives)" + (web.isEmpty ? "" : "; or \(browser)")
+            throw .unavailable("nothing installed can open \(type.name)" + (install.isEmpty ? "" : " (install \(install))"))
         case .launch(let key, let reason):
             diagnostics.explain(reason)
             let chosen = forced ?? candidates.first { $0.key == key } ?? choices.choice(key)!
@@ -373,7 +389,7 @@ final class OpenPlanner {
         }
         step.candidates = offered.map { choice in
             let runs = running.isRunning(choice)
-            return ChoiceCandidate(choice: choice, why: why(choice, action: action, noneSupports: noneSupports, runs: runs), running: runs)
+            return ChoiceCandidate(choice: choice, action: action?.key, noneSupports: noneSupports, running: runs)
         }
         if let answer {
             // The user's answer decides, whatever the decision would be now (the default it
@@ -392,8 +408,7 @@ final class OpenPlanner {
             }
         }
         if planning.explaining {
-            step.others = notCandidates(
-                others.map { ($0.0.key, $0.0.displayName, $0.1) }, type: type, installed: installed, all: all, considered: considered)
+            step.others = notCandidates(others, type: type, installed: installed, all: all, considered: considered)
         }
         return step
     }
@@ -402,12 +417,11 @@ final class OpenPlanner {
     /// then the `considered` apps that are not installed, and the entries whose association
     /// with a scheme of the type a `mimeapps.list` removed, each with why.
     private func notCandidates(
-        _ others: [(key: String, name: String, reason: NotCandidateReason)], type: AppType, installed: [InstalledApp],
-        all: [InstalledApp], considered: [App]
+        _ others: [NotCandidate], type: AppType, installed: [InstalledApp], all: [InstalledApp], considered: [App]
     ) -> [NotCandidate] {
         let installedKeys = Set(all.map(\.app.key))
         let allowed = Set(installed.map(\.app.key))
-        return others.map { NotCandidate(key: $0.key, name: $0.name, reason: $0.reason) }
+        return others
             + all.filter { !allowed.contains($0.app.key) }.map { NotCandidate(key: $0.key, name: $0.displayName, reason: .notForLink) }
             + considered.filter { !installedKeys.contains($0.key) && !(type.key == "browser" && $0.isWebApp) }.map {
                 NotCandidate(key: $0.key, name: $0.name, reason: apps.whyNotInstalled($0))
@@ -417,21 +431,6 @@ final class OpenPlanner {
                     key: InstalledAppFinder.key(forDesktopID: $0.entry.id), name: $0.entry.name ?? $0.entry.id,
                     reason: .associationRemoved(desktopID: $0.entry.id, scheme: $0.scheme))
             }
-    }
-
-    /// Why an installed choice is a candidate, in words.
-    private func why(_ choice: InstalledApp, action: Action?, noneSupports: Bool, runs: Bool) -> String {
-        var why = choice.entry.map { "installed as \($0.id)" } ?? "a web app, opened in the browser"
-        if let profile = choice.profile { why += ", profile \(profile.shownName)" }
-        if let action {
-            why +=
-                noneSupports ? "; no installed app supports \(action.key), so each is offered, opened as it is" : "; supports \(action.key)"
-        }
-        if let entry = choice.entry, !entry.list("OnlyShowIn").isEmpty || !entry.list("NotShowIn").isEmpty {
-            why += "; OnlyShowIn/NotShowIn only hide it from menus"
-        }
-        if runs { why += "; running" }
-        return why
     }
 
     /// The offered choices as a running option orders them: with `first` or `use`, the ones
@@ -466,8 +465,8 @@ final class OpenPlanner {
             url = app.url(for: action, parameters: parameters)
             let needed = app.urlFormat(for: action).map { URLTemplate($0).placeholders } ?? []
             if !needed.isEmpty, needed.allSatisfy({ (parameters[$0] ?? "").isEmpty }) {
-                diagnostics.warning(
-                    "\(action) needs \(needed.joined(separator: " or ")), and none was given: \(app.key) opens \(url.prefix(80)) as it is")
+                let opens = url.isEmpty ? "\(app.key) starts without one" : "\(app.key) opens \(url.prefix(80)) as it is"
+                diagnostics.warning("\(action) needs \(needed.joined(separator: " or ")), and none was given: \(opens)")
                 diagnostics.explain("pass one as KEY=VALUE (choosy describe \(type.key) lists the parameters)")
             }
         } else if chosen.isWebApp {

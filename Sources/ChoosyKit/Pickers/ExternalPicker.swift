@@ -25,13 +25,16 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
 
     package func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
         guard !request.candidates.isEmpty else { return .cancelled }
-        var variables = environment.variables
-        variables[Self.titleVariable] = request.title
-        Program.adjust(&variables)
+        // The title is shown, by the picker or by a command's script: never with a raw control
+        // or format character (doc/security.md, "What choosy prints").
+        let title = singleLine(request.title)
+        var variables = environment
+        variables[Self.titleVariable] = title
+        Program.adjust(&variables.variables)
         // A graphical picker uses the activation token, when it shows itself (doc/desktop.md).
         let lent = Program.isGraphical && extras.activation?.lend(into: &variables) == true
         let process = ProcessRequest(
-            argv: Program.argv(executable, title: request.title),
+            argv: Program.argv(executable, title: title),
             environment: variables,
             stdout: .capture,
             // A graphical picker's stderr tells a display it cannot open; it is shown under -v.
@@ -67,6 +70,10 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
                 let detail = messages.last.map { ": " + singleLine(String($0.prefix(120))) } ?? ""
                 return .notShown("\(Program.name) failed with status \(result.status)\(detail)")
             }
+        }
+        if Program.notRunStatuses.contains(result.status) {
+            let why = result.status == 127 ? "not found" : "not executable"
+            return .notShown("\(Program.name) '\(singleLine(executable))' could not be run (\(why): the shell's status \(result.status))")
         }
         if lent { extras.activation?.markUsed() }
         guard result.status == 0 else { return .cancelled }
@@ -106,6 +113,8 @@ package struct ExternalPickerExtras: Sendable {
 package protocol ExternalPickerProgram: Sendable {
     /// The program's name, in messages.
     static var name: String { get }
+    /// Its argv; `title` is as shown (`singleLine`), plain text that the program must not read
+    /// as markup.
     static func argv(_ executable: String, title: String) -> [String]
     /// What the picker reads on stdin: by default the choice lines. `iconFile` finds an
     /// icon's file, for a picker that takes no icon names.
@@ -120,6 +129,8 @@ package protocol ExternalPickerProgram: Sendable {
     static func adjust(_ variables: inout [String: String])
     /// The status it exits with when it stopped on an error, never a cancel: by default none.
     static var errorStatus: Int32? { get }
+    /// The statuses that say it never ran, so it could not show itself: by default none.
+    static var notRunStatuses: Set<Int32> { get }
 }
 
 extension ExternalPickerProgram {
@@ -129,6 +140,7 @@ extension ExternalPickerProgram {
     package static func choiceLine(_ output: String) -> String { output }
     package static func adjust(_ variables: inout [String: String]) {}
     package static var errorStatus: Int32? { nil }
+    package static var notRunStatuses: Set<Int32> { [] }
 
     /// For a picker that decodes its title and rows in the locale's character set and stops
     /// before it shows when it cannot: under a locale that is not UTF-8 (`LANG=C`), choosy's

@@ -22,8 +22,9 @@ package struct PickerSelector: Sendable {
 
     /// The picker to show. `.automatic` without a terminal is the session's graphical
     /// pickers in order (a `PickerSequence`, which answers `.notShown` when none can show
-    /// itself); a named graphical picker is a sequence of one. A named picker that is not
-    /// installed, or the tty picker without a terminal, is an error.
+    /// itself); a named graphical picker is a sequence of one; a command that cannot be run
+    /// gives way to `.automatic`. A named picker that is not installed, or the tty picker
+    /// without a terminal, is an error.
     package func picker(for preference: PickerPreference) throws(ChoosyError) -> any Picker {
         switch preference {
         case .automatic:
@@ -42,12 +43,13 @@ package struct PickerSelector: Sendable {
             return TTYPicker(environment: environment)
         case .fzf:
             return FzfPicker(executable: try installed("fzf"), environment: environment, runner: runner)
-        case .rofi, .zenity, .fuzzel, .wofi, .bemenu, .tofi:
-            let kind = preference.graphical!
+        case .graphical(let kind):
             let step = step(kind, executable: try installed(kind.program))
             return sequence(step.displays.isEmpty ? [] : [step], whenEmpty: "\(kind.program): \(kind.missingDisplay)")
         case .command(let command):
-            return CommandPicker(command: command, environment: environment, runner: runner)
+            return CommandPickerOrAutomatic(
+                command: CommandPicker(command: command, environment: environment, runner: runner),
+                automatic: { [self] () throws(ChoosyError) in try picker(for: .automatic) }, diagnostics: extras.diagnostics)
         }
     }
 

@@ -5,6 +5,9 @@ package typealias CommandPicker = ExternalPicker<ShellCommandProgram>
 
 package enum ShellCommandProgram: ExternalPickerProgram {
     package static let name = "the picker command"
+    /// The shell's own statuses for a command it cannot run: 127 not found (a misspelled or
+    /// missing program), 126 found but not executable.
+    package static let notRunStatuses: Set<Int32> = [126, 127]
 
     /// The command, run by `sh -c`.
     package static func argv(_ command: String, title: String) -> [String] {

@@ -1,7 +1,7 @@
 /// Finds where a link came from (doc/links-and-rules.md, "Where a link came from"), the first
 /// answer winning: `CHOOSY_SOURCE`; then choosy's ancestors, nearest first, the first that is
-/// an app (its program runs a desktop entry's `Exec` program, or its own environment holds
-/// GIO's `GIO_LAUNCHED_DESKTOP_FILE` with its pid, or `BAMF_DESKTOP_FILE_HINT`), processes that
+/// an app (its own environment holds GIO's `GIO_LAUNCHED_DESKTOP_FILE` with its pid, or
+/// `BAMF_DESKTOP_FILE_HINT`; else its program runs a desktop entry's `Exec` program), processes that
 /// only pass a link on skipped; then the app scope of choosy's own cgroup. Everything is read
 /// through the file system seam, below `/proc`, and only the user's own processes are read.
 package struct LinkSourceFinder {
@@ -94,15 +94,23 @@ package struct LinkSourceFinder {
         return nil
     }
 
-    /// The app process `pid` is, or nil for a process that passes links on or is no app.
+    /// The app process `pid` is, or nil for a process that passes links on or is no app. The
+    /// entry its launcher named beats the entries of its program: one program may serve several
+    /// (a browser's web apps, `flatpak`; doc/links-and-rules.md).
     private func app(_ pid: Int32, in directory: String, running programs: [String]) -> LinkSource? {
-        let name = programs[0]
         if programs.contains(where: Self.passesLinksOn) { return nil }
+        if let launched = launchedApp(pid, in: directory, name: programs[0]) { return launched }
         for program in programs {
             if let id = entryRunning(program) {
                 return LinkSource(id: id, how: "process \(pid) runs \(singleLine(program)), the Exec of \(id)")
             }
         }
+        return nil
+    }
+
+    /// The entry process `pid` was launched for, by its own environment: GIO's
+    /// `GIO_LAUNCHED_DESKTOP_FILE` with its pid, or `BAMF_DESKTOP_FILE_HINT`.
+    private func launchedApp(_ pid: Int32, in directory: String, name: String) -> LinkSource? {
         let variables: [String: String]
         do {
             variables = ProcessFiles.variables(

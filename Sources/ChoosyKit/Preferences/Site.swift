@@ -1,4 +1,4 @@
-/// The SITE of a rule (README, "Site rules"): `example.org` is that host and every subdomain,
+/// The SITE of a rule (doc/links-and-rules.md, "Site rules"): `example.org` is that host and every subdomain,
 /// `=www.example.org` that host only, and either may end in a path prefix
 /// (`github.com/work-org`) matched on whole segments. The host is read as a browser reads it
 /// (`GitHub.com.`, IDNA), so a rule and a link agree on what a host is.
@@ -143,8 +143,12 @@ package struct Site: Hashable, Sendable {
 
     /// Whether some link of the pattern's host is a link of this site too.
     package func overlaps(_ pattern: LinkPattern.HostPattern) -> Bool {
-        let patternHost = WebHost.domain(pattern.domain)
         if exact { return pattern.matches(host) }
+        // A placeholder label (`{{name}}.t.me`): a host the pattern takes, or a site holding
+        // the labels after the placeholder.
+        guard let suffix = pattern.literalSuffix else { return pattern.matches(host) }
+        let patternHost = WebHost.domain(suffix)
+        if suffix != pattern.domain { return pattern.matches(host) || patternHost.isWithin(host) }
         return patternHost.isWithin(host) || pattern.includesSubdomains && host.isWithin(patternHost)
     }
 

@@ -121,11 +121,7 @@ package struct SiteRules: Equatable, Sendable, GuardedJSONContents {
     package var haveSources: Bool { rules.contains { $0.from != nil } }
 
     /// The sources the rules name (`from`), each once, in the order of their first rule.
-    package var sources: [String] {
-        var sources: [String] = []
-        for rule in rules { if let from = rule.from, !sources.contains(from) { sources.append(from) } }
-        return sources
-    }
+    package var sources: [String] { uniqued(rules.compactMap(\.from)) }
 
     /// The rule that decides a link from a source (`namesSource`: whether a rule's `from`
     /// names it; nil: no source): a rule for the source beats any other, and among those of

@@ -13,32 +13,33 @@ package final class ActivationToken: Sendable {
         "GIO_LAUNCHED_DESKTOP_FILE", "GIO_LAUNCHED_DESKTOP_FILE_PID", "BAMF_DESKTOP_FILE_HINT", "CHOOSY_SOURCE",
     ]
 
-    private let unused: Mutex<String?>
+    /// The token's bytes, as given: a token is passed on byte for byte.
+    private let unused: Mutex<[UInt8]?>
 
-    package init(_ value: String?) {
+    package init(_ value: [UInt8]?) {
         unused = Mutex(value)
     }
 
     /// The token of `environment` (`XDG_ACTIVATION_TOKEN` first), and the environment every
     /// child starts from: without the token and without the variables of choosy's own launch.
     package static func split(_ environment: Environment) -> (environment: Environment, token: ActivationToken) {
-        let value = variables.lazy.compactMap { environment.value($0) }.first
+        let name = variables.first { environment.value($0) != nil }
         var children = environment
         for name in variables + launchVariables { children[name] = nil }
-        return (children, ActivationToken(value))
+        return (children, ActivationToken(name.flatMap(environment.bytes(of:))))
     }
 
-    /// Gives the token, if it is still unused, to the child whose `variables` these are, and
+    /// Gives the token, if it is still unused, to the child whose environment this is, and
     /// marks it used.
-    package func pass(into variables: inout [String: String]) {
-        if lend(into: &variables) { markUsed() }
+    package func pass(into environment: inout Environment) {
+        if lend(into: &environment) { markUsed() }
     }
 
-    /// Puts the unused token into `variables` without marking it used: a picker uses it only
+    /// Puts the unused token into `environment` without marking it used: a picker uses it only
     /// when it could show itself. Returns whether there was one.
-    package func lend(into variables: inout [String: String]) -> Bool {
+    package func lend(into environment: inout Environment) -> Bool {
         guard let token = unused.withLock({ $0 }) else { return false }
-        for name in ActivationToken.variables { variables[name] = token }
+        for name in ActivationToken.variables { environment.set(name, bytes: token) }
         return true
     }
 

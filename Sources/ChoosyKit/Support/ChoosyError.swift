@@ -68,9 +68,18 @@ public struct ChoosyError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// A choice no picker could show.
 package struct UnpickedChoice: Equatable, Sendable {
-    /// The desktop IDs of the candidates, in the order they would have been offered.
-    package var desktopIDs: [String]
-    /// The desktop ID of the type's remembered default, when it is one of the candidates.
+    /// One candidate: its choice key (`firefox@Work`), the name a picker shows for it and the
+    /// desktop entry that runs it.
+    package struct Candidate: Equatable, Sendable {
+        package var key: String
+        package var name: String
+        package var desktopID: String
+    }
+
+    /// The candidates that have a desktop entry, in the order they would have been offered.
+    package var candidates: [Candidate]
+    /// The choice key of the type's remembered default, with its profile or container
+    /// (`firefox@Personal`), when it is one of the candidates.
     package var userDefault: String?
     package var typeName: String
     /// Why no picker could be shown, as what the user can do about it.

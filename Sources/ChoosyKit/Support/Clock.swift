@@ -41,3 +41,11 @@ package struct Deadline: Sendable {
 
     package var hasPassed: Bool { monotonicSeconds() >= end }
 }
+
+/// The CPU seconds the calling thread has used, for a budget of work that the machine's load
+/// does not change.
+func threadCPUSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}

@@ -132,6 +132,9 @@ package struct JSONFields {
 package struct UnknownJSONMembers: Equatable, Sendable {
     var members: [(String, JSONValue)] = []
 
+    /// Their names, in order.
+    package var names: [String] { members.map(\.0) }
+
     /// `known` followed by these members.
     func object(after known: [(String, JSONValue)]) -> JSONValue {
         .object(known + members)

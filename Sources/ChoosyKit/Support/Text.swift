@@ -140,3 +140,19 @@ package func holds(_ text: String, _ byte: UInt8) -> Bool {
         return memchr(base, Int32(byte), bytes.count) != nil
     } ?? text.utf8.contains(byte)
 }
+
+/// The strings in their order, each once. A few (an entry's schemes, the IDs of a program)
+/// are compared with those before them; more, by a set: a hostile file may repeat one name
+/// thousands of times, and comparing each with all before it would cost n² (doc/security.md).
+package func uniqued(_ strings: [String]) -> [String] {
+    guard strings.count > 1 else { return strings }
+    guard strings.count > 16 else {
+        // Most hold no repeat: then the same array, with nothing allocated.
+        guard strings.indices.contains(where: { strings[..<$0].contains(strings[$0]) }) else { return strings }
+        var kept: [String] = []
+        for string in strings where !kept.contains(string) { kept.append(string) }
+        return kept
+    }
+    var seen = Set<String>(minimumCapacity: strings.count)
+    return strings.filter { seen.insert($0).inserted }
+}

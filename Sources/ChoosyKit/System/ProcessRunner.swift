@@ -14,6 +14,11 @@ package struct ProcessRequest: Sendable {
     /// with bytes that are not UTF-8 (`GivenBytes`).
     package var argumentBytes: [Int: [UInt8]] = [:]
     package var environment: [String: String]
+    /// Variables passed as these `NAME=VALUE` bytes instead of the UTF-8 of their name and
+    /// value, by name, while `environment` holds the text they repair to: variables choosy was
+    /// given that are not UTF-8 (`Environment.givenEntries`). A variable set to another value
+    /// gets that value.
+    package var environmentBytes: [String: [UInt8]] = [:]
     package var workingDirectory: String?
     /// Bytes written to the child's stdin, then closed; nil gives it `/dev/null`.
     package var input: [UInt8]?
@@ -50,6 +55,27 @@ package struct ProcessRequest: Sendable {
         self.timeout = timeout
         self.ownProcessGroup = ownProcessGroup
         self.outputLimit = outputLimit
+    }
+
+    /// The same, with the variables of `environment`, as bytes where they were given so.
+    package init(
+        argv: [String], environment: Environment, workingDirectory: String? = nil,
+        input: [UInt8]? = nil, stdout: Output = .capture, stderr: Output = .capture,
+        timeout: Double? = nil, ownProcessGroup: Bool = false, outputLimit: Int? = nil
+    ) {
+        self.init(
+            argv: argv, environment: environment.variables, workingDirectory: workingDirectory, input: input, stdout: stdout,
+            stderr: stderr, timeout: timeout, ownProcessGroup: ownProcessGroup, outputLimit: outputLimit)
+        self.environmentBytes = environment.givenEntries
+    }
+
+    /// Each variable as `NAME=VALUE` bytes (`environmentBytes` where they stand for it), in
+    /// the order of the names.
+    func environmentEntries() -> [[UInt8]] {
+        environment.sorted { $0.key < $1.key }.map { name, value in
+            if let given = environmentBytes[name], Environment.entry(given, isGivenFor: name, value) { return given }
+            return Array("\(name)=\(value)".utf8)
+        }
     }
 }
 
@@ -144,12 +170,12 @@ package struct PosixProcessRunner: ProcessRunner {
     /// writes it in, as GIO does. Stdio goes to `/dev/null`.
     private func spawnKnowingItsPID(_ request: ProcessRequest, variable: String) throws(SpawnError) {
         let executable = try resolvedExecutable(request)
-        var environment = request.environment
-        environment[variable] = nil
+        var request = request
+        request.environment[variable] = nil
         let pidSlot = String(repeating: " ", count: 20)
-        let entries = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } + ["\(variable)=\(pidSlot)"]
+        let entries = request.environmentEntries() + [Array("\(variable)=\(pidSlot)".utf8)]
         let argv = cArguments(request)
-        let envp = entries.map { strdup($0) } + [nil]
+        let envp = entries.map(cString) + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
@@ -162,11 +188,16 @@ package struct PosixProcessRunner: ProcessRunner {
     private func cArguments(_ request: ProcessRequest) -> [UnsafeMutablePointer<CChar>?] {
         request.argv.indices.map { index -> UnsafeMutablePointer<CChar>? in
             guard let bytes = request.argumentBytes[index] else { return strdup(request.argv[index]) }
-            let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
-            for (offset, byte) in bytes.enumerated() { copy[offset] = CChar(bitPattern: byte) }
-            copy[bytes.count] = 0
-            return copy
+            return cString(bytes)
         } + [nil]
+    }
+
+    /// A C string of `bytes` (which hold no NUL); the caller frees it.
+    private func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
+        let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
+        bytes.withUnsafeBytes { if let base = $0.baseAddress { memcpy(copy, base, $0.count) } }
+        copy[bytes.count] = 0
+        return copy
     }
 
     /// The absolute path the request's program runs from, after the checks every spawn makes.
@@ -263,7 +294,7 @@ package struct PosixProcessRunner: ProcessRunner {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
 
         let argv = cArguments(request)
-        let envp = request.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = request.environmentEntries().map(cString) + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }

@@ -1,13 +1,13 @@
-/// RFC 3986 percent-encoding as choosy uses it (README, "Details: URLs"): everything but the unreserved bytes is
+/// RFC 3986 percent-encoding as choosy uses it (doc/spec-choices.md, "URLs"): everything but the unreserved bytes is
 /// encoded, so a value can never add structure (`&`, `=`, `#`, `?`, `/`) to a URL.
 package enum PercentEncoding {
-    /// Encodes the UTF-8 of `text`; every byte outside `A-Z a-z 0-9 - . _ ~` becomes `%XX`
-    /// with uppercase hex.
-    package static func encode(_ text: some StringProtocol) -> String {
+    /// Encodes the UTF-8 of `text`; every byte outside `A-Z a-z 0-9 - . _ ~` (and `kept`)
+    /// becomes `%XX` with uppercase hex.
+    package static func encode(_ text: some StringProtocol, keeping kept: [UInt8] = []) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if isUnreserved(byte) {
+            if isUnreserved(byte) || kept.contains(byte) {
                 bytes.append(byte)
             } else {
                 bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
@@ -41,7 +41,7 @@ package enum PercentEncoding {
         while let byte = input.popFirst() {
             if byte == UInt8(ascii: "%") {
                 if input.count >= 2,
-                    let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1])
+                    let high = input[input.startIndex].hexDigitValue, let low = input[input.startIndex + 1].hexDigitValue
                 {
                     bytes.append(high << 4 | low)
                     input = input.dropFirst(2)
@@ -72,13 +72,4 @@ package enum PercentEncoding {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        default: return nil
-        }
-    }
 }

@@ -94,6 +94,7 @@ import Testing
                 --
                 --
                 join_meeting
+                join_meeting_id
                 --
 
                 """)

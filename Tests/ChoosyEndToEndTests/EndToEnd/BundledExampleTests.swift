@@ -3,7 +3,7 @@ import ChoosyTestSupport
 import Foundation
 import Testing
 
-/// Every example of the bundled catalog's links (README, "Links in the catalog"), through the
+/// Every example of the bundled catalog's links (doc/links-and-rules.md, "Links in the catalog"), through the
 /// real matcher with the whole catalog loaded, as `describe --json` reports it; and a user's
 /// file whose example no longer holds is marked, naming why.
 @Suite struct BundledExampleTests {
@@ -14,6 +14,12 @@ import Testing
         return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }()
+
+    /// A bundled type file, as written.
+    static func typeFile(_ type: String) throws -> [String: Any] {
+        let data = try #require(FileManager.default.contents(atPath: Sandbox.packageRoot + "/catalog/app-data/\(type).json"))
+        return try #require((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+    }
 
     @Test(arguments: typeKeys)
     func everyExampleHoldsAndEveryActionLinkHasTwo(type: String) throws {
@@ -34,18 +40,87 @@ import Testing
         }
     }
 
-    @Test func atLeastSixteenServicesReachANativeApp() throws {
-        var hosts: Set<String> = []
-        for type in Self.typeKeys where type != "browser" {
-            let described = try #require(Sandbox.jsonObject(sandbox.choosy("describe", type, "--json").stdout))
-            for link in described["links"] as? [[String: Any]] ?? [] {
-                let pattern = link["pattern"] as? String ?? ""
-                let host = pattern.dropFirst("https://".count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-                // A service by its registrable name: `*.zoom.us` and `us02web.zoom.us` are Zoom.
-                hosts.insert(host.split(separator: ".").suffix(2).joined(separator: "."))
+    /// Each example a link takes says, byte for byte, the URL every native app that may take
+    /// it gets (`urls`: the link's `apps`, or the type's, that support the action), as the
+    /// app's own parser reads it (the link's `note` says where).
+    @Test(arguments: typeKeys)
+    func everyExampleGivesEachNativeAppItsURL(type: String) throws {
+        let file = try Self.typeFile(type)
+        let apps = file["apps"] as? [[String: Any]] ?? []
+        for link in file["links"] as? [[String: Any]] ?? [] where type != "browser" {
+            let pattern = link["pattern"] as? String ?? "?"
+            let allowed = link["apps"] as? [String] ?? apps.compactMap { $0["key"] as? String }
+            for example in link["examples"] as? [[String: Any]] ?? [] {
+                guard let action = example["action"] as? String else { continue }
+                let parameters = example["parameters"] as? [String: String] ?? [:]
+                var built: [String: String] = [:]
+                for app in apps {
+                    guard let key = app["key"] as? String, allowed.contains(key),
+                        let scheme = app["app_url_scheme"] as? String, !scheme.lowercased().hasPrefix("http"),
+                        let format = (app["actions"] as? [[String: Any]])?.first(where: { $0["key"] as? String == action })?["url_format"]
+                            as? String
+                    else { continue }
+                    built[key] = URLTemplate(format).fill(parameters)
+                }
+                let expected = example["urls"] as? [String: String]
+                #expect(expected == built, "\(pattern): \(example["link"] ?? "?")")
             }
         }
-        #expect(hosts.count >= 16, "\(hosts.sorted())")
+    }
+
+    /// At least 24 services reach a native app (doc/links-and-rules.md): for each, a real link
+    /// from its own pages that a bundled link takes, as its example says, for an app that is
+    /// not a web app.
+    static let services: [(service: String, link: String)] = [
+        ("Zoom", "https://us02web.zoom.us/j/85012345678?pwd=aBc123"),
+        ("Jitsi Meet", "https://meet.jit.si/WeeklyChoosySync"),
+        ("Microsoft Teams", "https://teams.microsoft.com/meet/2345678901234?p=AbCdEf"),
+        ("Telegram", "https://t.me/durov"),
+        ("Signal", "https://signal.me/#p/+4915123456789"),
+        ("WhatsApp", "https://wa.me/15551234567"),
+        ("Matrix", "https://matrix.to/#/#choosy:matrix.org"),
+        ("Element", "https://app.element.io/#/room/#element-web:matrix.org"),
+        ("Discord", "https://discord.gg/Ab3dEf"),
+        ("Slack", "https://app.slack.com/client/T0123ABCD/C0456EFGH"),
+        ("Google Maps", "https://www.google.fr/maps/@48.8583701,2.2944813,17z"),
+        ("OpenStreetMap", "https://www.openstreetmap.org/#map=15/52.5170/13.3889"),
+        ("Apple Maps", "https://maps.apple.com/?ll=50.894967,4.341626&q=Atomium"),
+        ("Bing Maps", "https://www.bing.com/maps?cp=47.677797~-122.122013&lvl=12"),
+        ("Waze", "https://waze.com/ul?ll=45.6906304,-120.810983&navigate=yes"),
+        ("Yandex Maps", "https://yandex.com/maps/?pt=37.617635,55.755814&z=16"),
+        ("HERE WeGo", "https://share.here.com/l/52.5308,13.3847,HERE%20Berlin"),
+        ("YouTube", "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s"),
+        ("Vimeo", "https://vimeo.com/76979871"),
+        ("Twitch", "https://www.twitch.tv/gamesdonequick"),
+        ("Dailymotion", "https://www.dailymotion.com/video/x8abcde"),
+        ("SoundCloud", "https://soundcloud.com/forss/flickermood"),
+        ("Bilibili", "https://www.bilibili.com/video/BV1bK411W797"),
+        ("Rumble", "https://rumble.com/v24238e-the-first-rumble-video.html"),
+        ("Spotify", "https://open.spotify.com/track/4uLU6hMCjMI75M1A2tKUQC?si=abc"),
+        ("Steam", "https://store.steampowered.com/app/620"),
+    ]
+
+    @Test func atLeastTwentyFourServicesReachANativeApp() throws {
+        #expect(Set(Self.services.map(\.service)).count >= 24)
+        var taken: [String: (apps: [String], native: Set<String>)] = [:]
+        for type in Self.typeKeys where type != "browser" {
+            let file = try Self.typeFile(type)
+            let native = Set(
+                (file["apps"] as? [[String: Any]] ?? []).filter { !(($0["app_url_scheme"] as? String) ?? "http").hasPrefix("http") }
+                    .compactMap { $0["key"] as? String })
+            let described = try #require(Sandbox.jsonObject(sandbox.choosy("describe", type, "--json").stdout))
+            for link in described["links"] as? [[String: Any]] ?? [] {
+                let apps = link["apps"] as? [String] ?? Array(native)
+                for example in link["examples"] as? [[String: Any]] ?? []
+                where example["action"] as? String == link["action"] as? String && example["holds"] as? Bool == true {
+                    taken[example["link"] as? String ?? ""] = (apps, native)
+                }
+            }
+        }
+        for (service, link) in Self.services {
+            let found = try #require(taken[link], "\(service): no bundled link takes \(link) as its example says")
+            #expect(!Set(found.apps).isDisjoint(with: found.native), "\(service): \(link) reaches no native app")
+        }
     }
 
     @Test func describeMarksAUserExampleThatNoLongerHolds() throws {

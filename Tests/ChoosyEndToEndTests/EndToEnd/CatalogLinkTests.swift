@@ -3,7 +3,7 @@ import ChoosyTestSupport
 import Foundation
 import Testing
 
-/// Each family of web links in the bundled catalog (README, "Links in the catalog"), end to
+/// Each family of web links in the bundled catalog (doc/links-and-rules.md, "Links in the catalog"), end to
 /// end: with its native app installed (Debian's own desktop entries where Debian packages it,
 /// else the entry the vendor ships), `handle` gives that app the action's URL; without it, the
 /// browser gets the link exactly as it was.
@@ -64,7 +64,7 @@ import Testing
             link: "https://www.openstreetmap.org/#map=15/52.5170/13.3889",
             install: { sandbox in
                 sandbox.installDebianEntry(package: "gnome-maps", id: "org.gnome.Maps.desktop")[0]
-            }, argv: ["launch", "org.gnome.Maps", "geo:52.5170,13.3889"], defaultApp: ("maps", "gnome_maps")),
+            }, argv: ["launch", "org.gnome.Maps", "geo:52.5170,13.3889?z=15"], defaultApp: ("maps", "gnome_maps")),
         Family(
             link: "https://meet.ffmuc.net/WeeklyChoosySync",
             install: { sandbox in
@@ -117,6 +117,37 @@ import Testing
             install: { sandbox in
                 sandbox.installDebianEntry(package: "mpv", id: "mpv.desktop")[0]
             }, argv: ["--player-operation-mode=pseudo-gui", "--", "https://youtu.be/dQw4w9WgXcQ"], defaultApp: ("video", "mpv")),
+        // Forms the apps' own parsers read (issue 44): a Telegram flag, three via servers, a
+        // point in Google's q= for Marble, a host label as the name.
+        Family(
+            link: "https://t.me/somebot?startgroup&admin=change_info",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
+            }, argv: ["--", "tg://resolve?domain=somebot&startgroup&admin=change_info"], defaultApp: ("chat", "telegram_desktop")),
+        Family(
+            link: "https://durov.t.me/123",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")[0]
+            }, argv: ["--", "tg://resolve?domain=durov&post=123"], defaultApp: ("chat", "telegram_desktop")),
+        Family(
+            link: "https://matrix.to/#/!abc:matrix.org?via=matrix.org&via=example.org&via=example.net",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "nheko", id: "nheko.desktop")[0]
+            }, argv: ["matrix:roomid/abc%3Amatrix.org?via=matrix.org&via=example.org&via=example.net&action=join"],
+            defaultApp: ("matrix", "nheko")),
+        Family(
+            // ZapZap's entry as the app ships it: Exec=zapzap %u, x-scheme-handler/whatsapp.
+            link: "https://wa.me/15551234567?text=I%27m%20interested",
+            install: { sandbox in
+                sandbox.installApp(
+                    "com.rtosta.zapzap.desktop", name: "ZapZap", program: "zapzap", mimeTypes: ["x-scheme-handler/whatsapp"])
+                return "zapzap"
+            }, argv: ["whatsapp://send?phone=15551234567&text=I%27m%20interested"], defaultApp: ("chat", "zapzap")),
+        Family(
+            link: "https://www.google.fr/maps?q=48.8584,2.2945",
+            install: { sandbox in
+                sandbox.installDebianEntry(package: "marble", id: "marble_geo.desktop")[0]
+            }, argv: ["--geo-uri=geo:48.8584,2.2945"], defaultApp: ("maps", "marble")),
     ]
 
     @Test(arguments: families)
@@ -263,14 +294,14 @@ import Testing
         #expect(text.status == 0)
         #expect(
             text.stdout.contains(
-                "Links:\n  join_meeting  https://*.zoom.us/j/{{meeting_id:digits:9-11}}?pwd={{password}}  [only zoom]\n      e.g. https://us02web.zoom.us/j/85012345678?pwd=aBc123 → join_meeting meeting_id=85012345678 password=aBc123\n"
+                "Links:\n  join_meeting     https://*.zoom.us/j/{{meeting_id:digits:9-11}}?pwd={{password}}&uname={{display_name}}  [only zoom]\n      e.g. https://us02web.zoom.us/j/85012345678?pwd=aBc123 → join_meeting meeting_id=85012345678 password=aBc123\n"
             ), "\(text.stdout)")
 
         let described = try #require(Sandbox.jsonObject(sandbox.choosy("describe", "video", "--json").stdout))
         let links = try #require(described["links"] as? [[String: Any]])
         let youtube = try #require(links.first { $0["pattern"] as? String == "https://youtu.be/{{_}}" })
         #expect(youtube["action"] as? String == "play" && youtube["link_param"] as? String == "url")
-        #expect(youtube["apps"] as? [String] == ["mpv", "celluloid", "haruna", "smplayer", "vlc", "freetube"])
+        #expect(youtube["apps"] as? [String] == ["mpv", "celluloid", "haruna", "smplayer", "freetube"])
 
         let listed = try #require(
             try JSONSerialization.jsonObject(with: Data(sandbox.choosy("list", "chat", "--json").stdout.utf8)) as? [[String: Any]])
@@ -278,12 +309,12 @@ import Testing
         let username = try #require(
             chatLinks.first {
                 $0["pattern"] as? String
-                    == "https://t.me/{{username:word:5-32}}?start={{start}}&startgroup={{startgroup}}&startapp={{startapp}}"
+                    == "https://t.me/{{username:word:5-32}}?start={{start}}&text={{text}}"
             })
         #expect(username["apps"] as? [String] == ["telegram_desktop"])
         #expect(
-            chatLinks.last?["pattern"] as? String == "https://signal.group/#{{group}}"
-                && chatLinks.last?["apps"] as? [String] == ["signal_desktop"])
+            chatLinks.last?["pattern"] as? String == "https://api.whatsapp.com/send?phone={{phone_number:digits:7-15!}}&text={{text}}"
+                && chatLinks.last?["apps"] as? [String] == ["zapzap"])
     }
 
     /// A user's catalog adds a link; an invalid pattern there is named and the rest still works.

@@ -1,6 +1,7 @@
 import ChoosyKit
 import ChoosyTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// The desktop path of doc/desktop.md through the real binary: what the launched app's
@@ -17,16 +18,6 @@ import Testing
         "XDG_ACTIVATION_TOKEN": "token-7", "GIO_LAUNCHED_DESKTOP_FILE": "/usr/share/applications/choosy.desktop",
         "GIO_LAUNCHED_DESKTOP_FILE_PID": "4242", "BAMF_DESKTOP_FILE_HINT": "/usr/share/applications/choosy.desktop",
     ]
-
-    /// A PATH with only the sandbox's bin and a few tools: no real picker on it.
-    private func withoutRealPickers(_ extra: [String: String] = [:]) -> [String: String] {
-        let tools = sandbox.root + "/tools"
-        try? FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
-        for tool in ["date", "mv", "cat", "sh"] {
-            try? FileManager.default.createSymbolicLink(atPath: tools + "/" + tool, withDestinationPath: "/bin/" + tool)
-        }
-        return ["CHOOSY_PICKER": "", "PATH": sandbox.bin + ":" + tools].merging(extra) { $1 }
-    }
 
     private func installBrowsers() -> (firefox: String, chromium: String) {
         sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox", mimeTypes: ["x-scheme-handler/https"])
@@ -98,6 +89,27 @@ import Testing
         #expect(started.environment["GIO_LAUNCHED_DESKTOP_FILE"] == sandbox.dataHome + "/applications/neomutt.desktop")
     }
 
+    /// A terminal app under Wayland whose terminal draws on X11 only (no XWayland, so no
+    /// DISPLAY) is started but cannot show itself: it is said, as for a graphical app with no
+    /// display at all (SPEC §5), not left to fail out of sight.
+    @Test func aTerminalAppWhoseTerminalHasNoDisplayHereIsWarnedAbout() throws {
+        let xterm = sandbox.recorder("xterm")
+        #expect(symlink(xterm, sandbox.bin + "/x-terminal-emulator") == 0)
+        sandbox.installApp(
+            "neomutt.desktop", name: "NeoMutt", program: "neomutt", mimeTypes: ["x-scheme-handler/mailto"], extra: "Terminal=true\n")
+        let wayland = sandbox.withoutPickers(["WAYLAND_DISPLAY": "wayland-1"])
+        let output = sandbox.choosy(["handle", "mailto:ada@example.org"], environment: wayland)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched("xterm").first?.prefix(2) == ["-e", "neomutt"])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: started neomutt.desktop, an app that runs in a terminal, but xterm draws on X11 only, and DISPLAY is not set: it may not be able to show itself"
+            ], "\(output.stderr)")
+        // With XWayland's DISPLAY too, nothing to say.
+        let both = sandbox.choosy(["handle", "mailto:ada@example.org"], environment: wayland.merging(["DISPLAY": ":95"]) { $1 })
+        #expect(both.status == 0 && both.stderr.isEmpty, "\(both.stderr)")
+    }
+
     /// A graphical picker uses the token; the app it picks does not get that used token,
     /// and a picker that could not show itself leaves it unused.
     @Test func withAGraphicalPickerThePickerGetsTheTokenAndTheAppDoesNot() throws {
@@ -105,7 +117,8 @@ import Testing
         let display = try #require(ListeningSocket(path: sandbox.root + "/wl-0"))
         fakePicker("fuzzel", answer: "Chromium")
         let output = sandbox.choosy(
-            ["handle", Self.link], environment: withoutRealPickers(Self.launchedChoosy.merging(["WAYLAND_DISPLAY": display.path]) { $1 }))
+            ["handle", Self.link],
+            environment: sandbox.withoutPickers(Self.launchedChoosy.merging(["WAYLAND_DISPLAY": display.path]) { $1 }))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("chromium") == [[Self.link]])
         #expect(pickerEnvironments("fuzzel").map { $0["XDG_ACTIVATION_TOKEN"] } == ["token-7"])
@@ -120,7 +133,7 @@ import Testing
         sandbox.recorder("notify-send")
         // No picker can be shown: the fallback opens the link and notifies.
         let output = sandbox.choosy(
-            ["handle", Self.link], environment: withoutRealPickers(Self.launchedChoosy.merging(["DISPLAY": ":94"]) { $1 }))
+            ["handle", Self.link], environment: sandbox.withoutPickers(Self.launchedChoosy.merging(["DISPLAY": ":94"]) { $1 }))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("notify-send").count == 1)
         let notifier = try #require(sandbox.recordedProcesses("notify-send").first)
@@ -140,6 +153,49 @@ import Testing
         #expect(opened.map { $0.environment["XDG_ACTIVATION_TOKEN"] } == ["token-7"])
     }
 
+    /// A route's callback is no app the user asked for: though the action (`list`) started
+    /// nothing, so the token is unused, the app that opens the callback does not get it.
+    @Test func aRouteCallbackNeverGetsTheToken() throws {
+        sandbox.installApp("caller.desktop", name: "Caller", program: "caller", mimeTypes: ["x-scheme-handler/zqcaller"])
+        let output = sandbox.choosy(
+            ["route", "choosy://x-callback-url/list?x-success=zqcaller%3A%2F%2Fdone"],
+            environment: Self.launchedChoosy.merging(["DISPLAY": ":95"]) { $1 })
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched("caller").first?.first?.hasPrefix("zqcaller://done?") == true, "\(sandbox.launched("caller"))")
+        let callback = try #require(sandbox.recordedProcesses("caller").first)
+        #expect(callback.environment["XDG_ACTIVATION_TOKEN"] == nil && callback.environment["DESKTOP_STARTUP_ID"] == nil)
+        #expect(callback.environment["GIO_LAUNCHED_DESKTOP_FILE"] == sandbox.dataHome + "/applications/caller.desktop")
+    }
+
+    /// Variables (names, values, the token) given as bytes that are not UTF-8 reach the app as
+    /// those bytes, not with U+FFFD (doc/security.md, "Links byte for byte").
+    @Test func variablesThatAreNotUTF8ReachTheAppByteForByte() throws {
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
+        // `env` puts the bytes in as they are: NAME=VALUE words made by printf.
+        let wrapper = sandbox.write(
+            "bin/odd-env",
+            """
+            #!/bin/sh
+            exec env "ODD=$(printf 'a\\377b\\300')" "$(printf 'N\\377ME')=plain" "XDG_ACTIVATION_TOKEN=$(printf 'tok\\351n')" "$@"
+
+            """, mode: 0o755)
+        let output = sandbox.choosy(["open", "browser", "browse", "url=\(Self.link)"], environment: ["DISPLAY": ":96"], wrapper: [wrapper])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched("firefox") == [[Self.link]])
+        let entries = try #require(sandbox.recordedEnvironmentBytes("firefox").first)
+        for expected: [UInt8] in [
+            Array("ODD=a".utf8) + [0xFF, UInt8(ascii: "b"), 0xC0], [UInt8(ascii: "N"), 0xFF] + Array("ME=plain".utf8),
+            Array("XDG_ACTIVATION_TOKEN=tok".utf8) + [0xE9, UInt8(ascii: "n")],
+            Array("DESKTOP_STARTUP_ID=tok".utf8) + [0xE9, UInt8(ascii: "n")],
+        ] {
+            #expect(
+                entries.contains(expected),
+                "\(String(decoding: expected, as: UTF8.self)) is not among \(entries.map { String(decoding: $0, as: UTF8.self) })")
+        }
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+        #expect(!entries.contains { entry in entry.indices.dropLast(2).contains { entry[$0..<($0 + 3)].elementsEqual(replacement) } })
+    }
+
     // MARK: No picker
 
     /// Firefox is the user's default; Chromium was installed since: a picker would ask, and
@@ -150,7 +206,7 @@ import Testing
         #expect(sandbox.choosy("default", "browser", "firefox").status == 0)
         sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: ["x-scheme-handler/https"])
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
-        let output = sandbox.choosy(["handle", link], environment: withoutRealPickers())
+        let output = sandbox.choosy(["handle", link], environment: sandbox.withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stderrLines == [
@@ -169,7 +225,7 @@ import Testing
         fakePicker("rofi", answer: "Firefox")
         fakePicker("zenity", answer: "Firefox")
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
-        let output = sandbox.choosy(["handle", Self.link, "--dry-run"], environment: withoutRealPickers(["DISPLAY": ":95"]))
+        let output = sandbox.choosy(["handle", Self.link, "--dry-run"], environment: sandbox.withoutPickers(["DISPLAY": ":95"]))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stderrLines == [
@@ -186,7 +242,7 @@ import Testing
         let display = try #require(ListeningSocket(path: sandbox.root + "/wl-1"))
         fakePicker("fuzzel", displayError: " err: wayland.c:1804: failed to connect to wayland; no compositor running?")
         fakePicker("wofi", answer: "Firefox")
-        let environment = withoutRealPickers(["WAYLAND_DISPLAY": display.path])
+        let environment = sandbox.withoutPickers(["WAYLAND_DISPLAY": display.path])
         let quiet = sandbox.choosy(["handle", Self.link], environment: environment)
         #expect(quiet.status == 0, "\(quiet.stderr)")
         #expect(quiet.stderr == "")
@@ -212,7 +268,8 @@ import Testing
     @Test func openWithNoPickerThatShowsItselfFailsWith5() {
         _ = installBrowsers()
         fakePicker("rofi", answer: "Firefox")
-        let output = sandbox.choosy(["open", "browser", "browse", "url=\(Self.link)"], environment: withoutRealPickers(["DISPLAY": ":96"]))
+        let output = sandbox.choosy(
+            ["open", "browser", "browse", "url=\(Self.link)"], environment: sandbox.withoutPickers(["DISPLAY": ":96"]))
         #expect(output.status == 5)
         #expect(
             output.stderrLines == [

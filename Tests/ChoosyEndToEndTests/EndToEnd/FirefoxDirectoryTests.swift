@@ -35,7 +35,9 @@ extension ProfileTests {
         #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox — Personal", "Firefox — Work", site: "example.org"))
         #expect(sandbox.launched(firefox.recorder) == [["-P", "Work", Self.url]])
         // An existing ~/.mozilla/firefox/ stays in use, as Firefox keeps it.
-        sandbox.write(sandbox.home + "/.mozilla/firefox/profiles.ini", "[Profile0]\nName=Old\nPath=o\n[Profile1]\nName=Older\nPath=p\n")
+        sandbox.write(
+            sandbox.home + "/.mozilla/firefox/profiles.ini",
+            "[Profile0]\nName=Old\nIsRelative=1\nPath=o\n[Profile1]\nName=Older\nIsRelative=1\nPath=p\n")
         let listed = sandbox.choosy("list", "browser").stdout
         #expect(listed.contains("firefox@Old ") && !listed.contains("firefox@Work"), "\(listed)")
     }

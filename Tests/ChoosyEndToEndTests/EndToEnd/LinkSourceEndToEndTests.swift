@@ -71,6 +71,44 @@ import Testing
         #expect(Sandbox.jsonObject(sandbox.choosy("handle", "https://example.org/", "--json").stdout)?["source"] == nil)
     }
 
+    /// One program may serve several entries: the entry GIO launched a process for beats the
+    /// entry its executable runs.
+    @Test func theEntryGIOLaunchedBeatsTheEntryOfTheExecutable() {
+        rule("add", "*", "--from", "org.example.Mailer", "--app", "chromium")
+        rule("add", "*", "--from", "chatter", "--app", "falkon")
+        let explained = choosy(from: "chatter", gio: true, "handle", link, "-v", "--json")
+        #expect(explained.status == 0, "\(explained.stderr)")
+        #expect(Sandbox.jsonObject(explained.stdout)?["source"] as? String == "org.example.Mailer.desktop", "\(explained.stdout)")
+        #expect(
+            explained.stderrLines.contains {
+                $0.hasPrefix("choosy: the link came from org.example.Mailer.desktop (the GIO_LAUNCHED_DESKTOP_FILE of process ")
+            }, "\(explained.stderr)")
+        #expect(sandbox.launched("chromium") == [[link]])
+        #expect(choosy(from: "chatter", "handle", link).status == 0, "without GIO's variables, the executable's entry")
+        #expect(sandbox.launched("falkon") == [[link]])
+    }
+
+    /// `--json` names the source by its desktop ID, however `CHOOSY_SOURCE` spells it.
+    @Test(arguments: [
+        ("chatter", "chatter.desktop"), ("chatter.desktop", "chatter.desktop"), ("falkon", "org.kde.falkon.desktop"),
+        ("org.kde.falkon", "org.kde.falkon.desktop"), ("firefox", "firefox.desktop"), ("nothing.known", "nothing.known.desktop"),
+    ])
+    func theJSONSourceIsADesktopID(declared: String, id: String) {
+        let output = sandbox.choosy(["handle", "https://example.org/", "--json", "--dry-run"], environment: ["CHOOSY_SOURCE": declared])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(Sandbox.jsonObject(output.stdout)?["source"] as? String == id, "\(output.stdout)")
+    }
+
+    /// The same when no picker can be shown and the link opens as it would without choosy.
+    @Test func theFallbacksJSONSourceIsADesktopIDToo() {
+        #expect(sandbox.choosy("reset", "browser").status == 0)
+        let output = sandbox.choosy(
+            ["handle", "https://example.org/", "--json", "--dry-run"], environment: sandbox.withoutPickers(["CHOOSY_SOURCE": "falkon"]))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("no picker available"), "\(output.stderr)")
+        #expect(Sandbox.jsonObject(output.stdout)?["source"] as? String == "org.kde.falkon.desktop", "\(output.stdout)")
+    }
+
     @Test func withoutRulesBySourceVerboseStillNamesAnAppByItsExecutable() {
         let explained = choosy(from: "chatter", via: ["/bin/sh", "-c", "\"$@\"", "sh"], "handle", link, "-v")
         #expect(explained.status == 0, "\(explained.stderr)")

@@ -120,17 +120,20 @@ extension ProfileTests {
         #expect(sandbox.choosy("default", "browser").stdout == "")
     }
 
-    /// A store that is too large, of another schema version, locked or corrupt costs only its
-    /// group, with one line under `-v`: the profiles.ini profiles stay.
-    @Test(arguments: ["version", "corrupt", "large", "locked", "missing"])
+    /// A store that is too large, of another schema (no `name` column), locked or corrupt
+    /// costs only its group, with one line under `-v`: the profiles.ini profiles stay.
+    @Test(arguments: ["schema", "corrupt", "large", "locked", "missing"])
     func aStoreThatCannotBeReadCostsOnlyItsGroup(_ fault: String) throws {
-        try installProfileGroup(version: fault == "version" ? 9 : 3)
+        try installProfileGroup()
         var holder: Int32?
         switch fault {
+        case "schema":
+            try FileManager.default.removeItem(atPath: storePath)
+            #expect(try sqlite(storePath, "CREATE TABLE Profiles (id INTEGER PRIMARY KEY, path TEXT, title TEXT);") == 0)
         case "corrupt":
             sandbox.writeBytes(storePath, Array("SQLite format 3\u{0}".utf8) + [UInt8](repeating: 0xA5, count: 4096))
         case "large":
-            #expect(truncate(storePath, off_t(FirefoxProfileGroup.sizeLimit + 1)) == 0)
+            #expect(truncate(storePath, off_t(FirefoxProfileGroup.limits.fileSize + 1)) == 0)
         case "missing":
             try FileManager.default.removeItem(atPath: storePath)
         case "locked":
@@ -151,6 +154,147 @@ extension ProfileTests {
         let skipped = output.stderrLines.filter { $0.contains("skipping the profile group store") }
         #expect(skipped.count == 1, "\(output.stderr)")
         #expect(!output.stderr.contains("warning"))
+    }
+
+    /// The version number says nothing of the table read: a store of a later version with the
+    /// same `Profiles` table is read (issue 40: Firefox 153 writes version 7).
+    @Test func aStoreOfALaterVersionIsReadByItsTable() throws {
+        try installProfileGroup(version: 99)
+        let output = sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)", "--app", "firefox@Work"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched(Self.variants[0].recorder) == [["--profile", groupDirectory("k2.Work"), Self.url]])
+        #expect(!output.stderr.contains("skipping"), "\(output.stderr)")
+    }
+
+    // MARK: Stores as Firefox wrote them
+
+    /// A store a real Firefox wrote (`Tests/Fixtures/firefox-profile-groups/README.md`), with
+    /// its `profiles.ini`, where that version keeps them.
+    struct RealStore: CustomTestStringConvertible, Sendable {
+        var fixture: String
+        var storeID: String
+        /// Below the home: where this version keeps its profiles for a new user.
+        var profilesDirectory: String
+        /// The group's profiles' directories, below that one.
+        var original: String, sideProject: String, banking: String
+        var testDescription: String { fixture }
+    }
+
+    static let realStores = [
+        RealStore(
+            fixture: "firefox-esr-140", storeID: "cb5d264d", profilesDirectory: ".mozilla/firefox", original: "f6gdp5d1.Work",
+            sideProject: "azP3xakT.Profile 1", banking: "40ZsLTop.Profile 2"),
+        RealStore(
+            fixture: "firefox-esr-153", storeID: "162a42a4", profilesDirectory: ".config/mozilla/firefox", original: "ugdk87d9.Work",
+            sideProject: "u9qpA5qx.Profile 1", banking: "GjbDe9CG.Profile 2"),
+    ]
+
+    @Test(arguments: realStores)
+    func aStoreAsFirefoxWroteItIsRead(_ store: RealStore) throws {
+        install(Self.variants[0])
+        try FileManager.default.removeItem(atPath: sandbox.home + "/.mozilla")
+        let root = sandbox.home + "/" + store.profilesDirectory
+        let fixture = Self.fixtures + "/firefox-profile-groups/" + store.fixture
+        try FileManager.default.createDirectory(atPath: root + "/Profile Groups", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixture + "/profiles.ini", toPath: root + "/profiles.ini")
+        let storeFile = "/Profile Groups/\(store.storeID).sqlite"
+        try FileManager.default.copyItem(atPath: fixture + storeFile, toPath: root + storeFile)
+
+        let output = sandbox.choosy(
+            ["-v", "open", "browser", "browse", "url=\(Self.url)"], environment: ["PICK": "Firefox — Side Project (always)"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(!output.stderr.contains("skipping"), "\(output.stderr)")
+        // The profiles.ini profile that began the group is the group's "Original profile".
+        #expect(
+            sandbox.pickerInvocations.last?.lines
+                == Sandbox.choiceLines(
+                    "Firefox — Personal", "Firefox — Original profile", "Firefox — Side Project", "Firefox — Banking", site: "example.org"
+                ))
+        let firefox = Self.variants[0].recorder
+        #expect(sandbox.launched(firefox) == [["--profile", root + "/" + store.sideProject, Self.url]])
+        #expect(open().status == 0)
+        #expect(sandbox.launched(firefox, count: 2).last == ["--profile", root + "/" + store.sideProject, Self.url])
+        #expect(open("--app", "firefox@Banking").status == 0)
+        #expect(sandbox.launched(firefox, count: 3).last == ["--profile", root + "/" + store.banking, Self.url])
+        #expect(open("--app", "firefox@Original profile").status == 0)
+        #expect(sandbox.launched(firefox, count: 4).last == ["--profile", root + "/" + store.original, Self.url])
+        #expect(open("--app", "firefox@Personal").status == 0)
+        #expect(sandbox.launched(firefox, count: 5).last == ["-P", "Personal", Self.url])
+    }
+
+    // MARK: Hostile stores
+
+    /// A store made to hang, fill the disk or exhaust memory (issue 39) is skipped with one
+    /// line under `-v`, and the default opens: within 5 s, under 64 MiB, writing no file over
+    /// 1 MiB (a larger write would end choosy with SIGXFSZ). A FIFO where a journal would be
+    /// is never looked at: that store is read.
+    @Test(arguments: ["view", "recursive view", "FIFO journal", "zero-blob", "locked", "1 GB sparse"])
+    func aHostileStoreIsSkippedInBoundedTimeAndMemory(_ fault: String) async throws {
+        try installProfileGroup()
+        let readable = fault == "FIFO journal"
+        // The default chosen among what will be offered, so that nothing new makes choosy ask.
+        if !readable { try FileManager.default.moveItem(atPath: storePath, toPath: storePath + ".aside") }
+        #expect(sandbox.choosy("default", "browser", "firefox@Old standalone").status == 0)
+        if !readable { try FileManager.default.moveItem(atPath: storePath + ".aside", toPath: storePath) }
+        var holder: Int32?
+        func replaceStore(_ script: String) throws {
+            try FileManager.default.removeItem(atPath: storePath)
+            try #require(try sqlite(storePath, script) == 0)
+        }
+        switch fault {
+        case "view":
+            try replaceStore("CREATE VIEW Profiles AS SELECT 1 AS id, 'Profiles/v' AS path, 'View' AS name;")
+        case "recursive view":
+            // Endless rows, which Firefox's own query would sort (in a temporary file).
+            try replaceStore(
+                "CREATE VIEW Profiles AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS id, 'Profiles/' || x AS path, 'n' || x AS name FROM c;"
+            )
+        case "FIFO journal":
+            // A rollback journal in the store's mode, and a FIFO where its journal would be.
+            #expect(try sqlite(storePath, "PRAGMA journal_mode = DELETE;") == 0)
+            #expect(mkfifo(storePath + "-journal", 0o600) == 0)
+        case "zero-blob":
+            try replaceStore("CREATE VIEW Profiles AS SELECT 1 AS id, 'Profiles/z' AS path, zeroblob(900000000) AS name;")
+        case "locked":
+            #expect(try sqlite(storePath, "PRAGMA journal_mode = DELETE;") == 0)
+            holder = try lockHolder(storePath)
+        case "1 GB sparse":
+            #expect(truncate(storePath, 1 << 30) == 0)
+        default:
+            Issue.record("unknown fault \(fault)")
+        }
+        defer { if let holder { kill(holder, SIGKILL) } }
+        let run = await boundedRun(["-v", "handle", Self.url])
+        #expect(run.output.status == 0, "\(run.output.stderr)")
+        #expect(sandbox.launched(Self.variants[0].recorder) == [["-P", "Old standalone", Self.url]])
+        #expect(run.seconds < 5, "took \(run.seconds) s")
+        #expect(run.maximumMiB < 64, "\(run.maximumMiB) MiB")
+        let skipped = run.output.stderrLines.filter { $0.contains("skipping the profile group store") }
+        #expect(skipped.count == (readable ? 0 : 1), "\(run.output.stderr)")
+    }
+
+    /// `choosy ARGUMENTS` with no file it writes allowed past 1 MiB (RLIMIT_FSIZE: a larger
+    /// write, a temporary file's too, ends it with SIGXFSZ), timed, with its peak resident set
+    /// in MiB as the kernel counted it.
+    func boundedRun(_ arguments: [String]) async -> (output: Sandbox.Output, seconds: Double, maximumMiB: Double) {
+        let record = sandbox.root + "/bounded.\(UUID().uuidString)"
+        let wrapper = [
+            "/usr/bin/python3", "-c",
+            """
+            import resource, subprocess, sys, time
+            def limit(): resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+            start = time.monotonic()
+            code = subprocess.call(sys.argv[2:], preexec_fn=limit)
+            seconds = time.monotonic() - start
+            open(sys.argv[1], "w").write("%d %f" % (resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, seconds))
+            sys.exit(code if code >= 0 else 128 - code)
+            """, record,
+        ]
+        // A temporary file would go to the sandbox, not the machine's /tmp.
+        let environment = ["TMPDIR": sandbox.root, "SQLITE_TMPDIR": sandbox.root]
+        let output = await offPool { self.sandbox.choosy(arguments, environment: environment, timeout: 20, wrapper: wrapper) }
+        let measured = ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Double($0) }
+        return (output, measured.count == 2 ? measured[1] : .infinity, measured.count == 2 ? measured[0] / 1024 : .infinity)
     }
 
     /// A sqlite3 CLI that holds an exclusive lock on `database` until it is killed (its

@@ -135,7 +135,7 @@ import Testing
     }
 
     /// A site rule's profile and private window reach the browser as `--app KEY@NAME --private`
-    /// would (README, "Site rules").
+    /// would (doc/links-and-rules.md, "Site rules").
     @Test func aSiteRuleOpensItsSiteInItsProfileAndPrivately() throws {
         let variant = Self.variants[0]
         install(variant)
@@ -200,8 +200,8 @@ import Testing
     }
 
     /// A default that cannot open a private window is refused for `--private`, never passed
-    /// over; with no picker, `handle --private` does not fall back to the system's handler,
-    /// which knows no private windows; no app that can is exit 3.
+    /// over; with no picker, `handle --private` falls back only to an app that can open one,
+    /// never to the system's handler as it is; no app that can is exit 3.
     @Test func privateIsNeverDroppedAndADefaultThatCannotIsRefused() throws {
         install(Self.variants[0])
         sandbox.installApp("org.gnome.Epiphany.desktop", name: "Web", program: "epiphany", mimeTypes: ["x-scheme-handler/https"])
@@ -211,8 +211,11 @@ import Testing
             refused.status == 3 && refused.stderr == "choosy: GNOME Web cannot open a private window (apps that can: Firefox)\n",
             "\(refused.stderr)")
         #expect(sandbox.choosy("reset", "browser").status == 0)
-        let noPicker = sandbox.choosy(["handle", Self.url, "--private", "--dry-run"], environment: ["CHOOSY_PICKER": "auto"])
-        #expect(noPicker.status == 5, "\(noPicker.stderr)")
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=org.gnome.Epiphany.desktop;\n")
+        let noPicker = sandbox.choosy(["handle", Self.url, "--private", "--dry-run"], environment: sandbox.withoutPickers())
+        #expect(noPicker.status == 0, "\(noPicker.stderr)")
+        #expect(
+            noPicker.stdout.hasSuffix(" --private-window '\(Self.url)'\n") && noPicker.stdout.contains("firefox-esr"), "\(noPicker.stdout)")
         #expect(!noPicker.stdout.contains("epiphany"))
 
         try FileManager.default.removeItem(atPath: sandbox.root + "/" + Self.variants[0].directory + "/" + Self.variants[0].id)
@@ -220,6 +223,42 @@ import Testing
         #expect(
             none.status == 3 && none.stderr == "choosy: GNOME Web cannot open a private window (no installed app of Browser can)\n",
             "\(none.stderr)")
+    }
+
+    /// With no picker, `handle` opens the link in the user's own default as it was chosen
+    /// (SPEC §6): its profile, and with `--private` its private window, though a new browser
+    /// appeared since and the system's handler is another one (doc/desktop.md).
+    @Test func withNoPickerHandleOpensTheDefaultInItsProfileAndPrivately() throws {
+        let variant = Self.variants[0]
+        install(variant)
+        #expect(sandbox.choosy("default", "browser", "firefox@Work").status == 0)
+        sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium", mimeTypes: ["x-scheme-handler/https"])
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
+        let output = sandbox.choosy(["handle", Self.url], environment: sandbox.withoutPickers())
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched(variant.recorder) == [variant.workArguments + [Self.url]])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: no picker available, so the link opened with Firefox — Work, your default for Browser, just once (no terminal, and no display: DISPLAY and WAYLAND_DISPLAY are unset)"
+            ], "\(output.stderr)")
+        let privately = sandbox.choosy(["handle", Self.url, "--private"], environment: sandbox.withoutPickers())
+        #expect(privately.status == 0, "\(privately.stderr)")
+        #expect(sandbox.launched(variant.recorder, count: 2).last == variant.workArguments + variant.privateArguments + [Self.url])
+        #expect(
+            privately.stderr.contains("the link opened in a private window with Firefox — Work, your default"), "\(privately.stderr)")
+
+        // Nothing was remembered: with a picker, the new browser is offered.
+        let picked = sandbox.choosy(["handle", Self.url], environment: ["PICK": "Firefox — Work"])
+        #expect(picked.status == 0, "\(picked.stderr) \(sandbox.pickerInvocations)")
+        #expect(sandbox.pickerInvocations.count == 1)
+
+        // No default: the system's handler, in a private window, as it is one of the apps that can.
+        #expect(sandbox.choosy("reset", "browser").status == 0)
+        let system = sandbox.choosy(["handle", Self.url, "--private"], environment: sandbox.withoutPickers())
+        #expect(system.status == 0, "\(system.stderr)")
+        #expect(sandbox.launched("chromium", count: 1) == [["--incognito", Self.url]])
+        #expect(system.stderr.contains("with Chromium, the system's handler for https: links"), "\(system.stderr)")
+        #expect(sandbox.recordedRuns(variant.recorder).count == 3)
     }
 
     /// `rule add` checks what it can of an installed app (its profile, its private window), and
@@ -254,11 +293,12 @@ import Testing
         let output = open(environment: ["PICK": "Chromium — Work (always)"])
         #expect(output.status == 0, "\(output.stderr)")
         let metacharacters = "Work; rm -rf ~ $(touch pwned) \"quoted\""
+        // The newline of a Chromium display name is shown escaped (doc/security.md, "What choosy prints").
         #expect(
             sandbox.pickerInvocations.last?.lines
                 == Sandbox.choiceLines(
                     "Firefox — \(metacharacters)", "Firefox — Work", "Firefox — default-release",
-                    "Chromium — Person 1", "Chromium — Work", "Chromium — Side line $HOME `id`", site: "example.org"
+                    "Chromium — Person 1", "Chromium — Work", "Chromium — Side\\u{A}line $HOME `id`", site: "example.org"
                 ))
         #expect(sandbox.launched("chromium") == [["--profile-directory=Profile 1", Self.url]])
         #expect(sandbox.choosy("default", "browser").stdout == "chromium@Work\n")
@@ -278,6 +318,12 @@ import Testing
         #expect(sandbox.pickerInvocations.count == 1)
     }
 
+    /// The picker's lines for the fixture's profiles with the containers of `containers.json` in Work.
+    static let workContainerChoiceLines = Sandbox.choiceLines(
+        "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"", "Firefox — Work", "Firefox — Work — Personal", "Firefox — Work — Work",
+        "Firefox — Work — Banking", "Firefox — Work — Shopping", "Firefox — Work — Side project & co", "Firefox — default-release",
+        site: "example.org")
+
     /// With the container extension active in a profile, each public container of its
     /// `containers.json` is a choice, opened in that profile through the extension's link;
     /// a profile without the extension, or with it disabled, offers none.
@@ -294,12 +340,7 @@ import Testing
 
         #expect(open(environment: ["PICK": "Firefox — Work — Banking"]).status == 0)
         #expect(
-            sandbox.pickerInvocations.last?.lines
-                == Sandbox.choiceLines(
-                    "Firefox — Work; rm -rf ~ $(touch pwned) \"quoted\"", "Firefox — Work", "Firefox — Work — Personal",
-                    "Firefox — Work — Work", "Firefox — Work — Banking", "Firefox — Work — Shopping",
-                    "Firefox — Work — Side project & co", "Firefox — default-release", site: "example.org"
-                ))
+            sandbox.pickerInvocations.last?.lines == Self.workContainerChoiceLines)
         let link = "ext+container:name=Banking&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"
         #expect(sandbox.launched("firefox-esr") == [["-P", "Work", link]])
 
@@ -339,6 +380,90 @@ import Testing
         #expect(open("--app", "firefox@Work/Personal").status == 3)
         #expect(open(environment: ["PICK": "Firefox — Work"]).status == 0)
         #expect(!(sandbox.pickerInvocations.last?.lines ?? []).contains { $0.contains("Personal") })
+    }
+
+    /// A profile made before Firefox's Fluent names keeps its built-in containers by the older
+    /// `l10nID` (`userContextPersonal.label`): they are offered by their English names too.
+    @Test func containersNamedByTheOlderL10nIDAreChoices() throws {
+        install(Self.variants[0])
+        let work = sandbox.home + "/.mozilla/firefox/Profiles/k2l3m4n5.Work"
+        sandbox.write(work + "/containers.json", fixture("browser-profiles/containers-l10nID.json"))
+        sandbox.write(work + "/extensions.json", fixture("browser-profiles/extensions.json"))
+        #expect(open(environment: ["PICK": "Firefox — Work — Shopping"]).status == 0)
+        #expect(
+            sandbox.pickerInvocations.last?.lines == Self.workContainerChoiceLines)
+        #expect(
+            sandbox.launched("firefox-esr") == [["-P", "Work", "ext+container:name=Shopping&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"]])
+    }
+
+    /// A profile named `Work/Banking` and the Banking container of Work are two choices with two
+    /// keys: `firefox@Work/Banking` is the container (doc/profiles.md, "Keys"), the profile's
+    /// `/` is written `%2F`; each opens, by key, default and picker alike.
+    @Test func aProfileWithASlashAndAContainerNeverShareAKey() throws {
+        install(Self.variants[0])
+        let root = sandbox.home + "/.mozilla/firefox"
+        sandbox.write(
+            root + "/profiles.ini",
+            """
+            [Profile0]
+            Name=Work
+            IsRelative=1
+            Path=Profiles/w.Work
+
+            [Profile1]
+            Name=Work/Banking
+            IsRelative=1
+            Path=Profiles/b.Banking
+
+            [Profile2]
+            Name=100%2F
+            IsRelative=1
+            Path=Profiles/p.Percent
+
+            """)
+        sandbox.write(root + "/Profiles/w.Work/containers.json", fixture("browser-profiles/containers.json"))
+        sandbox.write(root + "/Profiles/w.Work/extensions.json", fixture("browser-profiles/extensions.json"))
+        let container = ["-P", "Work", "ext+container:name=Banking&url=https%3A%2F%2Fexample.org%2Fa%3Fb%3Dc"]
+
+        #expect(open(environment: ["PICK": "Firefox — Work/Banking (always)"]).status == 0)
+        let lines = sandbox.pickerInvocations.last?.lines ?? []
+        #expect(lines.contains("Firefox — Work/Banking") && lines.contains("Firefox — Work — Banking"), "\(lines)")
+        #expect(sandbox.launched("firefox-esr") == [["-P", "Work/Banking", Self.url]])
+        #expect(sandbox.choosy("default", "browser").stdout == "firefox@Work%2FBanking\n")
+        #expect(open().status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 2).last == ["-P", "Work/Banking", Self.url])
+
+        #expect(open("--app", "firefox@Work/Banking").status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 3).last == container)
+        #expect(sandbox.choosy("rule", "add", "example.org", "--app", "firefox", "--profile", "Work/Banking").status == 0)
+        #expect(sandbox.choosy("handle", Self.url).status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 4).last == container)
+        // A name holding what an escaped one holds is escaped too, so it cannot be taken for another's.
+        #expect(open("--app", "firefox@100%252F").status == 0)
+        #expect(sandbox.launched("firefox-esr", count: 5).last == ["-P", "100%2F", Self.url])
+
+        let completed = sandbox.choosy("__complete", "open", "browser", "browse", "--app", "firefox@Work").stdout
+        let keys = completed.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+        #expect(keys.contains("firefox@Work%2FBanking") && keys.contains("firefox@Work/Banking"), "\(keys)")
+        #expect(Set(keys).count == keys.count)
+    }
+
+    /// A `Path` neither absolute nor marked `IsRelative=1` would be read below whatever
+    /// directory choosy runs in: Firefox skips such a profile, and so does choosy, with one
+    /// line under `-v`; its would-be containers in the working directory are never read.
+    @Test func aRelativePathWithoutIsRelativeIsRefused() throws {
+        install(Self.variants[0])
+        let list = sandbox.home + "/" + Self.variants[0].profileList
+        sandbox.write(list, fixture("browser-profiles/profiles.ini") + "\n[Profile4]\nName=Elsewhere\nPath=Profiles/cwd.Elsewhere\n")
+        // choosy runs in the sandbox's root: the directory the path would name there.
+        sandbox.write(sandbox.root + "/Profiles/cwd.Elsewhere/containers.json", fixture("browser-profiles/containers.json"))
+        sandbox.write(sandbox.root + "/Profiles/cwd.Elsewhere/extensions.json", fixture("browser-profiles/extensions.json"))
+        let output = sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)"], environment: ["PICK": "Firefox — Work"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(!(sandbox.pickerInvocations.last?.lines ?? []).contains { $0.contains("Elsewhere") })
+        #expect(
+            output.stderrLines.filter { $0.contains("'Elsewhere'") && $0.contains("without IsRelative=1") }.count == 1, "\(output.stderr)")
+        #expect(open("--app", "firefox@Elsewhere").status == 3)
     }
 
     /// A private window has no containers (doc/profiles.md): `--private` with a container's key
@@ -401,7 +526,7 @@ import Testing
         #expect(open().status == 0)
         #expect(sandbox.pickerInvocations.count == 1, "the new profile was seen")
 
-        sandbox.write(list, "[Profile0]\nName=default-release\nPath=a\n\n[Profile1]\nName=Travel\nPath=b\n")
+        sandbox.write(list, "[Profile0]\nName=default-release\nIsRelative=1\nPath=a\n\n[Profile1]\nName=Travel\nIsRelative=1\nPath=b\n")
         #expect(open(environment: ["PICK": "Firefox — Travel"]).status == 0)
         #expect(sandbox.pickerInvocations.count == 2)
         #expect(sandbox.choosy("default", "browser").stdout == "", "the default's profile is gone, so is the default")
@@ -486,5 +611,12 @@ import Testing
             !sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)", "--app", "firefox", "--dry-run"]).stderr.contains(read))
         #expect(!sandbox.choosy(["-v", "list"]).stderr.contains(read))
         #expect(sandbox.choosy(["-v", "url", "browser", "browse", "url=\(Self.url)", "--picker", "false"]).stderr.contains(read))
+        // A catalog link whose type's default decides: the browsers its picker would offer
+        // beside the app ("Firefox — Work (web page)") are not looked at.
+        sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")
+        #expect(sandbox.choosy("default", "chat", "telegram_desktop").status == 0)
+        let decided = sandbox.choosy(["-v", "handle", "https://t.me/durov", "--dry-run"])
+        #expect(decided.status == 0 && decided.stdout.contains("tg://resolve?domain=durov"), "\(decided.stdout)\(decided.stderr)")
+        #expect(!decided.stderr.contains(read), "\(decided.stderr)")
     }
 }

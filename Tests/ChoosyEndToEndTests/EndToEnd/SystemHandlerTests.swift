@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// Handlers the desktop knows and the catalog does not, and links with no picker to choose
-/// with, end to end through the real binary (README "Apps the catalog does not name" and
-/// "Desktop use").
+/// with, end to end through the real binary (doc/links-and-rules.md, "Apps the catalog does not name",
+/// and doc/desktop.md, "Desktop use").
 @Suite struct SystemHandlerTests {
     let sandbox = Sandbox()
 
@@ -68,17 +68,6 @@ import Testing
 
     // MARK: No picker
 
-    /// A sandbox where no picker can be shown: no terminal (the tests run choosy in a new
-    /// session), no picker command, and a `PATH` without rofi, zenity or fzf.
-    private func withoutPickers() -> [String: String] {
-        let tools = sandbox.root + "/tools"
-        try? FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
-        for tool in ["date", "mv", "cat"] {
-            try? FileManager.default.createSymbolicLink(atPath: tools + "/" + tool, withDestinationPath: "/bin/" + tool)
-        }
-        return ["CHOOSY_PICKER": "", "PATH": sandbox.bin + ":" + tools]
-    }
-
     /// `--app` naming a web app: with no picker to choose the browser, the web app's address
     /// opens with the system's browser, never with the link scheme's own handler (issue 44).
     @Test func anExplicitWebAppWithNoPickerOpensInTheSystemsBrowser() {
@@ -89,7 +78,8 @@ import Testing
         sandbox.write(
             sandbox.configHome + "/mimeapps.list",
             "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\nx-scheme-handler/mailto=thunderbird.desktop;\n")
-        let output = sandbox.choosy(["handle", "mailto:ada@example.org?subject=Hi", "--app", "gmail_web"], environment: withoutPickers())
+        let output = sandbox.choosy(
+            ["handle", "mailto:ada@example.org?subject=Hi", "--app", "gmail_web"], environment: sandbox.withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("chromium").first?.first?.hasPrefix("https://mail.google.com/") == true, "\(output.stderr)")
         #expect(sandbox.recordedRuns("thunderbird").isEmpty)
@@ -101,7 +91,7 @@ import Testing
         }
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
         let link = "https://example.org/a?b=c"
-        let output = sandbox.choosy(["handle", link], environment: withoutPickers())
+        let output = sandbox.choosy(["handle", link], environment: sandbox.withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stderrLines.contains(
@@ -119,7 +109,7 @@ import Testing
             sandbox.installApp(id, name: name, program: program, mimeTypes: ["x-scheme-handler/https"])
         }
         sandbox.recorder("notify-send")
-        var environment = withoutPickers()
+        var environment = sandbox.withoutPickers()
         environment["DISPLAY"] = ":91"
         let output = sandbox.choosy(["handle", "https://example.org/"], environment: environment)
         #expect(output.status == 0, "\(output.stderr)")
@@ -136,7 +126,7 @@ import Testing
             "org.mozilla.Thunderbird.desktop", name: "Thunderbird", program: "thunderbird", mimeTypes: ["x-scheme-handler/mailto"])
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/mailto=neomutt.desktop;\n")
         #expect(sandbox.choosy("install", "--default-handler").status == 0)
-        var environment = withoutPickers()
+        var environment = sandbox.withoutPickers()
         environment["TERMINAL"] = terminal
         let output = sandbox.choosy(["handle", "mailto:ada@example.org?subject=Hi"], environment: environment)
         #expect(output.status == 0, "\(output.stderr)")
@@ -148,11 +138,47 @@ import Testing
         sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
         sandbox.installApp("chromium.desktop", name: "Chromium", program: "chromium")
         // Neither entry declares http(s), so only the catalog knows them: the first candidate opens.
-        let output = sandbox.choosy(["handle", "https://example.org/"], environment: withoutPickers())
+        let output = sandbox.choosy(["handle", "https://example.org/"], environment: sandbox.withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(sandbox.launched("firefox") == [["https://example.org/"]])
-        let open = sandbox.choosy(["open", "browser", "browse", "url=https://example.org/"], environment: withoutPickers())
+        let open = sandbox.choosy(["open", "browser", "browse", "url=https://example.org/"], environment: sandbox.withoutPickers())
         #expect(open.status == 5)
         #expect(open.stderrLines.first?.hasPrefix("choosy: no picker available to choose a Browser app") == true)
+    }
+
+    // MARK: A picker command that cannot run
+
+    /// `{"picker": "rofy"}`, `CHOOSY_PICKER`, `--picker 'dmenu -i'` without dmenu: the shell's
+    /// 127 means the picker could not show itself, not that the user cancelled (doc/desktop.md).
+    /// With no other picker, `handle` opens the link as it would without choosy, one line naming
+    /// the command; `open` is the no-picker error, never "cancelled".
+    @Test func aPickerCommandThatCannotRunIsNoCancel() {
+        for (id, name, program) in [("firefox.desktop", "Firefox", "firefox"), ("chromium.desktop", "Chromium", "chromium")] {
+            sandbox.installApp(id, name: name, program: program, mimeTypes: ["x-scheme-handler/https"])
+        }
+        sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=chromium.desktop;\n")
+        let link = "https://example.org/a"
+        sandbox.write(sandbox.configHome + "/choosy/config.json", #"{"picker": "rofy"}"#)
+        let configured = sandbox.choosy(["handle", link], environment: sandbox.withoutPickers())
+        #expect(configured.status == 0, "\(configured.stderr)")
+        #expect(sandbox.launched("chromium") == [[link]])
+        let named = configured.stderrLines.filter { $0.hasPrefix("choosy: ") && $0.contains("'rofy'") }
+        #expect(
+            named == [
+                "choosy: warning: the picker command 'rofy' could not be run (not found: the shell's status 127); trying the automatic picker"
+            ], "\(configured.stderr)")
+        #expect(!configured.stderr.contains("cancelled"))
+
+        var environment = sandbox.withoutPickers()
+        environment.removeValue(forKey: "CHOOSY_PICKER")
+        let option = sandbox.choosy(["handle", link, "--picker", "dmenu -i"], environment: environment)
+        #expect(option.status == 0, "\(option.stderr)")
+        #expect(sandbox.launched("chromium", count: 2).count == 2)
+        #expect(option.stderr.contains("the picker command 'dmenu -i' could not be run"), "\(option.stderr)")
+
+        let open = sandbox.choosy(["open", "browser", "browse", "url=\(link)", "--picker", "dmenu -i"], environment: environment)
+        #expect(open.status == 5)
+        #expect(open.stderrLines.last?.hasPrefix("choosy: no picker available to choose a Browser app") == true, "\(open.stderr)")
+        #expect(!open.stderr.contains("cancelled"))
     }
 }

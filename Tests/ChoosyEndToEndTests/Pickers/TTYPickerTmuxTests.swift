@@ -68,6 +68,21 @@ struct TTYPickerTmuxTests {
         #expect(terminal.terminalModeAfterwards.isSuperset(of: ["icanon", "echo", "isig"]))
     }
 
+    /// A picker command the shell cannot run gives way to the next picker of `auto`'s order,
+    /// here the terminal's, with one line naming it (doc/desktop.md).
+    @Test func aPickerCommandThatCannotRunGivesWayToTheTerminalPicker() throws {
+        let (terminal, screen) = try picker(picker: "rofy -dmenu")
+        #expect(screen.contains("> 1  Firefox  (default)"))
+        try terminal.send("2", "Enter")
+        let result = terminal.result()
+        #expect(result?.status == 0)
+        #expect(openedApp(result) == "chromium")
+        #expect(
+            result?.stderr.split(separator: "\n").filter { $0.hasPrefix("choosy:") && $0.contains("rofy") } == [
+                "choosy: warning: the picker command 'rofy -dmenu' could not be run (not found: the shell's status 127); trying the automatic picker"
+            ], "\(result?.stderr ?? "")")
+    }
+
     /// `N@`: this app for the links of the site (its registrable domain), the type's default kept.
     @Test func nAtWritesASiteRule() throws {
         let (terminal, screen) = try picker()

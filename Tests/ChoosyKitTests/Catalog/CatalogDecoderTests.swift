@@ -261,21 +261,38 @@ import Testing
             let written = try #require(document.elements?.first)
             let links = written["links"]
             let embedded = try JSONReader.parse(Array(try #require(BundledCatalog.json(for: key)).utf8))
+            // A link's note is for maintainers: the binary carries none.
+            func without(_ names: Set<String>) -> JSONValue? {
+                links?.elements.map { links in
+                    JSONValue.array(
+                        links.map { link in
+                            guard case .object(let members) = link else { return link }
+                            return .object(members.filter { !names.contains($0.0) })
+                        })
+                }
+            }
             let embeddedLinks = try JSONReader.parse(Array(try #require(BundledCatalog.linksJSON(for: key, withExamples: true)).utf8))
             #expect(
-                sorted(embeddedLinks) == sorted(.array(links.map { [.object([("key", .string(key)), ("links", $0)])] } ?? [])), "\(file)")
-            // What `handle` decodes: the same links without their examples.
+                sorted(embeddedLinks) == sorted(.array(without(["note"]).map { [.object([("key", .string(key)), ("links", $0)])] } ?? [])),
+                "\(file)")
+            // What `describe` and `rule` decode: the same links without their examples.
             let handled = try JSONReader.parse(Array(try #require(BundledCatalog.linksJSON(for: key, withExamples: false)).utf8))
-            let withoutExamples = links?.elements.map { links in
-                JSONValue.array(
-                    links.map { link in
-                        guard case .object(let members) = link else { return link }
-                        return .object(members.filter { $0.0 != "examples" })
-                    })
-            }
+            let withoutExamples = without(["note", "examples"])
             #expect(
                 sorted(handled) == sorted(.array(withoutExamples.map { [.object([("key", .string(key)), ("links", $0)])] } ?? [])),
                 "\(file)")
+            // What `handle` decodes: the links of its host only, among them each link that an
+            // example of that host takes.
+            for link in links?.elements ?? [] {
+                guard case .string(let pattern)? = link["pattern"], case .string(let example)? = link["examples"]?.elements?.first?["link"]
+                else { continue }
+                let host = try WebURL(parsing: example).host
+                let patterns = try BundledCatalog.linksJSON(for: key, host: host).flatMap { json in
+                    (try JSONReader.parse(Array(json.utf8))).elements?.first?["links"]?.elements ?? []
+                }.map { $0["pattern"] }
+                #expect(patterns.contains(.string(pattern)), "\(file): \(pattern)")
+                #expect(patterns.allSatisfy { $0?.stringValue.flatMap(LinkPattern.hostPattern(of:))?.matches(host) == true }, "\(file)")
+            }
             guard case .object(let members) = written else {
                 Issue.record("\(file) holds no object")
                 continue

@@ -62,6 +62,63 @@ import Testing
         #expect(try match("https://x.org/w?v={{_!}}", "https://x.org/w?v=1") == [:])
     }
 
+    /// A name written again takes the link's next value of that name (matrix.to's `via`).
+    @Test func aNameWrittenAgainTakesTheNextValue() throws {
+        let pattern = "https://matrix.to/#/!{{room}}?via={{via}}&via={{via2}}&via={{via3}}"
+        #expect(
+            try match(pattern, "https://matrix.to/#/!r:a.org?via=a.org&via=b.org&via=c.org&via=d.org")
+                == ["room": "r:a.org", "via": "a.org", "via2": "b.org", "via3": "c.org"])
+        #expect(try match(pattern, "https://matrix.to/#/!r:a.org?via=a.org") == ["room": "r:a.org", "via": "a.org"])
+        #expect(try match("https://x.org/?q={{a}}&q={{b!}}", "https://x.org/?q=1") == nil)
+        #expect(try match("https://x.org/?q=1&q={{b}}", "https://x.org/?q=1&q=2") == ["b": "2"])
+        #expect(try match("https://x.org/?q=1&q={{b}}", "https://x.org/?q=2&q=1") == nil)
+    }
+
+    /// A name alone asks that the link have the item, with a value or none (Telegram's flags).
+    @Test func aNameAloneIsPresentWithAnyValue() throws {
+        let pattern = "https://t.me/{{name}}?startgroup&startgroup={{token}}"
+        #expect(try match(pattern, "https://t.me/bot?startgroup") == ["name": "bot"])
+        #expect(try match(pattern, "https://t.me/bot?startgroup=") == ["name": "bot"])
+        #expect(try match(pattern, "https://t.me/bot?startgroup=abc") == ["name": "bot", "token": "abc"])
+        #expect(try match(pattern, "https://t.me/bot?start=abc") == nil)
+        #expect(try match(pattern, "https://t.me/bot") == nil)
+        #expect(try match("https://x.org/#p/{{a}}?flag", "https://x.org/#p/1?flag") == ["a": "1"])
+    }
+
+    /// A value of literal text and placeholders is matched like a path segment, and must be there.
+    @Test func aValueWithTextIsMatchedLikeASegment() throws {
+        let pattern = "https://www.google.com/maps?q={{latitude:number}},{{longitude:number}}"
+        #expect(try match(pattern, "https://www.google.com/maps?q=52.52,13.40") == ["latitude": "52.52", "longitude": "13.40"])
+        #expect(try match(pattern, "https://www.google.com/maps?q=52.52%2C-13.40") == ["latitude": "52.52", "longitude": "-13.40"])
+        #expect(try match(pattern, "https://www.google.com/maps?q=Berlin") == nil)
+        #expect(try match(pattern, "https://www.google.com/maps") == nil)
+        #expect(try match("https://x.org/?cp={{a}}~{{b}}&r=a+b{{c}}", "https://x.org/?cp=1~2&r=a+bc") == ["a": "1", "b": "2", "c": "c"])
+    }
+
+    /// A host label may be a placeholder: it takes that whole label, checked like a value.
+    @Test func aHostLabelMayBeAPlaceholder() throws {
+        let pattern = "https://{{username:word:5-32}}.t.me/"
+        #expect(try match(pattern, "https://durov.t.me/") == ["username": "durov"])
+        #expect(try match(pattern, "https://Durov.T.me") == ["username": "durov"])
+        for other in [
+            "https://www.t.me/", "https://t.me/", "https://a.durov.t.me/", "https://durov.t.me.evil.example/", "https://du-rov.t.me/",
+        ] {
+            #expect(try match(pattern, other) == nil, "\(other)")
+        }
+        let google = "https://*.google.{{_:word:2-3}}/maps"
+        for link in ["https://www.google.de/maps", "https://google.com/maps", "https://maps.google.fr/maps"] {
+            #expect(try match(google, link) == [:], "\(link)")
+        }
+        for other in ["https://www.google.co.uk/maps", "https://google.evil.example/maps", "https://www.google.museum/maps"] {
+            #expect(try match(google, other) == nil, "\(other)")
+        }
+        let host = try #require(LinkPattern.hostPattern(of: pattern))
+        #expect(host.text == "{{username:word:5-32}}.t.me" && host.literalSuffix == "t.me")
+        #expect(LinkPattern.HostPattern(host.text) == host)
+        #expect(LinkPattern.hostPattern(of: google)?.literalSuffix == nil)
+        #expect(try LinkPattern(parsing: pattern).specificity > LinkPattern(parsing: "https://*.t.me/").specificity)
+    }
+
     @Test func theFragmentIsDecodedFirst() throws {
         let room = "https://matrix.to/#/#{{room_alias}}"
         #expect(try match(room, "https://matrix.to/#/%23room:example.org") == ["room_alias": "room:example.org"])
@@ -131,12 +188,13 @@ import Testing
         "zoom.us/j/{{id}}", "ftp://zoom.us/", "https://", "https://*./a", "https://zo om.us/", "https://zoom.us:443/",
         "https://bücher.example/", "https://x.org//a", "https://x.org/{{a}}{{b}}", "https://x.org/{{a", "https://x.org/a}",
         "https://x.org/{{a!}}", "https://x.org/{{a-b}}", "https://x.org/{{}}", "https://x.org/{{a}}/{{a}}",
-        "https://x.org/?q", "https://x.org/?=1", "https://x.org/?q={{a}}x", "https://x.org/?q={{_}}", "https://x.org/?q=&r=1",
-        "https://x.org/?q=1&q=2", "https://x.org/#", "https://x.org/#/{{a}}?", "https://x.org/#/{{a!}}", "https://x.org/#/{{a}}{{b}}",
+        "https://x.org/?q&q", "https://x.org/?=1", "https://x.org/?q={{_}}", "https://x.org/?q=&r=1", "https://x.org/?q={{a!}}x",
+        "https://x.org/?{{q}}=1", "https://x.org/#", "https://x.org/#/{{a}}?", "https://x.org/#/{{a!}}", "https://x.org/#/{{a}}{{b}}",
         "https://x.org/{{a:color}}", "https://x.org/{{a:}}", "https://x.org/{{a:digits:0}}", "https://x.org/{{a:digits:5-3}}",
         "https://x.org/{{a:digits:-3}}", "https://x.org/{{a:digits:3-}}", "https://x.org/{{a:word:1:2}}", "https://x.org/{{:word}}",
-        "https://x.org/{{a:digits!}}", "https://x.org/?q={{a:digits}}x", "https://x.org/?q={{a!:digits}}",
-        "https://{{host}}/", "https://*.{{a}}.org/",
+        "https://x.org/{{a:digits!}}", "https://x.org/?q={{a!:digits}}",
+        "https://{{host}}/", "https://*.{{a}}.org/", "https://{{a}}.{{b}}.org/", "https://{{a!}}.t.me/", "https://{{a}}x.t.me/",
+        "https://{{a}}.t.me/{{a}}",
     ]
 
     @Test(arguments: invalidPatterns)
@@ -218,6 +276,62 @@ import Testing
         ])
         #expect(merged.map(\.action) == ["share", "open_chat"])
         #expect(merged.first?.apps == nil)
+    }
+
+    /// A handled link reads only the patterns that could take it: told by the host and the
+    /// literal start of the first segment, never wrongly (each pattern that takes a link passes).
+    @Test func aPatternThatCannotTakeALinkIsNotRead() throws {
+        func may(_ pattern: String, _ link: String) throws -> Bool { LinkPattern.mayMatch(pattern, try WebURL(parsing: link)) }
+        #expect(try !may("https://t.me/proxy", "https://t.me/durov"))
+        #expect(try !may("https://t.me/+{{invite}}", "https://t.me/durov"))
+        #expect(try !may("https://t.me/{{a}}", "https://telegram.me/durov"))
+        #expect(try !may("https://www.openstreetmap.org/?mlat={{a!}}", "https://www.openstreetmap.org/search?query=x"))
+        #expect(try may("https://t.me/+{{invite}}", "https://t.me/+AbC"))
+        #expect(try !may("https://t.me/{{a}}/{{b}}", "https://t.me/durov"))
+        #expect(try !may("https://www.google.com/maps/search/{{q}}", "https://www.google.com/maps/@1,2,3z"))
+        #expect(try may("https://t.me/{{a}}/", "https://t.me/durov"))
+        #expect(try may("https://t.me/{{a}}", "https://t.me/durov/"))
+        #expect(try may("https://matrix.to/#/#{{a}}", "https://matrix.to/#/%23a:b"))
+        #expect(try may("https://*.google.{{_:word:2-3}}/maps/@{{a}}", "https://www.google.de/maps/@1,2,3z"))
+        #expect(try may("https://www.openstreetmap.org/#map={{_}}", "https://www.openstreetmap.org/"))
+        let patterns = [
+            "https://t.me/{{a}}", "https://t.me/s/{{a}}", "https://t.me/+{{a}}", "https://t.me/", "https://x.org/a{{b}}c/d",
+            "https://x.org/?q={{q}}", "https://x.org/{{a}}/{{b}}/", "https://x.org/#/{{a}}",
+        ]
+        let links = [
+            "https://t.me/durov", "https://t.me/s/durov", "https://t.me/+123", "https://t.me", "https://x.org/abc/d", "https://x.org/?q=1",
+            "https://x.org/a/b", "https://x.org/a/b/", "https://x.org/#/a", "https://x.org/",
+        ]
+        for pattern in patterns {
+            for link in links where try match(pattern, link) != nil {
+                #expect(try may(pattern, link), "\(pattern) \(link)")
+            }
+        }
+    }
+
+    /// A link host as the embedded catalog lists it is tested byte by byte, as HostPattern would
+    /// (a placeholder label taking any label).
+    @Test func aListedHostIsTestedAsItsPatternWould() throws {
+        let texts = [
+            "t.me", "*.zoom.us", "{{username:word:5-32}}.t.me", "*.google.{{_:word:2-3}}", "Zoom.US", "", "*.x.com", "x..com", "*.",
+            "a*.x.com", "zo om.us", ".x.com", "{{a}}.{{b}}", "{{a}}.t.me.{{b}}",
+        ]
+        let hosts = [
+            "t.me", "zoom.us", "us02web.zoom.us", "xzoom.us", "durov.t.me", "ab.t.me", "a.b.t.me", "www.google.de", "google.co.uk", "x.com",
+            "a.x.com", "ax.com", "127.0.0.1",
+        ]
+        for text in texts {
+            for name in hosts {
+                let host = try WebHost(parsing: name)
+                let read = LinkPattern.HostPattern(text)?.matches(host) ?? true
+                // A placeholder label is any label here; its kind is the match's to check.
+                if text.contains("{{") {
+                    #expect(!read || LinkPattern.HostPattern.couldBe(text, host), "\(text) \(name)")
+                } else {
+                    #expect(LinkPattern.HostPattern.couldBe(text, host) == read, "\(text) \(name)")
+                }
+            }
+        }
     }
 
     @Test func theHostIsReadAlone() {

@@ -64,6 +64,29 @@ import Testing
         }
     }
 
+    /// A `Path` neither absolute nor `IsRelative=1` names no directory: Firefox skips such a
+    /// profile, and a second profile of its name is the one `-P` opens.
+    @Test func aRelativePathWithoutIsRelativeIsNoProfile() {
+        let text = "[Profile0]\nName=A\nPath=rel\n[Profile1]\nName=B\nIsRelative=0\nPath=/abs\n[Profile2]\nName=A\nIsRelative=1\nPath=a\n"
+        let entries = FirefoxProfileList.entries(in: Array(text.utf8))
+        #expect(entries.map(\.name) == ["A", "B", "A"])
+        #expect(entries.map(\.hasUsablePath) == [false, true, true])
+        #expect(entries.map { $0.directory(root: "/r") } == [nil, "/abs", "/r/a"])
+        #expect(names(text) == ["B", "A"])
+    }
+
+    /// The containers of `containers.json` as Firefox writes it today (`l10nId`) and as it did
+    /// before its Fluent names (`l10nID`): the same English names, each once.
+    @Test func containersAreNamedByEitherFormOfTheirLocalizationID() throws {
+        let today = FirefoxContainers.names(in: fixture("containers.json"))
+        let older = FirefoxContainers.names(in: fixture("containers-l10nID.json"))
+        #expect(today == ["Personal", "Work", "Banking", "Shopping", "Side project & co"])
+        #expect(older == today)
+        let repeated =
+            #"{"identities": [{"name": "A", "public": true}, {"l10nID": "userContextWork.label", "public": true}, {"l10nId": "user-context-work", "public": true}, {"name": "A", "public": true}, {"l10nID": "unknown.label", "public": true}]}"#
+        #expect(FirefoxContainers.names(in: Array(repeated.utf8)) == ["A", "Work"])
+    }
+
     @Test func firefoxListsSurviveWhatCrashesAndHandsLeave() {
         // [Install…] and [General] say nothing of names; a group without a Name is no profile.
         #expect(names("[Install1]\nName=no\n[General]\nName=no\n[Profile0]\nPath=x\n[Profile1]\r\nName = Spaced \r\n") == ["Spaced"])
@@ -227,5 +250,22 @@ import Testing
         // A name starting with a combining mark joins the `@` into one Character (found by fuzzing).
         let name = "\u{059A}=0"
         #expect(ChoiceKey.split(ChoiceKey.make(app: "firefox", profile: name)) == ("firefox", name))
+    }
+
+    /// A name a `/` would make a container's key is escaped, and so is one that holds what an
+    /// escaped name holds; every other name is its key as it is (doc/profiles.md, "Keys").
+    @Test func aProfilesKeyNeverReadsAsAContainerOrAnotherProfile() {
+        let cases = [
+            ("Work", "Work"), ("Work/Banking", "Work%2FBanking"), ("100%", "100%"), ("50% off/on", "50%25 off%2Fon"),
+            ("Work%2FBanking", "Work%252FBanking"), ("a%25", "a%2525"), ("%2f", "%2f"), ("/", "%2F"),
+        ]
+        for (name, key) in cases {
+            #expect(ChoiceKey.profilePart(name) == key, "\(name)")
+        }
+        #expect(Set(cases.map { ChoiceKey.profilePart($0.0) }).count == cases.count)
+        let profile = BrowserProfile(name: "Work/Banking", selector: "Work/Banking")
+        #expect(profile.choiceName == "Work%2FBanking")
+        #expect(BrowserProfile(name: "Work", selector: "Work").inContainer("Banking").choiceName == "Work/Banking")
+        #expect(profile.inContainer("A/B").choiceName == "Work%2FBanking/A/B")
     }
 }

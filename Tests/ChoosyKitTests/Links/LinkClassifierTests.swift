@@ -77,20 +77,35 @@ func bundledCatalog() -> Catalog {
             "mailto:?to=%22A%20B%22%20%3Ca@example.org%3E&subject=100%", "email", "compose",
             ["to": "\"A B\" <a@example.org>", "subject": "100%"])
         try expect("mailto:", "email", "compose", [:])
+        try expect(
+            "mailto:list@example.org?In-Reply-To=%3C3469A91.D10AF4C@example.com%3E", "email", "compose",
+            ["to": "list@example.org", "in_reply_to": "<3469A91.D10AF4C@example.com>"])
     }
 
     @Test func geo() throws {
         try expect(
             "geo:52.52,13.40;u=35?z=12", "maps", "show_location",
+            ["latitude": "52.52", "longitude": "13.40", "latitude_longitude": "52.52,13.40", "zoom": "12"])
+        try expect(
+            "geo:52.52,13.40?z=far", "maps", "show_location",
             ["latitude": "52.52", "longitude": "13.40", "latitude_longitude": "52.52,13.40"])
         try expect(
             "geo:-33.9,151.2,40;crs=wgs84", "maps", "show_location",
             ["latitude": "-33.9", "longitude": "151.2", "latitude_longitude": "-33.9,151.2"])
         try expect("geo:0,0?q=Berlin", "maps", "search", ["query": "Berlin"])
         try expect("geo:0,0?q=1600+Amphitheatre+Parkway%2C+CA", "maps", "search", ["query": "1600 Amphitheatre Parkway, CA"])
+        // A position with a query keeps the point (GNOME Maps searches the query around it).
         try expect(
-            "geo:52.52,13.4?q=cafe", "maps", "search",
-            ["latitude": "52.52", "longitude": "13.4", "latitude_longitude": "52.52,13.4", "query": "cafe"])
+            "geo:52.52,13.4?q=cafe&z=15", "maps", "show_location",
+            ["latitude": "52.52", "longitude": "13.4", "latitude_longitude": "52.52,13.4", "query": "cafe", "zoom": "15"])
+        // Android writes the point in q, with a label after it.
+        try expect(
+            "geo:0,0?q=34.99,-106.61(Treasure)", "maps", "show_location",
+            ["latitude": "34.99", "longitude": "-106.61", "latitude_longitude": "34.99,-106.61"])
+        try expect(
+            "geo:0,0?q=52.52,13.40", "maps", "show_location",
+            ["latitude": "52.52", "longitude": "13.40", "latitude_longitude": "52.52,13.40"])
+        try expect("geo:0,0?q=91,13(x)", "maps", "search", ["query": "91,13(x)"])
         for invalid in ["geo:91,0", "geo:abc,def", "geo:1", "geo:1,2;crs=other", "geo:1e5,2"] {
             #expect(try classifier.classify(invalid) == .scheme("geo"), "\(invalid)")
         }
@@ -143,7 +158,7 @@ func bundledCatalog() -> Catalog {
     @Test(arguments: [
         (
             "https://us02web.zoom.us/j/85012345678?pwd=aBc123.1&uname=Ada", "video_call", "join_meeting",
-            ["meeting_id": "85012345678", "password": "aBc123.1"]
+            ["meeting_id": "85012345678", "password": "aBc123.1", "display_name": "Ada"]
         ),
         ("https://zoom.us/wc/join/85012345678", "video_call", "join_meeting", ["meeting_id": "85012345678"]),
         (
@@ -193,7 +208,7 @@ func bundledCatalog() -> Catalog {
     }
 
     @Test(arguments: [
-        "https://t.me/joinchat/AbCdEf", "https://zoom.us/", "https://www.youtube.com/",
+        "https://t.me/login/AbCdEf", "https://zoom.us/", "https://www.youtube.com/",
         "https://www.youtube.com/watch", "https://www.google.com/maps", "https://matrix.to/", "https://www.openstreetmap.org/",
     ])
     func pagesOfThoseSitesStayInTheBrowser(link: String) throws {

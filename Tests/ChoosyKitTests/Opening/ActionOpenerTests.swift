@@ -47,7 +47,8 @@ import Testing
             source: { [fileSystem, diagnostics] in
                 LinkSourceFinder(declared: nil, fileSystem: fileSystem, diagnostics: diagnostics) { _ in nil }.find()
             },
-            names: { SourceNames(apps: { [("slack", ["com.slack.Slack.desktop"])] }, entryExists: { _ in true }).rule($0, names: $1) }
+            names: { SourceNames(apps: { [("slack", ["com.slack.Slack.desktop"])] }, entryExists: { _ in true }).rule($0, names: $1) },
+            desktopID: { $0 }
         )
     }
 
@@ -175,5 +176,35 @@ import Testing
             try browse("https://example.org/", ScriptedPicker(), options: options)
         }
         #expect(spawned.isEmpty)
+    }
+
+    // MARK: The plan
+
+    /// Planning reads only: a choice still to make is a plan that waits for the picker, and the
+    /// answer completes it with what doing it would write; nothing is written or started.
+    @Test func planningReadsOnlyAndTheAnswerCompletesThePlan() throws {
+        let request = OpenRequest(type: "browser", action: "browse", parameters: [("url", "https://example.org/")])
+        let planner = opener(ScriptedPicker()).planner
+        let waiting = try planner.plan(request)
+        #expect(waiting.pendingChoice?.step.candidates.map(\.choice.key) == ["firefox", "chromium"])
+        #expect(waiting.launched == nil && waiting.argv.isEmpty && waiting.writes.isEmpty)
+        var answers = PlanAnswers()
+        answers.typeChoice = PickedChoice(key: "chromium", always: true, site: nil, webPage: false)
+        let answered = try planner.plan(request, answers: answers)
+        #expect(answered.decision?.by == .picker)
+        #expect(answered.argv == ["chromium", "https://example.org/"])
+        #expect(answered.writes == [.choice(type: "browser", app: "chromium", always: true, shown: ["firefox", "chromium"])])
+        #expect(fileSystem.writes.withLock { $0 }.isEmpty && spawned.isEmpty)
+    }
+
+    /// `why`: every other app of the type, with why it is not a candidate.
+    @Test func explainingNamesTheAppsThatAreNoCandidates() throws {
+        var options = OpenOptions()
+        options.app = "firefox"
+        let request = OpenRequest(type: "browser", action: "browse", parameters: [("url", "https://example.org/")], options: options)
+        let plan = try opener(ScriptedPicker()).planner.plan(request, explaining: true)
+        #expect(plan.decision?.by == .app)
+        #expect(plan.choice?.others.map(\.key) == ["lynx"])
+        #expect(try opener(ScriptedPicker()).planner.plan(request).choice?.others.isEmpty == true, "only when explaining")
     }
 }

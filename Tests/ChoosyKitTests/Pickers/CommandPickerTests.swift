@@ -38,6 +38,18 @@ import Testing
         #expect(sandbox.read("records/argument") == "one argument")
     }
 
+    /// The title reaches the command's script as it is shown: nothing raw to echo (issue 39).
+    @Test func theTitleVariableHoldsNoRawControlCharacter() throws {
+        let sandbox = Sandbox()
+        let script = answeringScript(sandbox, "Firefox\\n")
+        let picker = CommandPicker(
+            command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        var hostile = request
+        hostile.title = "Evil\u{1B}]0;pwned\u{7}\u{202E}: Show\nwith"
+        #expect(try picker.choose(hostile) == .justOnce(0))
+        #expect(sandbox.read("records/title") == "Evil\\u{1B}]0;pwned\\u{7}\\u{202E}: Show\\u{A}with")
+    }
+
     @Test func aJustOnceAnswerWithoutAlwaysLines() throws {
         let sandbox = Sandbox()
         answeringScript(sandbox, "Firefox\\n")
@@ -59,8 +71,8 @@ import Testing
             ).choose(request) == .cancelled)
     }
 
-    @Test(arguments: ["printf 'rm -rf /\\nFirefox\\n'", "echo garbage", "cat >/dev/null", "true", "no-such-picker-command"])
-    func garbageEmptyOrMissingCommandsAreACancel(command: String) throws {
+    @Test(arguments: ["printf 'rm -rf /\\nFirefox\\n'", "echo garbage", "cat >/dev/null", "true", "exit 2"])
+    func garbageEmptyOrFailingCommandsAreACancel(command: String) throws {
         let sandbox = Sandbox()
         #expect(
             try CommandPicker(
@@ -77,5 +89,18 @@ import Testing
                 command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
             ).choose(empty) == .cancelled)
         #expect(!sandbox.exists("records/stdin"))
+    }
+
+    /// The shell's 127 (not found) and 126 (not executable): the command never ran, so it could
+    /// not show itself, which is no cancel (doc/desktop.md).
+    @Test func aCommandTheShellCannotRunWasNotShown() throws {
+        let sandbox = Sandbox()
+        sandbox.write(sandbox.bin + "/not-executable", "#!/bin/sh\n", mode: 0o644)
+        let runner = PosixProcessRunner(fileSystem: LocalFileSystem())
+        let missing = try CommandPicker(command: "rofy -dmenu", environment: sandbox.choosyEnvironment, runner: runner).choose(request)
+        #expect(missing == .notShown("the picker command 'rofy -dmenu' could not be run (not found: the shell's status 127)"))
+        let script = sandbox.bin + "/not-executable"
+        let denied = try CommandPicker(command: script, environment: sandbox.choosyEnvironment, runner: runner).choose(request)
+        #expect(denied == .notShown("the picker command '\(script)' could not be run (not executable: the shell's status 126)"))
     }
 }

@@ -470,10 +470,24 @@ private indirect enum FoundationJSON: Decodable, Equatable {
             #"{"catalog_url":"https://example.org/c","schemes":["myapp"],"picker":null,"other":1,"running":"first","new_window_here":true}"#
         )
         let warnings = CorruptFileWarnings(diagnostics: RecordingDiagnostics())
-        #expect(
-            Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings)
-                == Configuration(catalogURL: "https://example.org/c", schemes: ["myapp"], running: .first, newWindowHere: true))
+        var read = Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings)
+        #expect(read.unknown.names == ["other"])
+        read.unknown = UnknownJSONMembers()
+        #expect(read == Configuration(catalogURL: "https://example.org/c", schemes: ["myapp"], running: .first, newWindowHere: true))
         #expect(
             !Configuration().asksWhatRuns && Configuration(running: .mark).asksWhatRuns && Configuration(newWindowHere: true).asksWhatRuns)
+    }
+
+    /// SPEC §7: one warning names the members this choosy does not know, with the member a near
+    /// miss may have meant; they are kept, in order, for a rewrite.
+    @Test func unknownConfigMembersGetOneWarningWithTheirNearMisses() throws {
+        let text = #"{"pickr": "fzf", "clean_link": true, "colour\n": 1, "schemes": []}"#
+        let configuration = try Configuration(json: JSONReader.parse(Array(text.utf8)))
+        #expect(configuration.unknown.names == ["pickr", "clean_link", "colour\n"])
+        #expect(
+            configuration.unknownMembersWarning(path: "/c.json")
+                == "/c.json: unknown members 'pickr' (did you mean 'picker'?), 'clean_link' (did you mean 'clean_links'?), 'colour\\u{A}', ignored"
+        )
+        #expect(try Configuration(json: JSONReader.parse(Array(#"{"picker": "fzf"}"#.utf8))).unknownMembersWarning(path: "/c.json") == nil)
     }
 }

@@ -35,6 +35,16 @@ import Testing
         #expect(try! runner.run(request).stdout == [0x61, 0xFF])
     }
 
+    /// A variable given with bytes that are not UTF-8 is passed with those bytes while it holds
+    /// the text they were read as; set to another value, it gets that value (doc/security.md).
+    @Test func givenEnvironmentBytesStandForTheirVariableWhileItHoldsTheirText() {
+        var request = ProcessRequest(
+            argv: ["/bin/sh", "-c", "printf '%s|%s' \"$ODD\" \"$SET\""],
+            environment: ["PATH": "/usr/bin:/bin", "ODD": "a\u{FFFD}", "SET": "new"])
+        request.environmentBytes = ["ODD": Array("ODD=a".utf8) + [0xFF], "SET": Array("SET=old".utf8) + [0xFF]]
+        #expect(try! runner.run(request).stdout == [0x61, 0xFF] + Array("|new".utf8))
+    }
+
     /// A picker starts before its lines are made (bench/README.md, "The picker's first frame"):
     /// the child is running when its input is asked for, and reads all of it.
     @Test func inputMadeOnceStartedIsMadeWhileTheChildRunsAndReachesIt() throws {
