@@ -56,10 +56,11 @@ extension Sandbox {
         let home = Data("HOME=\(self.home)".utf8)
         for pid in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int(pid) != nil {
             guard let commandLine = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-                commandLine.split(separator: 0).contains(where: { $0.elementsEqual("__refresh".utf8) }),
-                let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+                commandLine.split(separator: 0).contains(where: { $0.elementsEqual("__refresh".utf8) })
             else { continue }
-            // A process just started reads an empty environment for a moment: it may be ours.
+            // A process just started (or still in exec) reads an empty environment, or none, for
+            // a moment: it may be ours.
+            let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
             if environment.isEmpty || environment.split(separator: 0).contains(where: { $0.elementsEqual(home) }) { return true }
         }
         return false
