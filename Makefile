@@ -16,8 +16,9 @@ BASH_COMPLETIONSDIR ?= $(DATADIR)/bash-completion/completions
 # zsh's site-functions are in its fpath for /usr/local and /usr (Debian's own packages use
 # vendor-completions, which make deb passes).
 ZSH_COMPLETIONSDIR ?= $(DATADIR)/zsh/site-functions
-# Where fish looks even with XDG_DATA_DIRS unset (scripts/fish-completions-dir.sh).
-FISH_COMPLETIONSDIR ?= $(shell scripts/fish-completions-dir.sh $(DATADIR))
+# Inside PREFIX like everything else; when fish would not look there by itself, install says
+# how to make it (scripts/fish-completions-note.sh).
+FISH_COMPLETIONSDIR ?= $(DATADIR)/fish/vendor_completions.d
 APPLICATIONSDIR := $(DATADIR)/applications
 # The directories install created, for uninstall; empty: none recorded (make deb).
 DIRS_RECORD ?= $(DATADIR)/choosy/installed-directories
@@ -34,11 +35,13 @@ WEB_PACKAGES := libicu72 libpsl5 libpcre2-8-0
 # libsystemd's sd-bus, loaded the same way to call the desktop's services over D-Bus; its tests
 # run a session bus of their own, and Python services on it.
 DBUS_PACKAGES := libsystemd0 dbus-daemon python3-dbus python3-gi
+# libxcb is loaded with dlopen when an X11 window manager is asked where the windows are.
+WINDOW_PACKAGES := libxcb1
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
-TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) $(DBUS_PACKAGES) shared-mime-info python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb xdg-utils rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
+TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) $(WINDOW_PACKAGES) $(DBUS_PACKAGES) shared-mime-info i3 openbox foot xterm x11-utils python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb xdg-utils rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils \
-	xvfb rofi zenity sway fuzzel wtype python3-xlib
+	xvfb rofi zenity sway fuzzel foot wtype python3-xlib
 # -z now, with the RELRO the linker already gives: every relocation is resolved at start and
 # then made read-only, so a memory bug cannot redirect a call through them; choosy handles
 # links from anywhere (lazy binding would save only 0.15 M instructions a command now).
@@ -95,18 +98,20 @@ build: toolchain deps-build
 # any bound worth waiting. A regular expression: --filter and --skip take one.
 GUI_TESTS := RealGraphicalPickerTests|RealWaylandPickerTests
 
-## check: the fast loop while working: the layer check and the library's own tests
+## check: the fast loop while working: the layer and citation checks and the library's own tests
 ## (ChoosyKitTests), with no packages installed, no end-to-end tests and no fuzzing
 check: toolchain lint
 	python3 scripts/check-layers.py
+	python3 scripts/check-citations.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter 'ChoosyKitTests\.'
 
-## test: the layer check, the Examples package, every test (ChoosyKitTests, then
+## test: the layer and citation checks, the Examples package, every test (ChoosyKitTests, then
 ## ChoosyEndToEndTests: the choosy binary run as a user runs it), then a short pass of every
 ## fuzz target
 test: toolchain deps-test lint
 	python3 scripts/check-layers.py
+	python3 scripts/check-citations.py
 	$(SWIFT) build --package-path Examples
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(GUI_TESTS)'
@@ -153,6 +158,7 @@ install: $(if $(filter .build/release/choosy,$(BINARY)),build)
 	sed 's|@BINDIR@|$(BINDIR)|' data/choosy.desktop.in > $(DESTDIR)$(APPLICATIONSDIR)/choosy.desktop
 	chmod 644 $(DESTDIR)$(BASH_COMPLETIONSDIR)/choosy $(DESTDIR)$(ZSH_COMPLETIONSDIR)/_choosy \
 		$(DESTDIR)$(FISH_COMPLETIONSDIR)/choosy.fish $(DESTDIR)$(APPLICATIONSDIR)/choosy.desktop
+	@scripts/fish-completions-note.sh $(FISH_COMPLETIONSDIR)
 
 ## uninstall: removes what install installed, and the directories it created that are empty
 uninstall:

@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
-// A program that uses ChoosyKit as a library, through its public API only (README, "Use from
-// Swift"). `make test` builds it.
+// A program that uses ChoosyKit as a library, through its public API only (doc/library.md).
+// `make test` builds it.
 import PackageDescription
 
 let package = Package(

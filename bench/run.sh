@@ -14,6 +14,7 @@
 # size, default 300), BENCH_COLD_RUNS (interleaved cold runs of choosy url and gio mime per size,
 # default 60), BENCH_FRAME_RUNS (interleaved runs per picker for the first frame, default 30),
 # BENCH_SCALE_SIZES and BENCH_SCALE_RUNS (bench/scale.py's trees, default "4000,40000", and runs, 20),
+# BENCH_RUNNING_RUNS (bench/running.py's interleaved runs of each, default 100),
 # BENCH_COMPLETE_ARGS (the completion request, default "__complete open Tw"; it counts as
 # working when it exits 0 and names Twitter), BENCH_RESULTS (default bench/RESULTS.md).
 set -eu
@@ -262,7 +263,11 @@ python3 "$root/bench/scale.py" "$choosy" --work "$work" --sizes "${BENCH_SCALE_S
 echo "bench: clean links" >&2
 python3 "$root/bench/clean-links.py" "$choosy" --append "$results"
 
-# 8. What choosy adds before a picker's first frame: rofi and zenity on Xvfb, fuzzel on a
+# 8. What `"running": "use"` costs a link click under a headless sway (doc/running.md).
+echo "bench: running browsers" >&2
+python3 "$root/bench/running.py" "$choosy" --runs "${BENCH_RUNNING_RUNS:-100}" --append "$results"
+
+# 9. What choosy adds before a picker's first frame: rofi and zenity on Xvfb, fuzzel on a
 # headless sway, against each started alone on the same lines (Debian's python3-xlib).
 echo "bench: the pickers' first frame" >&2
 /usr/bin/python3 "$root/bench/first-frame.py" "$choosy" --runs "${BENCH_FRAME_RUNS:-30}" --append "$results"

@@ -677,11 +677,12 @@ class Checker:
         elif ids is not None:
             self.err(w, "web apps open through the browser and carry no desktop_ids")
 
-        if "profiles" in a or "private" in a:
+        if "profiles" in a or "private" in a or "new_window" in a:
             if type_key != "browser":
-                self.err(w, "'profiles' and 'private' belong to browsers only")
+                self.err(w, "'profiles', 'private' and 'new_window' belong to browsers only")
             self.check_profiles(w, a.get("profiles"), ids if isinstance(ids, list) else [])
-            self.check_private(w, a.get("private"))
+            self.check_options(w, "private", a.get("private"))
+            self.check_options(w, "new_window", a.get("new_window"))
 
         docs = a.get("docs")
         if not isinstance(docs, str) or not DOCS_RE.match(docs):
@@ -758,14 +759,14 @@ class Checker:
         elif path.startswith(("~/.var/app/", "~/snap/")):
             self.err(pw, "a distro package's files are not under a Flatpak's or Snap's home: %r" % path)
 
-    def check_private(self, w, args):
-        """`private`: the options that open a private window."""
+    def check_options(self, w, name, args):
+        """`private`, `new_window`: the options that open a private window, a new window."""
         if args is None:
             return
         if not self.is_argument_list(args):
-            self.err(w, "'private' must be a non-empty array of non-empty strings")
+            self.err(w, "'%s' must be a non-empty array of non-empty strings" % name)
         elif not all(arg.startswith("-") and not PLACEHOLDER_RE.search(arg) for arg in args):
-            self.err(w, "'private' holds command-line options, without placeholders, got %r" % (args,))
+            self.err(w, "'%s' holds command-line options, without placeholders, got %r" % (name, args))
 
     @staticmethod
     def is_argument_list(value):

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Fails when a folder of Sources/ChoosyKit uses a folder above it in doc/ARCHITECTURE.md,
-or when a real side-effect seam is built anywhere but in the composition root.
+when a real side-effect seam is built anywhere but in the composition root, or when a part
+takes a closure that doc/ARCHITECTURE.md's table of closures does not list.
 
 A folder "uses" another when one of its files names a type, function or constant that the
 other declares at top level (comments and string literals are ignored). The real seams
-(doc/ARCHITECTURE.md, "Wiring") are built only in the files of COMPOSITION_ROOT; everything below gets
-them passed in. Run by `make test`.
+(doc/ARCHITECTURE.md, "One composition root") are built only in the files of COMPOSITION_ROOT; everything below gets
+them passed in. A part takes a closure through an `@escaping` parameter, or as a stored
+closure of a type with no such parameter (its initializer is the compiler's); the table must
+name the closure in its first column and the part in its second. Run by `make test`.
 """
 import collections
 import os
@@ -23,16 +26,59 @@ DECLARATION = re.compile(
 )
 # The real implementations of the side-effect protocols, and the files allowed to build them.
 REAL_SEAMS = ("LocalFileSystem", "PosixProcessRunner", "SystemClock", "CurlHTTPClient", "SDBusMessageBus",
-              "SocketDisplayProbe", "SQLiteLibraryReader", "StandardErrorDiagnostics")
+              "SocketDisplayProbe", "SQLiteLibraryReader", "StandardErrorDiagnostics",
+              "UnixLocalSockets", "XCBServer")
 COMPOSITION_ROOT = {"Commands/Choosy.swift", "Commands/ChoosyAction.swift", "Commands/CommandContext.swift"}
 CONSTRUCTION = re.compile(r"\b(" + "|".join(REAL_SEAMS) + r")\s*\(")
 IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+TYPE = re.compile(
+    r"^(\s*)(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate|final|indirect)\s+)*"
+    r"(?:struct|class|enum|actor|extension|protocol)\s+([A-Za-z_][\w.]*)"
+)
+STORED_CLOSURE = re.compile(
+    r"^\s+(?:(?:package|private|fileprivate|internal|public)(?:\(set\))?\s+)*(?:let|var)\s+(\w+)\s*:\s*(?:@\w+\s+)*"
+    r"\(?\((?:[^()]|\([^()]*\))*\)\s*(?:throws(?:\(\w+\))?\s*)?->[^=]*$"
+)
+ESCAPING = re.compile(r"(\w+)\s*:\s*@escaping")
+# Closures that are no collaborator given by a builder: a JSON shape's reading, what a grammar
+# option sets, the composition root's own, and PickerRequest's memo of its `site`.
+CLOSURES_OF_THEIR_OWN = {"JSONShape", "CommandGrammar", "Choosy", "FoundSite"}
 
 
 def layers():
     text = open(ARCHITECTURE, encoding="utf-8").read()
     block = text.split("<!-- layers -->", 1)[1].split("<!-- /layers -->", 1)[0]
     return re.findall(r"^\d+\. `([A-Za-z]+)`", block, re.M)
+
+
+def closure_table():
+    """(closure names, part names) of each row of the table of closures."""
+    text = open(ARCHITECTURE, encoding="utf-8").read()
+    rows = re.findall(r"^\| (`[^|]*) \| ([^|]*) \| [^|]* \|$", text, re.M)
+    return [(set(re.findall(r"`(\w+)`", names)), set(re.findall(r"`(\w+)", parts))) for names, parts in rows]
+
+
+def closures(path):
+    """(line, part, closure) of each closure the file's types take from whoever builds them."""
+    escaping, stored, stack = [], [], []
+    for number, line in enumerate(open(path, encoding="utf-8"), start=1):
+        if line.strip().startswith("//"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        stack = [(i, name) for i, name in stack if i < indent]
+        declared = TYPE.match(line)
+        if declared:
+            stack.append((indent, declared.group(2)))
+            continue
+        parts = tuple(name for _, name in stack)
+        if not parts:
+            continue
+        escaping += [(number, parts, m.group(1)) for m in ESCAPING.finditer(line)]
+        match = STORED_CLOSURE.match(line)
+        if match:
+            stored.append((number, parts, match.group(1)))
+    takes = {parts for _, parts, _ in escaping}
+    return escaping + [entry for entry in stored if entry[1] not in takes]
 
 
 def code(text):
@@ -63,6 +109,16 @@ def main():
                     # A seam's own file may define it (`init(`), which is no construction.
                     if not re.search(r"\bstruct\s+" + built + r"\b|\bclass\s+" + built + r"\b", text):
                         problems.append(f"Sources/ChoosyKit/{folder}/{name} builds {built}, which only the composition root may")
+    table = closure_table()
+    for folder in folders:
+        for name, _ in sources[folder]:
+            for line, parts, closure in closures(os.path.join(SOURCES, folder, name)):
+                if CLOSURES_OF_THEIR_OWN & set(parts):
+                    continue
+                if not any(closure in names and set(parts) & owners for names, owners in table):
+                    problems.append(
+                        f"Sources/ChoosyKit/{folder}/{name}:{line}: {'.'.join(parts)} takes the closure `{closure}`, "
+                        "which the table of closures in doc/ARCHITECTURE.md does not list")
     rank = {folder: index for index, folder in enumerate(order)}
     for folder in folders:
         for name, text in sources[folder]:
@@ -74,7 +130,7 @@ def main():
         print("check-layers: " + problem, file=sys.stderr)
     if problems:
         return 1
-    print(f"layers OK: {len(folders)} folders, each using only the ones below it; real seams built only in the composition root")
+    print(f"layers OK: {len(folders)} folders, each using only the ones below it; real seams built only in the composition root; every closure a part takes in the table")
     return 0
 
 

@@ -32,17 +32,26 @@ short choosy_spawn_setsid_flag(void) {
     return POSIX_SPAWN_SETSID;
 }
 
-int choosy_unix_socket_accepts(const char *path, int abstract) {
-    struct sockaddr_un address;
-    memset(&address, 0, sizeof address);
-    address.sun_family = AF_UNIX;
+// The address of the Unix socket `path` (abstract: in Linux's abstract namespace), and its
+// length; 0 when the path does not fit.
+static socklen_t unix_address(const char *path, int abstract, struct sockaddr_un *address) {
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
     size_t length = strlen(path);
     size_t offset = abstract ? 1 : 0;
-    if (length + offset >= sizeof address.sun_path) {
+    if (length + offset >= sizeof address->sun_path) {
+        return 0;
+    }
+    memcpy(address->sun_path + offset, path, length);
+    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + offset + length + (abstract ? 0 : 1));
+}
+
+int choosy_unix_socket_accepts(const char *path, int abstract) {
+    struct sockaddr_un address;
+    socklen_t size = unix_address(path, abstract, &address);
+    if (size == 0) {
         return -1;
     }
-    memcpy(address.sun_path + offset, path, length);
-    socklen_t size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + offset + length + (abstract ? 0 : 1));
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         return -1;
@@ -50,6 +59,26 @@ int choosy_unix_socket_accepts(const char *path, int abstract) {
     int result = connect(fd, (struct sockaddr *)&address, size);
     close(fd);
     return result == 0 ? 0 : -1;
+}
+
+int choosy_unix_socket_connect(const char *path) {
+    struct sockaddr_un address;
+    socklen_t size = unix_address(path, 0, &address);
+    if (size == 0) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        return -1;
+    }
+    if (connect(fd, (struct sockaddr *)&address, size) != 0) {
+        int failure = errno;
+        close(fd);
+        errno = failure;
+        return -1;
+    }
+    return fd;
 }
 
 int choosy_tcp_socket_accepts(const char *host, int port, int timeout_ms) {

@@ -49,6 +49,13 @@ package final class FakeFileSystem: FileSystem {
         return links.withLock { $0[path] }
     }
 
+    /// The path, or the absolute target `links` gives it; nil when that does not exist.
+    package func canonicalPath(_ path: String) -> String? {
+        looked.withLock { $0.append(path) }
+        let target = links.withLock { $0[path] } ?? path
+        return nodes.withLock { $0[target] } == nil ? nil : target
+    }
+
     /// One identity per path: the fake has no links.
     private func fakeIdentity(_ path: String) -> FileIdentity {
         FileIdentity(device: 0, inode: UInt64(bitPattern: Int64(path.hashValue)))

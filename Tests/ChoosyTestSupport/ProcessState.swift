@@ -1,3 +1,4 @@
+import ChoosyKit
 import Foundation
 
 /// Whether process `pid` is still running: it exists and is not a zombie. Processes that
@@ -38,4 +39,18 @@ package func serverProbe(_ name: String, skipped: String, start: (String) throws
         FileHandle.standardError.write(Data("\(skipped) skipped: \(error)\n".utf8))
         return "\(error)"
     }
+}
+
+/// Starts `argv` in the background, its output to `log`, and gives its pid: through choosy's
+/// runner, which gives children an empty signal mask (test threads block most signals, and a
+/// server started from one would never see the SIGTERM that stops it). A program started
+/// through `setpriv` or `exec` keeps the pid.
+package func startInBackground(_ argv: [String], log: String = "/dev/null", environment: [String: String]) -> pid_t? {
+    let started = try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(
+        ProcessRequest(
+            argv: ["/bin/sh", "-c", #"log=$1; shift; "$@" >"$log" 2>&1 </dev/null & echo $!"#, "sh", log] + argv,
+            environment: environment, timeout: 10
+        ))
+    guard let started, started.status == 0 else { return nil }
+    return pid_t(String(decoding: started.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
 }

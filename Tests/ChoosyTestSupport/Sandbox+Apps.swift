@@ -82,7 +82,7 @@ extension Sandbox {
         }
     }
 
-    /// The choice lines offered for `names`, in order (README, "Pickers"); for a web link, with
+    /// The choice lines offered for `names`, in order (doc/desktop.md, "Pickers"); for a web link, with
     /// the *always for SITE* lines of its registrable domain `site`.
     package static func choiceLines(_ names: String..., always: Bool = true, site: String? = nil) -> [String] {
         names.flatMap { name in

@@ -38,7 +38,7 @@ package final class Sandbox: @unchecked Sendable {
             "XDG_DATA_HOME": dataHome,
             "XDG_CONFIG_HOME": configHome,
             "XDG_CACHE_HOME": cacheHome,
-            "XDG_STATE_HOME": root + "/home/.local/state",
+            "XDG_STATE_HOME": stateHome,
             "XDG_RUNTIME_DIR": root + "/run",
             "XDG_DATA_DIRS": dataDir,
             "XDG_CONFIG_DIRS": root + "/etc/xdg",
@@ -95,13 +95,14 @@ package final class Sandbox: @unchecked Sendable {
     /// environment and pid under `records/<name>.<n>`; returns its path. `n` begins with the
     /// pid, which the kernel gives in the order choosy starts them: a detached app may run
     /// after one started later, and the runs are still listed in the order they were launched.
+    /// `prelude`: shell lines run first (a browser that stays running, `Sandbox.runningBrowser`).
     @discardableResult
-    package func recorder(_ name: String) -> String {
+    package func recorder(_ name: String, prelude: String = "") -> String {
         write(
             bin + "/" + name,
             """
             #!/bin/sh
-            n=$(printf '%010d' $$)-$(date +%s%N)
+            \(prelude)n=$(printf '%010d' $$)-$(date +%s%N)
             pwd > "\(records)/\(name).$n.cwd"
             echo $$ > "\(records)/\(name).$n.pid"
             cat /proc/$$/environ > "\(records)/\(name).$n.env"
@@ -195,7 +196,9 @@ package final class Sandbox: @unchecked Sendable {
     }
 
     /// Runs the built `choosy` binary with this sandbox's environment, in a new session with
-    /// no controlling terminal (as when a link is clicked in a desktop app).
+    /// no controlling terminal (as when a link is clicked in a desktop app). With the network on,
+    /// it returns once the background refresh the command started (if any) is done too, so the
+    /// next command finds what it downloaded.
     /// `wrapper` runs first, with the whole command line after it (a measuring program);
     /// `binary` is another copy of choosy (`choosyBinaryForNobody()`); it runs in
     /// `workingDirectory` (the sandbox's root by default).
@@ -216,6 +219,7 @@ package final class Sandbox: @unchecked Sendable {
         var untilEnd = request
         untilEnd.readsUntilEndOfOutput = true
         let result = try! PosixProcessRunner(fileSystem: LocalFileSystem()).run(untilEnd)
+        if variables["CHOOSY_OFFLINE"] == nil { waitForBackgroundRefreshes() }
         return Output(
             status: result.status,
             stdout: String(decoding: result.stdout, as: UTF8.self),

@@ -24,6 +24,8 @@ package enum SpecURL {
             }
         }
         marked += rest
+        // A mailto: link keeps `@` and `,` (RFC 6068, doc/spec-choices.md "URLs").
+        let kept: Set<UInt8> = format.lowercased().hasPrefix("mailto:") ? Set("@,".utf8) : []
 
         func substitute(_ text: Substring, verbatimAtStart: Bool = false) -> String {
             var result = ""
@@ -33,7 +35,7 @@ package enum SpecURL {
                 let end = text.firstIndex(of: "\u{2}")!
                 result += text[..<start]
                 let value = values[keys[Int(text[text.index(after: start)..<end])!]] ?? ""
-                result += first && verbatimAtStart && start == text.startIndex && result.isEmpty ? value : encode(value)
+                result += first && verbatimAtStart && start == text.startIndex && result.isEmpty ? value : encode(value, keeping: kept)
                 first = false
                 text = text[text.index(after: end)...]
             }
@@ -73,9 +75,9 @@ package enum SpecURL {
         return url
     }
 
-    /// RFC 3986: every UTF-8 byte but `A-Z a-z 0-9 - . _ ~` as `%XX`.
-    package static func encode(_ text: String) -> String {
-        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+    /// RFC 3986: every UTF-8 byte but `A-Z a-z 0-9 - . _ ~` (and `kept`) as `%XX`.
+    package static func encode(_ text: String, keeping kept: Set<UInt8> = []) -> String {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8).union(kept)
         return text.utf8.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
     }
 }

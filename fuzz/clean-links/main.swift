@@ -8,7 +8,9 @@ import Foundation
 // twice; a link that comes out is an http(s) link; its host changes only by an unwrapped
 // redirection, never more than five; each step starts where the last ended; with no step the
 // link is the same bytes; and cleaning what came out again changes nothing more, unless a
-// limit stopped the first round. A pattern the cleaner skips for a host never matches it.
+// limit stopped the first round; an unwrapped link holds no control or format character. With
+// no time to spend, the link comes out as it went in. A pattern the cleaner skips for a host
+// never matches it.
 // The parsed rules kept in the cache (`CleaningRulesCache`) read back as they were, and the
 // cache reader takes any bytes (here, the rules field) without crashing.
 //
@@ -46,9 +48,10 @@ public func fuzzCleanLinks(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// The cleaner skips a pattern whose required site name the link's host lacks: the pattern
 /// itself must then never match that host.
 private func checkShortcut(_ providers: [ClearURLsProvider], on origin: String) {
+    guard let budget = try? MatchBudget() else { return }
     for provider in providers {
         guard let name = HostNameInPattern.required(by: provider.urlPattern), !HostNameInPattern.occurs(name, in: origin) else { continue }
-        let matches = (try? RegularExpression(provider.urlPattern))?.matches(origin) ?? false
+        let matches = (try? RegularExpression(provider.urlPattern))?.matches(origin, within: budget) ?? false
         invariant(
             !matches,
             "\(provider.urlPattern.debugDescription) matches \(origin.debugDescription) without \(String(decoding: name, as: UTF8.self))")
@@ -56,8 +59,11 @@ private func checkShortcut(_ providers: [ClearURLsProvider], on origin: String) 
 }
 
 private func check(_ link: String, with files: [ClearURLsRuleFile]) {
-    let cleaner = LinkCleaner(files: files, removesReferralMarketing: false, warn: { _ in })
+    // No deadline: cleaning the same link twice must give the same result.
+    let cleaner = LinkCleaner(files: files, removesReferralMarketing: false, timeLimit: .infinity, warn: { _ in })
     let result = cleaner.clean(link)
+    let outOfTime = LinkCleaner(files: files, removesReferralMarketing: false, timeLimit: 0, warn: { _ in }).clean(link)
+    invariant(outOfTime == CleanedLink(link: link), "with no time, \(link.debugDescription) became \(outOfTime.link.debugDescription)")
     invariant(cleaner.clean(link) == result, "cleaning \(link.debugDescription) twice differs")
     guard !result.steps.isEmpty else {
         invariant(result.link == link, "no step, yet \(link.debugDescription) became \(result.link.debugDescription)")
@@ -69,6 +75,9 @@ private func check(_ link: String, with files: [ClearURLsRuleFile]) {
         return
     }
     let unwraps = result.steps.filter { $0.kind == .redirection }.count
+    for step in result.steps where step.kind == .redirection {
+        invariant(DisplayText.isShownAsIs(step.after), "unwrapped to \(step.after.debugDescription), which is not shown as it is")
+    }
     invariant(unwraps <= LinkCleaner.maximumUnwraps, "\(unwraps) unwraps")
     if unwraps == 0, let before = try? WebURL(parsing: link) {
         invariant(

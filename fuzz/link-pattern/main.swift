@@ -70,7 +70,7 @@ private func placeholderKinds(_ source: String) -> [(String, String)] {
     }
 }
 
-/// The kinds as the README states them, written apart from the reader's own checks.
+/// The kinds as doc/links-and-rules.md, "Links in the catalog", states them, written apart from the reader's own checks.
 private func fits(_ value: String, _ kind: String) -> Bool {
     let digits = { (text: Substring) in !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
     switch kind {

@@ -7,7 +7,8 @@
 // what stands between its `(` and its last `)`; a variable found is one the
 // input holds as `NAME=VALUE` between NULs; a unit holds no `/` or newline; an app scope names a
 // desktop ID one can have (`.desktop`, no `/`, NUL or control character), deterministically; so
-// does a desktop file path.
+// does a desktop file path. A browser's arguments name a profile only with one of them, and a
+// Firefox profile's `lock` names a positive pid it ends with (doc/running.md).
 //
 // Input: the whole input is each file in turn (stat, environ, cmdline, cgroup); its first
 // 0xFF-separated field is also a unit name and a desktop file path.
@@ -38,7 +39,25 @@ public func fuzzProcessFiles(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
             names.contains(name) && entries.contains(Array((name + "=" + value).utf8)),
             "environ \(bytes) gives \(name)=\(value.debugDescription)")
     }
-    invariant(ProcessFiles.arguments(ofCmdline: bytes).allSatisfy { !$0.utf8.contains(0) }, "an argument holds a NUL")
+    let arguments = ProcessFiles.arguments(ofCmdline: bytes)
+    invariant(arguments.allSatisfy { !$0.utf8.contains(0) }, "an argument holds a NUL")
+    // The profile a browser's arguments ask for is one of them (a directory without the
+    // slashes that end it), never its program.
+    switch ProfileArguments.firefox(arguments) {
+    case .named(let name): invariant(arguments.dropFirst(2).contains(name), "\(arguments) ask for the profile \(name.debugDescription)")
+    case .directory(let directory):
+        invariant(
+            arguments.dropFirst(2).contains { $0.hasPrefix(directory) }, "\(arguments) ask for the directory \(directory.debugDescription)")
+    default: break
+    }
+    if case .chromium(let userData, let profile) = ProfileArguments.chromium(arguments) {
+        invariant(userData != nil || profile != nil, "\(arguments) ask for no Chromium profile")
+        invariant(
+            profile.map { arguments.contains("--profile-directory=" + $0) } ?? true, "\(arguments) ask for \(profile!.debugDescription)")
+    }
+    if let holder = ProfileArguments.lockHolder(input.field(0)) {
+        invariant(holder > 0 && input.field(0).hasSuffix(String(holder)), "the lock \(input.field(0).debugDescription) names \(holder)")
+    }
     if let unit = ProcessFiles.unit(inCgroup: bytes) {
         invariant(!unit.isEmpty && !unit.contains("/") && !unit.contains("\n"), "cgroup \(bytes) gives the unit \(unit.debugDescription)")
     }

@@ -24,6 +24,11 @@ short choosy_spawn_setsid_flag(void);
 /// `abstract` is non-zero) and closes it again: 0 when the connection was accepted.
 int choosy_unix_socket_accepts(const char *path, int abstract);
 
+/// A stream socket connected to the Unix socket `path`, non-blocking and close-on-exec: a
+/// listener whose queue is full refuses at once (EAGAIN) instead of holding the caller.
+/// Returns the descriptor, or -1 with errno set.
+int choosy_unix_socket_connect(const char *path);
+
 /// The same for `host`:`port` over TCP, waiting at most `timeout_ms` for each address.
 int choosy_tcp_socket_accepts(const char *host, int port, int timeout_ms);
 
@@ -43,5 +48,18 @@ int choosy_pidfd_open(pid_t pid);
 /// zombie its pid, and so its process group's id, cannot be reused. 1 exited, 0 running,
 /// -1 on an error (no such child).
 int choosy_has_exited(pid_t pid);
+
+/// libxcb's xcb_screen_iterator_t and its cookies (xcb.h, xproto.h), whose layouts are part
+/// of libxcb.so.1's stable ABI: ChoosyKit loads libxcb with dlopen and calls the functions
+/// that take or return them by value through these types, so no libxcb header is needed.
+typedef struct {
+    void *data;
+    int rem;
+    int index;
+} choosy_xcb_screen_iterator;
+
+typedef struct {
+    unsigned int sequence;
+} choosy_xcb_cookie;
 
 #endif

@@ -1,4 +1,4 @@
-/// Builds the URL that reports a result back to the caller of an x-callback-url (README, "choosy route").
+/// Builds the URL that reports a result back to the caller of an x-callback-url (doc/hooks-and-callbacks.md, "choosy route").
 ///
 /// The callback's own text is kept byte for byte (its query may hold encodings such as
 /// `q=a%2Bb` that decoding and re-encoding would change); added parameters are encoded as in

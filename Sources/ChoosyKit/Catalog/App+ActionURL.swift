@@ -1,5 +1,5 @@
 extension App {
-    /// The URL that opens this app for `action` (README, "Details: URLs"): its `url_format` filled with the
+    /// The URL that opens this app for `action` (doc/spec-choices.md, "URLs"): its `url_format` filled with the
     /// parameters it mentions, or the bare `app_url_scheme` when it cannot do the action.
     package func url(for action: String, parameters: [String: String]) -> String {
         guard let format = urlFormat(for: action) else { return urlScheme }

@@ -15,6 +15,9 @@ package struct App: Equatable, Sendable {
     /// The arguments that open a private window (Linux addition); nil: the entry's own
     /// private-window action, if it has one.
     package var privateArguments: [String]?
+    /// The arguments that open the link in a new window (Linux addition), for
+    /// `new_window_here` (doc/running.md).
+    package var newWindowArguments: [String]?
 
     package func urlFormat(for action: String) -> String? {
         actions.last { $0.key == action }?.urlFormat
@@ -35,7 +38,7 @@ package struct App: Equatable, Sendable {
 }
 
 /// Where a browser keeps its list of profiles and how one is picked on its command line
-/// (README, "Profiles and private windows").
+/// (doc/profiles.md).
 package struct AppProfiles: Equatable, Sendable {
     package enum Format: String, Sendable {
         /// `profiles.ini`: `[Profile…]` groups with a `Name`.

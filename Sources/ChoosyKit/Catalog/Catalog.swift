@@ -9,7 +9,7 @@ package protocol BackgroundRefresher: Sendable {
 }
 
 /// Every app type choosy knows, merged from the bundled catalog, the download cache and the
-/// user's files, refreshed from the network (README, "The catalog").
+/// user's files, refreshed from the network (doc/configuration.md, "The catalog").
 package final class Catalog {
     package struct Summary: Equatable, Sendable {
         package var key: String
@@ -114,31 +114,42 @@ package final class Catalog {
     }
 
     /// The key for what the user typed: a key or a name in any case (`Twitter`, `twitter`,
-    /// `music mixers`). A type no source knows is fetched once, unless offline.
+    /// `music mixers`). A type no source knows is fetched once, unless offline; a near miss of
+    /// a known one (`Brwser`) is a typo, said at once with no download (SPEC §7).
     package func resolve(_ input: String) throws(ChoosyError) -> String {
         let lowered = input.lowercased()
         if isValidTypeKey(lowered) && isKnownLocally(lowered) { return lowered }
         let summaries = summaries()
         if let match = summaries.first(where: { $0.name.lowercased() == lowered }) { return match.key }
         let guessed = String(lowered.map { $0 == " " || $0 == "-" ? "_" : $0 })
+        let near = suggestion(for: input, among: summaries.map(\.name))
         if isValidTypeKey(guessed) {
             if isKnownLocally(guessed) { return guessed }
-            if let network {
+            if near == nil, let network {
                 diagnostics.explain("app type '\(guessed)' is in no local source; fetching it")
-                switch network.refresher.refresh(guessed, onlyIfStale: true, diagnostics: diagnostics) {
+                switch fetchUnknown(guessed, network: network) {
                 case .updated, .notModified, .alreadyFresh:
                     return guessed
                 case .notFound:
                     diagnostics.explain("the catalog server has no app type '\(guessed)'")
                 case .failed(let reason):
                     // Not knowing is not the same as "there is no such type".
-                    throw .unavailable(
-                        "cannot tell what app type '\(input)' is: the catalog could not be reached (\(reason))"
-                            + didYouMean(input, among: summaries.map(\.name)))
+                    throw .unavailable("cannot tell what app type '\(input)' is: the catalog could not be reached (\(reason))")
                 }
             }
         }
-        throw .unknown("unknown app type '\(input)'" + didYouMean(input, among: summaries.map(\.name)))
+        throw .unknown("unknown app type '\(input)'" + didYouMean(near))
+    }
+
+    /// Fetches a type no local source has; when no data came (the server has none, or could not
+    /// be reached), nothing of it stays in the cache: no marker, no lock (SPEC §7).
+    private func fetchUnknown(_ key: String, network: Network) -> CatalogRefresher.Outcome {
+        let outcome = network.refresher.refresh(key, onlyIfStale: true, diagnostics: diagnostics)
+        switch outcome {
+        case .notFound, .failed: cache.forget(key)
+        case .updated, .notModified, .alreadyFresh: break
+        }
+        return outcome
     }
 
     /// The merged app type. Stale or missing downloads are refreshed in the background; only
@@ -185,7 +196,7 @@ package final class Catalog {
         let ignored = downloaded.flatMap(\.ignored)
         if !ignored.isEmpty {
             diagnostics.explain(
-                "downloaded catalog: ignoring the launch arguments (private, profiles) of \(ignored.joined(separator: ", ")): they come only from the bundled catalog and your own files"
+                "downloaded catalog: ignoring the launch arguments (private, new_window, profiles) of \(ignored.joined(separator: ", ")): they come only from the bundled catalog and your own files"
             )
         }
         guard let type = CatalogMerger.merge(bundled + downloaded.map(\.record) + user) else {
@@ -195,7 +206,7 @@ package final class Catalog {
         return type
     }
 
-    /// The type's links from every source, merged (README, "Links in the catalog"); read only
+    /// The type's links from every source, merged (doc/links-and-rules.md, "Links in the catalog"); read only
     /// when a link is handled or links are shown. The bundled links' examples are read only
     /// `withExamples` (`describe`): a handled link does not pay for them.
     package func links(of key: String, withExamples: Bool = false) -> [CatalogLink] {
@@ -226,25 +237,19 @@ package final class Catalog {
         let targets = keys.isEmpty ? summaries().map(\.key) : keys
         return targets.map { key in
             guard let network else { return (key, .failed("offline")) }
-            let outcome = network.refresher.refresh(key, onlyIfStale: false, diagnostics: diagnostics)
+            let outcome =
+                isKnownLocally(key)
+                ? network.refresher.refresh(key, onlyIfStale: false, diagnostics: diagnostics) : fetchUnknown(key, network: network)
             report(key, outcome)
             return (key, outcome)
         }
     }
 
-    /// What the background `__refresh` does: fetch each type unless another process just did,
-    /// and say in one line which could not be refreshed.
-    package func refreshIfStale(_ keys: [String]) {
-        guard let network else { return }
-        var failed: [(key: String, reason: String)] = []
-        for key in keys {
-            let outcome = network.refresher.refresh(key, onlyIfStale: true, diagnostics: diagnostics)
-            if case .failed(let reason) = outcome { failed.append((key, reason)) } else { report(key, outcome) }
-        }
-        guard let first = failed.first else { return }
-        let names =
-            failed.count == 1 ? "app type '\(first.key)'" : "\(failed.count) app types (\(failed.map(\.key).joined(separator: ", ")))"
-        warnOnce("could not refresh \(names): \(first.reason); keeping the data already here")
+    /// What the background `__refresh` does: fetch each type unless another process just did.
+    /// Its failures are the caller's to keep (`RefreshFailures`): nothing is said of them here.
+    package func refreshIfStale(_ keys: [String]) -> [(key: String, outcome: CatalogRefresher.Outcome)] {
+        guard let network else { return [] }
+        return keys.map { key in (key, network.refresher.refresh(key, onlyIfStale: true, diagnostics: diagnostics)) }
     }
 
     private func report(_ key: String, _ outcome: CatalogRefresher.Outcome) {

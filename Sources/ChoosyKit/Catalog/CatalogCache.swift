@@ -71,6 +71,12 @@ package struct CatalogCache: Sendable {
         fileSystem.remove(markerPath(.notFound, for: key))
     }
 
+    /// Forgets every file of a type that brought no data: its markers and its lock.
+    package func forget(_ key: String) {
+        clearMarkers(of: key)
+        fileSystem.remove(joinPath(directory, key + ".lock"))
+    }
+
     package func exists(_ key: String) -> Bool {
         fileSystem.info(path(for: key))?.kind == .regular
     }

@@ -1,4 +1,4 @@
-/// A web link that means one of a type's actions (README, "Links in the catalog"):
+/// A web link that means one of a type's actions (doc/links-and-rules.md, "Links in the catalog"):
 /// `https://t.me/{{username}}` is `chat open_chat`. Its pattern is read only when links are
 /// needed (`handle`, `describe`), so that other commands never pay for it.
 package struct CatalogLink: Equatable, Sendable {
@@ -13,7 +13,7 @@ package struct CatalogLink: Equatable, Sendable {
     package var parameters: [String: String] = [:]
     /// `+` in a path segment is a space (Google Maps writes `/maps/search/Alexanderplatz+Berlin`).
     package var plusIsSpace = false
-    /// What the pattern must make of real links (README, "Links in the catalog").
+    /// What the pattern must make of real links (doc/links-and-rules.md, "Links in the catalog").
     package var examples: [LinkExample] = []
     /// The file (or URL) that said so, for warnings.
     package var origin: String
@@ -50,7 +50,7 @@ package struct LinkExample: Equatable, Sendable {
 }
 
 extension CatalogLink {
-    /// As `list --json` and `describe --json` show it (README, "Links in the catalog").
+    /// As `list --json` and `describe --json` show it (doc/links-and-rules.md, "Links in the catalog").
     package var json: JSONValue {
         .object([
             ("action", .string(action)), ("pattern", .string(pattern)),

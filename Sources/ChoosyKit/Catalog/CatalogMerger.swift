@@ -1,6 +1,6 @@
 /// Merges the records of one app type from several sources, in order: a later source wins
 /// field by field, and parameters, actions, apps and app actions are matched by key, so
-/// entries only one source has are kept (README, "The catalog").
+/// entries only one source has are kept (doc/configuration.md, "The catalog").
 package enum CatalogMerger {
     package static func merge(_ records: [AppTypeRecord]) -> AppType? {
         guard let key = records.first?.key else { return nil }
@@ -38,7 +38,8 @@ package enum CatalogMerger {
                         action.urlFormat.map { AppAction(key: action.key, urlFormat: $0) }
                     },
                     profiles: app.profiles,
-                    privateArguments: app.privateArguments
+                    privateArguments: app.privateArguments,
+                    newWindowArguments: app.newWindowArguments
                 )
             },
             schemes: schemes ?? [],
@@ -79,7 +80,8 @@ package enum CatalogMerger {
             docs: new.docs ?? old.docs,
             actions: actions,
             profiles: new.profiles ?? old.profiles,
-            privateArguments: new.privateArguments ?? old.privateArguments
+            privateArguments: new.privateArguments ?? old.privateArguments,
+            newWindowArguments: new.newWindowArguments ?? old.newWindowArguments
         )
     }
 }

@@ -36,6 +36,7 @@ package struct AppRecord: Equatable, Sendable {
     package var actions: [AppActionRecord]?
     package var profiles: AppProfiles?
     package var privateArguments: [String]?
+    package var newWindowArguments: [String]?
 }
 
 package struct AppActionRecord: Equatable, Sendable {
@@ -127,7 +128,8 @@ package enum CatalogDecoder {
                         action["key"]?.stringValue.map { AppActionRecord(key: $0, urlFormat: action["url_format"]?.stringValue) }
                     },
                     profiles: app["profiles"].flatMap(profiles),
-                    privateArguments: app["private"].flatMap(arguments)
+                    privateArguments: app["private"].flatMap(arguments),
+                    newWindowArguments: app["new_window"].flatMap(arguments)
                 )
             },
             schemes: type["schemes"]?.elements?.compactMap { $0.stringValue.flatMap(normalizedScheme) },
@@ -231,7 +233,7 @@ package enum CatalogDecoder {
 
 extension AppTypeRecord {
     /// The record as a downloaded file may give it: without its apps' launch arguments
-    /// (`private` and `profiles`, whose `args` and profile names reach the app's argv), with
+    /// (`private`, `new_window` and `profiles`, whose `args` and profile names reach the app's argv), with
     /// the keys of the apps that had some. Those come only from the bundled catalog and the
     /// user's own files (doc/security.md, "Launch arguments"): whoever answers for the
     /// catalog URL must not be able to add an option such as `--gpu-launcher=CMD`.
@@ -239,11 +241,12 @@ extension AppTypeRecord {
         var record = self
         var ignored: [String] = []
         record.apps = apps?.map { app in
-            guard app.profiles != nil || app.privateArguments != nil else { return app }
+            guard app.profiles != nil || app.privateArguments != nil || app.newWindowArguments != nil else { return app }
             ignored.append(app.key)
             var trusted = app
             trusted.profiles = nil
             trusted.privateArguments = nil
+            trusted.newWindowArguments = nil
             return trusted
         }
         return (record, ignored)

@@ -13,7 +13,7 @@ package struct CatalogRefresher: Sendable {
 
     package let baseURL: String
     private let cache: CatalogCache
-    private let client: @Sendable () -> HTTPClient
+    private let download: CachedDownload
     private let freshness: CatalogFreshness
     private let clock: Clock
 
@@ -23,7 +23,7 @@ package struct CatalogRefresher: Sendable {
     ) {
         self.baseURL = baseURL
         self.cache = cache
-        self.client = client
+        self.download = CachedDownload(cache: cache, client: client, clock: clock)
         self.freshness = freshness
         self.clock = clock
     }
@@ -38,25 +38,10 @@ package struct CatalogRefresher: Sendable {
     /// entry that is fresh once the lock is held is kept as it is.
     package func refresh(_ key: String, onlyIfStale: Bool, diagnostics: DiagnosticSink) -> Outcome {
         guard isValidTypeKey(key) else { return .failed("invalid app type key '\(key)'") }
-        let outcome = fetch(key, onlyIfStale: onlyIfStale, diagnostics: diagnostics)
-        switch outcome {
-        case .updated, .notModified: cache.clearMarkers(of: key)
-        case .failed: cache.record(.failed, for: key)
-        case .notFound: cache.record(.notFound, for: key)
-        case .alreadyFresh: break
-        }
-        return outcome
+        return download.locked(key) { fetch(key, onlyIfStale: onlyIfStale, diagnostics: diagnostics) }
     }
 
     private func fetch(_ key: String, onlyIfStale: Bool, diagnostics: DiagnosticSink) -> Outcome {
-        let lock: any HeldLock
-        do {
-            lock = try cache.lock(for: key, timeout: 30)
-        } catch {
-            return .failed("cannot lock the cache: \(error)")
-        }
-        defer { lock.unlock() }
-
         let cached = cache.entry(for: key, diagnostics: diagnostics)
         if onlyIfStale {
             if let cached, freshness.isFresh(cached.metadata, now: clock.now()) { return .alreadyFresh }
@@ -65,31 +50,16 @@ package struct CatalogRefresher: Sendable {
             }
         }
         let url = url(for: key)
-        let request = HTTPRequest(
-            url: url, ifNoneMatch: cached?.metadata.etag, ifModifiedSince: cached?.metadata.lastModified, label: key
-        )
-        diagnostics.explain("GET \(url)\(cached == nil ? "" : " (conditional)")")
-        let response: HTTPResponse
-        do {
-            response = try client().get(request)
-        } catch {
-            return .failed(error.description)
-        }
-        let now = clock.now()
-        switch response.status {
-        case 304 where cached != nil:
-            var metadata = cached!.metadata
-            metadata.fetchedAt = now
-            metadata.etag = response.etag ?? metadata.etag
-            metadata.lastModified = response.lastModified ?? metadata.lastModified
+        switch download.get(url, label: key, known: cached?.metadata, diagnostics: diagnostics) {
+        case .notModified(let metadata):
             return store(key, metadata, cached!.body, success: .notModified)
-        case 200:
+        case .body(let body, var metadata):
             // What the decoder rejects becomes part of this one outcome, so that a bad file
             // costs one warning, not one per entry.
             let decoding = RecordingDiagnostics(verbose: false)
             let records: [AppTypeRecord]
             do {
-                records = try CatalogDecoder.decode(response.body, source: url, diagnostics: decoding)
+                records = try CatalogDecoder.decode(body, source: url, diagnostics: decoding)
             } catch {
                 return .failed(error.description)
             }
@@ -98,16 +68,12 @@ package struct CatalogRefresher: Sendable {
                 return .failed("\(url) holds no app type '\(key)'\(rejected)")
             }
             decoding.warnings.forEach(diagnostics.warning)
-            let metadata = CatalogCache.Metadata(
-                fetchedAt: now, url: url, etag: response.etag, lastModified: response.lastModified, name: record.name,
-                linkHosts: (record.links ?? []).map { LinkPattern.hostPattern(of: $0.pattern)?.text ?? "" },
-                mimeTypes: record.mimeTypes ?? []
-            )
-            return store(key, metadata, response.body, success: .updated)
-        case 404, 410:
-            return .notFound
-        default:
-            return .failed("\(url): HTTP \(response.status)")
+            metadata.name = record.name
+            metadata.linkHosts = (record.links ?? []).map { LinkPattern.hostPattern(of: $0.pattern)?.text ?? "" }
+            metadata.mimeTypes = record.mimeTypes ?? []
+            return store(key, metadata, body, success: .updated)
+        case .unavailable(let outcome):
+            return outcome
         }
     }
 

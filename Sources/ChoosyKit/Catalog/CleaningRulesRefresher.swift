@@ -19,6 +19,7 @@ package struct CleaningRulesRefresher: Sendable {
     private let rulesPath: String
     private let fileSystem: FileSystem
     private let client: @Sendable () -> HTTPClient
+    private let download: CachedDownload
     private let freshness: CatalogFreshness
     private let clock: Clock
 
@@ -34,6 +35,7 @@ package struct CleaningRulesRefresher: Sendable {
         self.cache = CatalogCache(directory: parentDirectory(of: rulesPath), fileSystem: fileSystem)
         self.fileSystem = fileSystem
         self.client = client
+        self.download = CachedDownload(cache: cache, client: client, clock: clock)
         self.freshness = freshness
         self.clock = clock
     }
@@ -62,52 +64,21 @@ package struct CleaningRulesRefresher: Sendable {
     /// Fetches the hash (a conditional request when it was fetched before), then the rules when
     /// they changed. With `onlyIfStale`, an answer still fresh once the lock is held stands.
     package func refresh(onlyIfStale: Bool, diagnostics: DiagnosticSink) -> CatalogRefresher.Outcome {
-        let lock: any HeldLock
-        do {
-            lock = try cache.lock(for: Self.key, timeout: 30)
-        } catch {
-            return .failed("cannot lock the cache: \(error)")
-        }
-        defer { lock.unlock() }
-        if onlyIfStale && !isDue { return .alreadyFresh }
-        let outcome = fetch(diagnostics: diagnostics)
-        switch outcome {
-        case .updated, .notModified: cache.clearMarkers(of: Self.key)
-        case .failed: cache.record(.failed, for: Self.key)
-        case .notFound: cache.record(.notFound, for: Self.key)
-        case .alreadyFresh: break
-        }
-        return outcome
+        download.locked(Self.key) { onlyIfStale && !isDue ? .alreadyFresh : fetch(diagnostics: diagnostics) }
     }
 
     private func fetch(diagnostics: DiagnosticSink) -> CatalogRefresher.Outcome {
         let hashURL = baseURL + "/" + Self.hashFile
         let known = metadata
         let current = try? fileSystem.read(rulesPath, limit: ClearURLsRuleFile.maximumSize)
-        let conditional = current == nil ? nil : known
-        diagnostics.explain("GET \(hashURL)\(conditional == nil ? "" : " (conditional)")")
-        let answer: HTTPResponse
-        do {
-            answer = try client().get(
-                HTTPRequest(
-                    url: hashURL, ifNoneMatch: conditional?.etag, ifModifiedSince: conditional?.lastModified, label: "link-cleaning rules"))
-        } catch {
-            return .failed(error.description)
+        let body: [UInt8]
+        let metadata: CatalogCache.Metadata
+        switch download.get(hashURL, label: "link-cleaning rules", known: current == nil ? nil : known, diagnostics: diagnostics) {
+        case .notModified(let metadata): return storeMetadata(metadata, success: .notModified)
+        case .body(let answer, let answerMetadata): (body, metadata) = (answer, answerMetadata)
+        case .unavailable(let outcome): return outcome
         }
-        var metadata = CatalogCache.Metadata(fetchedAt: clock.now(), url: hashURL, etag: answer.etag, lastModified: answer.lastModified)
-        switch answer.status {
-        case 304 where conditional != nil:
-            metadata.etag = answer.etag ?? conditional?.etag
-            metadata.lastModified = answer.lastModified ?? conditional?.lastModified
-            return storeMetadata(metadata, success: .notModified)
-        case 200:
-            break
-        case 404, 410:
-            return .notFound
-        default:
-            return .failed("\(hashURL): HTTP \(answer.status)")
-        }
-        let hash = String(decoding: Self.trimmed(answer.body[...]), as: UTF8.self).lowercased()
+        let hash = String(decoding: Self.trimmed(body[...]), as: UTF8.self).lowercased()
         guard hash.utf8.count == 64, hash.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
             return .failed("\(hashURL) holds no SHA-256 hash")
         }

@@ -1,4 +1,4 @@
-/// A web link pattern of the catalog (README, "Links in the catalog"):
+/// A web link pattern of the catalog (doc/links-and-rules.md, "Links in the catalog"):
 /// `https://*.zoom.us/j/{{meeting_id}}?pwd={{password}}`. It matches an http(s) link by the
 /// host a browser reaches, the path segment by segment, chosen query items and the fragment,
 /// and gives the parameters its placeholders took, percent-decoded. Patterns are read and

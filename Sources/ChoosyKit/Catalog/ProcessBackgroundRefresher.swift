@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Refreshes in one detached `choosy __refresh KEY…` child per command: the command that
-/// noticed stale data returns at once, and the child's one-line warning (if any) still reaches
-/// the same stderr.
+/// noticed stale data returns at once. The child writes nothing to the terminal, which by then
+/// is the shell's again: it keeps its failures in `RefreshFailures`, said by a later command.
 package final class ProcessBackgroundRefresher: BackgroundRefresher {
     private let executable: String
     private let environment: Environment
@@ -29,7 +29,7 @@ package final class ProcessBackgroundRefresher: BackgroundRefresher {
         guard !keys.isEmpty else { return }
         let request = ProcessRequest(
             argv: [executable, "__refresh"] + keys, environment: environment,
-            workingDirectory: "/", stdout: .discard, stderr: .inherit
+            workingDirectory: "/", stdout: .discard, stderr: .discard
         )
         // Not being able to start the refresh only delays it to the next use.
         try? runner.spawnDetached(request)

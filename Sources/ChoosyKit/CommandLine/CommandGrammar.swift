@@ -46,7 +46,7 @@ package struct CommandGrammar: Sendable {
             .flag("--choose", "show the picker (the default stays unless you pick always)") { $0.open.choose = true },
             .flag("--no-remember", "offer \"just once\" only") { $0.open.noRemember = true },
             .value(
-                "--picker", "P", .picker, "auto, tty, fzf, rofi, zenity, fuzzel, wofi, bemenu, tofi, or a command reading choices on stdin"
+                "--picker", "P", .picker, concatenated(PickerPreference.names, separator: ", ") + ", or a command reading choices on stdin"
             ) { $0.open.picker = $1 },
             .value("--title", "T", .text, "the picker's title") { $0.open.title = $1 },
             .flag("--dry-run", "launch nothing, write nothing; print the command line") { $0.open.dryRun = true },
@@ -69,7 +69,4 @@ package struct CommandGrammar: Sendable {
     static let unshorten = Option.flag("--unshorten", "follow a shortened link (t.co, bit.ly, …) to where it leads first") {
         $0.unshorten = true
     }
-
-    /// The named pickers (`--picker`); any other value is a command.
-    package static let pickers = ["auto", "tty", "fzf", "rofi", "zenity"]
 }

@@ -55,42 +55,28 @@ package struct CommandLineReader: Sendable {
         _ words: [String], of command: CommandGrammar.Command, into line: inout ParsedCommandLine
     ) throws(ChoosyError) -> Bool {
         var alternativeGiven = false
-        var index = 0
-        var endOfOptions = false
-        while index < words.count {
-            let word = words[index]
-            index += 1
-            if endOfOptions || !word.hasPrefix("-") || word == "-" {
-                line.arguments.append(word)
-                continue
-            }
-            if word == "--" {
-                endOfOptions = true
-                continue
-            }
-            var name = word
-            var inlineValue: String?
-            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
-                name = String(word[..<equals])
-                inlineValue = String(word[word.index(after: equals)...])
-            }
-            guard let option = command.option(name) else {
-                let known = grammar.options.map(\.name)
-                if known.contains(name) {
-                    throw .usage("option \(name) does not apply to '\(command.name)'")
+        var scanner = OptionScanner(words, of: command)
+        while let word = scanner.next() {
+            switch word {
+            case .argument(let argument):
+                line.arguments.append(argument)
+            case .option(let name, let option, let inline, let following):
+                guard let option else {
+                    let known = grammar.options.map(\.name)
+                    if known.contains(name) {
+                        throw .usage("option \(name) does not apply to '\(command.name)'")
+                    }
+                    throw .usage("unknown option '\(name)'" + didYouMean(name, among: known))
                 }
-                throw .usage("unknown option '\(name)'" + didYouMean(name, among: known))
+                let value = inline ?? following
+                if !option.takesValue {
+                    guard inline == nil else { throw .usage("\(name) takes no value") }
+                } else if value == nil {
+                    throw .usage("\(name) needs a value")
+                }
+                option.set(value, in: &line.options)
+                alternativeGiven = alternativeGiven || option.name == command.alternative?.name
             }
-            var value = inlineValue
-            if !option.takesValue {
-                guard inlineValue == nil else { throw .usage("\(name) takes no value") }
-            } else if value == nil {
-                guard index < words.count else { throw .usage("\(name) needs a value") }
-                value = words[index]
-                index += 1
-            }
-            option.set(value, in: &line.options)
-            alternativeGiven = alternativeGiven || option.name == command.alternative?.name
         }
         return alternativeGiven
     }

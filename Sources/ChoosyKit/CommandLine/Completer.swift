@@ -95,7 +95,7 @@ package struct Completer {
         case .choice(let words):
             return matching(typed, words.map { CompletionCandidate($0, "") })
         case .picker:
-            return matching(typed, CommandGrammar.pickers.map { CompletionCandidate($0, "") })
+            return matching(typed, PickerPreference.names.map { CompletionCandidate($0, "") })
         case .ruleSite:
             return matching(typed, ruleSites().map { CompletionCandidate($0, "") })
         case .source:
@@ -203,23 +203,17 @@ private struct CommandLineSoFar {
 
     init(command: CommandGrammar.Command, words: [String]) {
         self.command = command
-        var index = 0
-        while index < words.count {
-            let word = words[index]
-            index += 1
-            if endOfOptions || !word.hasPrefix("-") || word == "-" {
-                positionals.append(word)
-            } else if word == "--" {
-                endOfOptions = true
-            } else {
-                let name = String(word.prefix { $0 != "=" })
+        var scanner = OptionScanner(words, of: command)
+        while let word = scanner.next() {
+            switch word {
+            case .argument(let argument):
+                positionals.append(argument)
+            case .option(let name, let option, let inline, let following):
                 usedOptions.insert(name)
-                if let option = command.option(name), option.takesValue, !word.contains("=") {
-                    if index == words.count { optionAwaitingValue = option }
-                    index += 1
-                }
+                if let option, option.takesValue, inline == nil, following == nil { optionAwaitingValue = option }
             }
         }
+        endOfOptions = scanner.endOfOptions
     }
 
     /// The app type given, for the words that belong to one.

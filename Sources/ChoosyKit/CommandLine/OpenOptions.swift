@@ -6,14 +6,14 @@ package struct OpenOptions: Equatable, Sendable {
     package var choose = false
     /// `--no-remember`: offer *just once* only, and remember nothing.
     package var noRemember = false
-    /// `--picker tty|fzf|rofi|zenity|CMD`.
+    /// `--picker P`: a name of `PickerPreference.names`, or a command.
     package var picker: String?
     package var title: String?
     /// `--dry-run`: launch nothing, write nothing, print what would run.
     package var dryRun = false
     /// `--configure CMD`: run before the prepare hook, with the same contract.
     package var configure: String?
-    /// `--private`: open a private window (README, "Profiles and private windows").
+    /// `--private`: open a private window (doc/profiles.md).
     package var privateWindow = false
 
     package init() {}

@@ -71,10 +71,12 @@ public final class Choosy {
     /// The link cleaner with the rules found for this installation and user, read once.
     func linkCleaner() -> LinkCleaner {
         if let loadedLinkCleaner { return loadedLinkCleaner }
+        let loadingStarted = threadCPUSeconds()
         let sources = CleaningRuleSources(executable: settings.executable, environment: environment)
         let cleaner = LinkCleaner(
             files: sources.load(fileSystem: fileSystem, diagnostics: diagnostics, keepsParsedRules: !settings.dryRun),
-            removesReferralMarketing: configuration().cleanReferrals, warn: diagnostics.warning
+            removesReferralMarketing: configuration().cleanReferrals, timeLimit: cleaningTimeLimit(), loadingStarted: loadingStarted,
+            warn: diagnostics.warning
         )
         loadedLinkCleaner = cleaner
         if !isOffline, let background = backgroundRefresher(), cleaningRulesRefresher().isDue {
@@ -82,6 +84,17 @@ public final class Choosy {
             background.refreshLater(CleaningRulesRefresher.refreshWord)
         }
         return cleaner
+    }
+
+    /// The CPU seconds cleaning one link may take: `CHOOSY_CLEAN_TIME_LIMIT` (for valgrind, or a
+    /// machine far slower than the default was made for), else the default.
+    private func cleaningTimeLimit() -> Double {
+        guard let value = environment.value("CHOOSY_CLEAN_TIME_LIMIT") else { return LinkCleaner.timeLimit }
+        guard let seconds = Double(value), seconds > 0, !seconds.isNaN else {
+            diagnostics.warning("ignoring CHOOSY_CLEAN_TIME_LIMIT='\(value)': expected a number of seconds")
+            return LinkCleaner.timeLimit
+        }
+        return seconds
     }
 
     /// Downloads newer ClearURLs rules: `CHOOSY_CLEAN_RULES_URL` (for tests and mirrors), else
@@ -93,6 +106,11 @@ public final class Choosy {
             fileSystem: fileSystem, client: httpClient, freshness: CatalogFreshness(environment: environment, diagnostics: diagnostics),
             clock: clock
         )
+    }
+
+    /// What the background refreshes could not do, kept for a later command to say.
+    package func refreshFailures() -> RefreshFailures {
+        RefreshFailures(environment: environment, fileSystem: fileSystem, clock: clock)
     }
 
     private var loadedBackgroundRefresher: ProcessBackgroundRefresher?
@@ -145,6 +163,9 @@ public final class Choosy {
     package func configuration() -> Configuration {
         if let loadedConfiguration { return loadedConfiguration }
         let configuration = Configuration.load(environment: environment, fileSystem: fileSystem, warnings: corruptFiles)
+        if let warning = configuration.unknownMembersWarning(path: Configuration.path(environment: environment)) {
+            diagnostics.warning(warning)
+        }
         loadedConfiguration = configuration
         return configuration
     }
@@ -318,7 +339,8 @@ public final class Choosy {
                 source: { [unowned self] in self.linkSource() }, names: { [unowned self] in self.sourceNames.rule($0, names: $1) },
                 desktopID: { [unowned self] in self.sourceNames.desktopID(of: $0) }),
             classifier: LinkClassifier(catalog: try catalog(), diagnostics: diagnostics), launcher: launcher(), mimeTypes: mimeDatabase,
-            alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), diagnostics: diagnostics
+            alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), whereabouts: { [unowned self] in self.whereabouts() },
+            diagnostics: diagnostics
         )
     }
 
@@ -330,6 +352,25 @@ public final class Choosy {
     package func localFile(_ argument: String) throws(ChoosyError) -> LocalFile? {
         try LocalFile(
             argument: settings.givenBytes.original(of: argument) ?? Array(argument.utf8), workingDirectory: fileSystem.currentDirectory())
+    }
+
+    private var loadedWhereabouts: RunningWhereabouts??
+    /// What runs and where (doc/running.md), made when a choice first asks, and only when the
+    /// configuration asks for it: otherwise no `/proc` is read and no window system asked.
+    func whereabouts() -> RunningWhereabouts? {
+        if let loadedWhereabouts { return loadedWhereabouts }
+        let configuration = configuration()
+        let made =
+            configuration.asksWhatRuns
+            ? RunningWhereabouts(
+                option: configuration.running, newWindowHere: configuration.newWindowHere,
+                finder: RunningChoiceFinder(fileSystem: fileSystem, diagnostics: diagnostics),
+                workspace: WorkspaceWindows(
+                    system: SessionWindowSystem.find(in: environment, sockets: UnixLocalSockets(), x11: XCBServer()),
+                    fileSystem: fileSystem,
+                    diagnostics: diagnostics)) : nil
+        loadedWhereabouts = .some(made)
+        return made
     }
 
     func actionOpener() throws(ChoosyError) -> ActionOpener {
@@ -355,7 +396,7 @@ public final class Choosy {
         return ActionOpener(
             planner: try planner(), preferences: preferences(), rules: siteRules,
             desktopDefaults: MimeAppsEditor(environment: environment, fileSystem: fileSystem), hooks: hookRunner(), pickers: pickers,
-            launcher: launcher(), fallback: fallback, diagnostics: diagnostics
+            launcher: launcher(), fallback: fallback, whereabouts: { [unowned self] in self.whereabouts() }, diagnostics: diagnostics
         )
     }
 

@@ -42,11 +42,12 @@ struct CleanCommand: ChoosyCommand {
         let cleaned = choosy.linkCleaner().clean(unshortened.link)
         if cleaned.blockedBy != nil, let line = cleaned.explanations.first { choosy.diagnostics.explain(line) }
         if json { return CommandOutput(Self.json(cleaned, unshortened).rendered() + "\n") }
-        var lines = [cleaned.link]
+        // The link is shown too: one given with a raw escape sequence prints it escaped.
+        var lines = [singleLine(cleaned.link)]
         if explain {
-            lines = cleaned.steps.map { "\(singleLine($0.provider)): \($0.summary)" } + lines
+            lines = cleaned.summaries.map { "\($0.provider): \($0.summary)" } + lines
             if let blocker = cleaned.blockedBy { lines.insert("\(singleLine(blocker)): blocks the site; left as it is", at: 0) }
-            lines = unshortened.explanations + lines
+            lines = unshortened.explanations.map(singleLine) + lines
         }
         return CommandOutput(lines.joined(separator: "\n") + "\n")
     }
@@ -76,7 +77,7 @@ struct CleanCommand: ChoosyCommand {
                             }
                         return .object([
                             ("provider", .string(step.provider)), ("kind", .string(kind)), ("rule", .optional(rule)),
-                            ("url", .string(step.after)),
+                            ("removed", .array(step.removed.map { .string($0) })), ("url", .string(step.after)),
                         ])
                     })
             ),

@@ -32,6 +32,8 @@ package final class CommandContext {
         _ = Unmanaged.passRetained(choosy)
         built = choosy
         _ = choosy.configuration()
+        // The next command run with -v says what a background refresh could not do.
+        if options.verbose { choosy.refreshFailures().sayOnce(diagnostics.warning) }
         return choosy
     }
 

@@ -37,7 +37,7 @@ package struct CompleteCommand: ChoosyCommand {
                 return finder.profiles(of: app, desktopID: entry.id)
             },
             discoveredApps: { type in
-                InstalledAppFinder(probe: choosy.probe(), diagnostics: quiet, browserInstalled: { false }).discoveredApps(of: type)
+                InstalledAppFinder(probe: choosy.probe(), diagnostics: quiet).discoveredApps(of: type)
             }, ruleSites: { rules.readableRules()?.rules.map(\.siteText) ?? [] }, desktopIDs: { choosy.probe().index.ids() }
         ).candidates(for: words)
     }

@@ -75,10 +75,10 @@ struct DescribeCommand: ChoosyCommand {
             }
             if let profiles = app.profiles {
                 lines.append(
-                    indent + style.dim("profiles: \(profiles.format.rawValue)-style, \(singleLine(shellQuoted(profiles.arguments)))"))
+                    indent + style.dim("profiles: \(profiles.format.rawValue)-style, \(shellQuoted(profiles.arguments))"))
             }
             if let arguments = app.privateArguments {
-                lines.append(indent + style.dim("private window: \(singleLine(shellQuoted(arguments)))"))
+                lines.append(indent + style.dim("private window: \(shellQuoted(arguments))"))
             }
             if let entry = entries[app.key], !entry.actions.isEmpty {
                 let privateKey = entry.privateWindowAction?.key
@@ -110,58 +110,41 @@ struct DescribeCommand: ChoosyCommand {
         .object([
             ("key", .string(type.key)),
             ("name", .string(type.name)),
-            (
-                "actions",
-                .array(
-                    type.actions.map { action in
-                        .object([
-                            ("key", .string(action.key)),
-                            ("name", .string(action.name)),
-                            ("apps", .strings(type.apps.filter { $0.urlFormat(for: action.key) != nil }.map(\.key))),
-                        ])
-                    })
-            ),
-            (
-                "parameters",
-                .array(
-                    type.parameters.map { parameter in
-                        .object([
-                            ("key", .string(parameter.key)),
-                            ("name", .string(parameter.name)),
-                            ("description", .string(parameter.description)),
-                        ])
-                    })
-            ),
-            (
-                "apps",
-                .array(
-                    type.apps.map { app in
-                        .object([
-                            ("key", .string(app.key)),
-                            ("name", .string(app.name)),
-                            ("app_url_scheme", .string(app.urlScheme)),
-                            ("web", .bool(app.isWebApp)),
-                            ("desktop_ids", .strings(app.desktopIDs)),
-                            ("docs", .optional(app.docs)),
-                            (
-                                "actions",
-                                .array(
-                                    app.actions.map { action in
-                                        .object([("key", .string(action.key)), ("url_format", .string(action.urlFormat))])
-                                    })
-                            ),
-                            (
-                                "profiles",
-                                app.profiles.map { profiles in
-                                    .object([("format", .string(profiles.format.rawValue)), ("args", .strings(profiles.arguments))])
-                                } ?? .null
-                            ),
-                            ("private", app.privateArguments.map(JSONValue.strings) ?? .null),
-                            ("desktop_actions", .array(desktopActions(of: entries[app.key]))),
-                        ])
-                    })
-            ),
+            ("actions", .array(type.actions.map { json($0, of: type) })),
+            ("parameters", .array(type.parameters.map(json))),
+            ("apps", .array(type.apps.map { json($0, entry: entries[$0.key]) })),
             ("links", .array(links.map(\.json))),
+        ])
+    }
+
+    /// An action of the type, with the apps that do it.
+    private static func json(_ action: Action, of type: AppType) -> JSONValue {
+        let apps = type.apps.filter { $0.urlFormat(for: action.key) != nil }.map(\.key)
+        return .object([("key", .string(action.key)), ("name", .string(action.name)), ("apps", .strings(apps))])
+    }
+
+    private static func json(_ parameter: Parameter) -> JSONValue {
+        .object([("key", .string(parameter.key)), ("name", .string(parameter.name)), ("description", .string(parameter.description))])
+    }
+
+    /// An app as the catalog has it, with the actions of its installed desktop entry.
+    private static func json(_ app: App, entry: DesktopEntry?) -> JSONValue {
+        .object([
+            ("key", .string(app.key)),
+            ("name", .string(app.name)),
+            ("app_url_scheme", .string(app.urlScheme)),
+            ("web", .bool(app.isWebApp)),
+            ("desktop_ids", .strings(app.desktopIDs)),
+            ("docs", .optional(app.docs)),
+            ("actions", .array(app.actions.map { .object([("key", .string($0.key)), ("url_format", .string($0.urlFormat))]) })),
+            (
+                "profiles",
+                app.profiles.map { profiles in
+                    .object([("format", .string(profiles.format.rawValue)), ("args", .strings(profiles.arguments))])
+                } ?? .null
+            ),
+            ("private", app.privateArguments.map(JSONValue.strings) ?? .null),
+            ("desktop_actions", .array(desktopActions(of: entry))),
         ])
     }
 

@@ -1,5 +1,5 @@
 /// `choosy handle URL|FILE`: a plain link opened through the app type it stands for, or a
-/// local file by the apps of its MIME type (README, "choosy handle").
+/// local file by the apps of its MIME type (doc/links-and-rules.md, "choosy handle").
 struct HandleCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command.opening(
         "handle", "open a plain link through its app type, or a local file", argument: "URL|FILE", wanted: "URL or file",

@@ -1,5 +1,6 @@
 /// `choosy __refresh KEY…`, run detached by `ProcessBackgroundRefresher`: refreshes the stale
 /// catalog data of these types, and the link-cleaning rules (`CleaningRulesRefresher.refreshWord`).
+/// Its stderr goes nowhere: what failed is kept in `RefreshFailures` for a later command to say.
 struct RefreshCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command.hidden("__refresh")
 
@@ -9,10 +10,12 @@ struct RefreshCommand: ChoosyCommand {
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let choosy = try context.choosy()
-        try choosy.catalog().refreshIfStale(keys.filter(isValidTypeKey))
+        var outcomes = try choosy.catalog().refreshIfStale(keys.filter(isValidTypeKey))
         if keys.contains(CleaningRulesRefresher.refreshWord) {
-            UpdateCommand.report(choosy.cleaningRulesRefresher().refresh(onlyIfStale: true, diagnostics: choosy.diagnostics), in: choosy)
+            let word = CleaningRulesRefresher.refreshWord
+            outcomes.append((word, choosy.cleaningRulesRefresher().refresh(onlyIfStale: true, diagnostics: choosy.diagnostics)))
         }
+        choosy.refreshFailures().record(outcomes)
         return CommandOutput()
     }
 }

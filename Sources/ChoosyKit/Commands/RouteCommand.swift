@@ -1,4 +1,4 @@
-/// `choosy route URL`: answers an x-callback-url request (README, "choosy route").
+/// `choosy route URL`: answers an x-callback-url request (doc/hooks-and-callbacks.md, "choosy route").
 struct RouteCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command.opening(
         "route", "answer an x-callback-url",
@@ -67,13 +67,7 @@ struct RouteCommand: ChoosyCommand {
             }
         }
         let hooks = choosy.hookRunner()
-        router.fallback = { request in
-            switch hooks.runCustomAction(request.action, parameters: request.parameters) {
-            case .success(let parameters)?: .success(parameters)
-            case .failure(let code, let message)?: .failure(code: code, message: message)
-            case nil: nil
-            }
-        }
+        router.fallback = { request in hooks.runCustomAction(request.action, parameters: request.parameters) }
 
         var result = router.route(url)
         if result.status == ExitStatus.noChoice.rawValue && result.message == nil {

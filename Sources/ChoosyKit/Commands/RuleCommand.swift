@@ -22,7 +22,7 @@ struct RuleCommand: ChoosyCommand {
               rule add SITE --from SOURCE …   only for links from SOURCE (SITE may be *)
               rule list [--json]         the rules, in the order added
               rule remove SITE [--from SOURCE]   forget the rule of SITE
-              rule test URL [--from SOURCE]      which rule, app and argv (runs nothing)
+              rule test URL [--from SOURCE] [--json]   which rule, app and argv (runs nothing)
             SITE: example.org (and subdomains), =www.example.org (that host only), either
             with a path prefix (github.com/work-org); never a public suffix (co.uk).
             SOURCE: the app a link came from, a desktop ID (org.gnome.Evolution) or an app
@@ -81,7 +81,7 @@ struct RuleCommand: ChoosyCommand {
             action = .remove(site: site, from: options.from)
         default:
             guard let site else { throw .usage("rule test needs a URL, e.g. 'choosy rule test https://github.com/'") }
-            try only(["--from", "--clean", "--no-clean", "--unshorten", "--no-unshorten"])
+            try only(["--from", "--clean", "--no-clean", "--unshorten", "--no-unshorten", "--json"])
             action = .test(url: site, from: options.from, clean: options.clean, unshorten: options.unshorten == true)
         }
     }
@@ -109,7 +109,8 @@ struct RuleCommand: ChoosyCommand {
             return CommandOutput(context.interactive ? "Removed the rule of \(singleLine(rule.name)) (\(rule.targetDescription)).\n" : "")
         case .test(let url, let from, let clean, let unshorten):
             let link = choosy.linkToOpen(url, clean: clean, unshorten: unshorten)
-            return CommandOutput(Self.text(try Self.test(link, from: from, in: choosy), style: context.style))
+            let test = try Self.test(link, from: from, in: choosy)
+            return CommandOutput(context.options.json ? test.json.rendered() + "\n" : Self.text(test, style: context.style))
         }
     }
 
@@ -120,6 +121,15 @@ struct RuleCommand: ChoosyCommand {
         var outcome: String
         /// The dry run of the rule's app, when the rule decides the app.
         var result: OpenResult?
+
+        /// `--json`: what the text says, as one object: the rule as rules.json holds it (or
+        /// null), what it leads to, and the app and argv (null when the rule decides no app).
+        var json: JSONValue {
+            .object([
+                ("rule", rule?.json ?? .null), ("outcome", .string(outcome)), ("app", .optional(result.map { $0.via?.app ?? $0.app })),
+                ("argv", result.map { .strings($0.argv) } ?? .null),
+            ])
+        }
     }
 
     /// `rule add SITE …`: the rule written, and whether it replaced the site's rule.
@@ -237,8 +247,8 @@ struct RuleCommand: ChoosyCommand {
         return "'\(line.prefix(80))…' (\(text.count) characters)"
     }
 
-    /// A rule's app is a browser, or an app that may take the site's catalog links (README,
-    /// "Site rules"); it need not be installed. When it is, its profile must exist and, for
+    /// A rule's app is a browser, or an app that may take the site's catalog links
+    /// (doc/links-and-rules.md, "Site rules"); it need not be installed. When it is, its profile must exist and, for
     /// `--private`, it must open private windows (exit 3 otherwise).
     private static func checkRuleApp(_ key: String, profile: String?, privateWindow: Bool, for site: Site?, in choosy: Choosy)
         throws(ChoosyError)

@@ -64,6 +64,8 @@ struct WhyCommand: ChoosyCommand {
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let choosy = try context.choosy()
+        // What a background refresh could not do, which -v has said already; why forgets nothing.
+        if !context.options.verbose, let failures = choosy.refreshFailures().summary() { choosy.diagnostics.warning(failures) }
         var request = request
         if let file, let local = try choosy.localFile(file) {
             // A file: no cleaning, no site rule (SPEC §9.6).
@@ -102,6 +104,7 @@ struct WhyCommand: ChoosyCommand {
             lines.append("decided by: picker: \(singleLine(reason))")
         }
         if let app = plan.launched { lines.append("app: \(singleLine(app.key))") }
+        if let handOver = plan.handOver { lines.append("before the hand-over: \(singleLine(handOver.reason))") }
         if let url = plan.url { lines.append("url: \(singleLine(url))") }
         if !plan.argv.isEmpty { lines.append("argv: " + singleLine(shellQuoted(plan.argv))) }
         for write in plan.writes { lines.append(style.dim("would write: " + singleLine(describe(write)))) }
@@ -193,8 +196,21 @@ struct WhyCommand: ChoosyCommand {
         if let browser = plan.browser {
             members.append(("browser", .object([("why", .string(browser.why))] + json(browser.choice))))
         }
+        if let handOver = plan.handOver { members.append(("hand_over", json(handOver))) }
         members.append(("writes", .array(plan.writes.map { .string(describe($0)) })))
         return .object(members)
+    }
+
+    /// What is done before the browser is handed the link: `focus` (with the window), `new_window`
+    /// (with its arguments) or `nothing`, and why.
+    private static func json(_ handOver: HandOverStep) -> JSONValue {
+        let action: [(String, JSONValue)] =
+            switch handOver.action {
+            case .focus(let window): [("action", .string("focus")), ("window", .string(window.id))]
+            case .newWindow(let arguments): [("action", .string("new_window")), ("arguments", .strings(arguments))]
+            case .nothing: [("action", .string("nothing"))]
+            }
+        return .object(action + [("reason", .string(handOver.reason))])
     }
 
     private static func found(_ finding: OpenPlan.Finding) -> JSONValue {

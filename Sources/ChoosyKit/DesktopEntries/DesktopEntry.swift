@@ -54,8 +54,8 @@ package struct DesktopEntry: Equatable, Sendable {
     package var runsInTerminal: Bool { boolean("Terminal") }
 
     /// The action that opens a private window: the first whose key or untranslated `Name`
-    /// holds "private" or "incognito", any case, and that has an `Exec` (README, "Profiles
-    /// and private windows").
+    /// holds "private" or "incognito", any case, and that has an `Exec`
+    /// (doc/profiles.md).
     package var privateWindowAction: DesktopAction? {
         actions.first { action in
             guard action.exec != nil else { return false }

@@ -70,7 +70,7 @@ package final class DesktopEntryIndex: Sendable {
         self.searchPath = environment.searchPath
         self.fileSystem = fileSystem
         self.clock = clock
-        self.excludedExecutable = executable.flatMap(canonicalPath)
+        self.excludedExecutable = executable.flatMap(fileSystem.canonicalPath)
     }
 
     // MARK: Lookup by ID
@@ -237,7 +237,7 @@ package final class DesktopEntryIndex: Sendable {
         guard let excludedExecutable, program.hasPrefix("/") || !program.contains("/"),
             let resolved = resolveExecutable(program, searchPath: searchPath, fileSystem: fileSystem)
         else { return false }
-        return canonicalPath(resolved) == excludedExecutable
+        return fileSystem.canonicalPath(resolved) == excludedExecutable
     }
 
     // MARK: Lookup by MIME type
@@ -506,8 +506,9 @@ package final class DesktopEntryIndex: Sendable {
         }
     }
 
-    /// The file name of the program an entry's `Exec` runs.
-    private static func programName(of entry: DesktopEntry) -> String? {
+    /// The file name of the program an entry's `Exec` runs: what a process's programs are
+    /// matched against (`ProcessPrograms`).
+    package static func programName(of entry: DesktopEntry) -> String? {
         guard let exec = entry.exec, let line = try? ExecCommandLine(parsing: exec) else { return nil }
         return line.program.split(separator: "/").last.map(String.init)
     }
@@ -699,11 +700,4 @@ extension DesktopEntryIndex {
         key.count > schemeHandlerMarker.count && key[schemeHandlerMarker.count] == UInt8(ascii: "/")
             && (0..<schemeHandlerMarker.count).allSatisfy { key[$0] | 0x20 == schemeHandlerMarker[$0] }
     }
-}
-
-/// The path with every symlink resolved, or nil when it does not exist.
-func canonicalPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
 }

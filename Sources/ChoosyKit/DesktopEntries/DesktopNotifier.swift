@@ -11,12 +11,15 @@ package struct DesktopNotifier: Sendable {
         self.fileSystem = fileSystem
     }
 
+    /// Notification servers read the body as markup (the notification spec's `body-markup`).
     package func notify(_ message: String) {
         guard environment.value("DISPLAY") != nil || environment.value("WAYLAND_DISPLAY") != nil,
             let program = resolveExecutable("notify-send", searchPath: environment.searchPath, fileSystem: fileSystem)
         else { return }
         let request = ProcessRequest(
-            argv: [program, "--app-name=choosy", "--icon=preferences-desktop-default-applications", "choosy", message],
+            argv: [
+                program, "--app-name=choosy", "--icon=preferences-desktop-default-applications", "choosy", DisplayText.pangoMarkup(message),
+            ],
             environment: environment, workingDirectory: "/", stdout: .discard, stderr: .discard
         )
         try? runner.spawnDetached(request)

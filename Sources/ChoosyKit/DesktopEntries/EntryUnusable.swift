@@ -1,4 +1,4 @@
-/// Why a desktop entry cannot be launched (README, "Details: desktop entries").
+/// Why a desktop entry cannot be launched (doc/spec-choices.md, "Desktop entries").
 package enum EntryUnusable: Equatable, Sendable, CustomStringConvertible {
     case notApplication
     case noExec

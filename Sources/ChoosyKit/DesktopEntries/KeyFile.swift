@@ -10,7 +10,7 @@ package struct KeyFile: Equatable, Sendable {
     /// The size and line limit of a file a tool writes about every entry of a directory
     /// (`mimeinfo.cache`, by update-desktop-database): a type's line lists each entry that
     /// handles it, so 40,000 entries make a file of a few MiB with lines of tens of KiB
-    /// (doc/security.md, "Caps").
+    /// (doc/security.md, "Desktop entries").
     package static let listingLimit = 16 << 20
 
     /// Group name → key → raw value. Localized keys keep their suffix (`Name[de]`), with any
@@ -22,8 +22,8 @@ package struct KeyFile: Equatable, Sendable {
     /// group header nor `Key=Value`; files larger than `sizeLimit` bytes, lines longer than
     /// `lineLimit` (`KeyFile.listingLimit` for both, for a `mimeinfo.cache`).
     /// With `keeping`, every line is checked all the same, but only the keys of that group for
-    /// which `key` is true, given the key as written, are kept (other groups are kept empty):
-    /// most of parsing is storing keys and values.
+    /// which `key` is true, given the key in its normal form, are kept (other groups are kept
+    /// empty): most of parsing is storing keys and values.
     package init?(parsing bytes: [UInt8], keeping: Keeping? = nil, sizeLimit: Int = KeyFile.sizeLimit, lineLimit: Int = KeyFile.lineLimit) {
         guard bytes.count <= sizeLimit, String(validating: bytes, as: UTF8.self) != nil,
             let groups = bytes.withUnsafeBufferPointer({ KeyFile.groups(in: $0, keeping: keeping, lineLimit: lineLimit) })
@@ -31,8 +31,9 @@ package struct KeyFile: Equatable, Sendable {
         self.groups = groups
     }
 
-    /// A group, and which of its keys to keep by their bytes as written (`Name[de.UTF-8]`,
-    /// not `Name[de]`: a key without `[` is its own normal form).
+    /// A group, and which of its keys to keep by the bytes of their normal form, as `groups`
+    /// holds them (`Name[de.UTF-8]` and `Name[de.]` are `Name[de]`), so that a key is kept
+    /// exactly when parsing all would hold it.
     package typealias Keeping = (group: String, key: (UnsafeBufferPointer<UInt8>) -> Bool)
 
     private static let space = UInt8(ascii: " ")
@@ -65,8 +66,10 @@ package struct KeyFile: Equatable, Sendable {
                     valid = false
                     return false
                 }
-                if let keeping, !isKeptGroup || !keeping.key(UnsafeBufferPointer(rebasing: bytes[keyRange])) {
-                    valid = isValidKey(bytes, keyRange)
+                if let keeping {
+                    let (isValid, kept) = isKeptGroup ? keptKey(bytes, keyRange, keeping.key) : (isValidKey(bytes, keyRange), nil)
+                    if let kept { current!.keys[kept] = KeyFileLine.text(bytes, value) }
+                    valid = isValid
                     return valid
                 }
                 guard let key = normalizedKey(bytes, keyRange) else {
@@ -118,17 +121,30 @@ package struct KeyFile: Equatable, Sendable {
 
     /// `Key` or `Key[locale]` with the locale's `.ENCODING` dropped; nil when malformed.
     private static func normalizedKey(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
-        guard range.allSatisfy({ bytes[$0] < 0x80 }) else { return normalizedKey(KeyFileLine.text(bytes, range)) }
-        guard let dropped = droppedPart(ofASCIIKey: range, in: bytes) else { return nil }
-        guard !dropped.isEmpty else { return KeyFileLine.text(bytes, range) }
-        return KeyFileLine.text(bytes, range.lowerBound..<dropped.lowerBound)
-            + KeyFileLine.text(bytes, dropped.upperBound..<range.upperBound)
+        keptKey(bytes, range) { _ in true }.key
     }
 
     /// Whether `normalizedKey` takes the key, without building it (for keys not kept).
     private static func isValidKey(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         guard range.allSatisfy({ bytes[$0] < 0x80 }) else { return normalizedKey(KeyFileLine.text(bytes, range)) != nil }
         return droppedPart(ofASCIIKey: range, in: bytes) != nil
+    }
+
+    /// Whether the key is valid, and its normal form when `keep` takes that (`keeping`). Most
+    /// keys are their own normal form, and a key not kept is not built: only its bytes are read.
+    private static func keptKey(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ keep: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> (valid: Bool, key: String?) {
+        guard range.allSatisfy({ bytes[$0] < 0x80 }) else {
+            guard var key = normalizedKey(KeyFileLine.text(bytes, range)) else { return (false, nil) }
+            return (true, key.withUTF8(keep) ? key : nil)
+        }
+        guard let dropped = droppedPart(ofASCIIKey: range, in: bytes) else { return (false, nil) }
+        guard !dropped.isEmpty else {
+            return (true, keep(UnsafeBufferPointer(rebasing: bytes[range])) ? KeyFileLine.text(bytes, range) : nil)
+        }
+        let normal = Array(bytes[range.lowerBound..<dropped.lowerBound]) + Array(bytes[dropped.upperBound..<range.upperBound])
+        return (true, normal.withUnsafeBufferPointer(keep) ? String(decoding: normal, as: UTF8.self) : nil)
     }
 
     /// What the normal form of an ASCII key leaves out, the `.ENCODING` of its locale (empty at

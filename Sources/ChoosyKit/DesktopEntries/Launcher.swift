@@ -1,6 +1,7 @@
-/// How an entry is started beyond its plain `Exec` (README, "Profiles and private windows").
+/// How an entry is started beyond its plain `Exec` (doc/profiles.md).
 package struct LaunchForm: Equatable, Sendable {
-    /// A profile's and a private window's arguments, in that order, put where the URL goes.
+    /// A profile's and a private window's arguments, in that order, or a new window's
+    /// (`new_window_here`, doc/running.md) after a profile's, put where the URL goes.
     package var arguments: [String] = []
     /// The entry's action to run instead of its main `Exec` (a private window).
     package var action: DesktopAction?
@@ -9,7 +10,7 @@ package struct LaunchForm: Equatable, Sendable {
     package var localFile: [UInt8]?
 }
 
-/// Starts a desktop entry with a URL (README, "Details: launching"): the `Exec` expanded into an argv, run directly
+/// Starts a desktop entry with a URL (doc/spec-choices.md, "Launching"): the `Exec` expanded into an argv, run directly
 /// (never through a shell), detached in its own session with stdio on `/dev/null`, in the
 /// entry's `Path` directory; `Terminal=true` apps inside a terminal emulator (`TerminalFinder`).
 package struct Launcher: Sendable {
@@ -159,7 +160,8 @@ package struct Launcher: Sendable {
         } catch {
             throw failure(entry, error.description)
         }
-        warnIfNoDisplay(entry)
+        // The start succeeded, but a window (a terminal's too) with nowhere to show fails out of sight.
+        warnIfNoDisplay(entry, terminal: entry.runsInTerminal ? argv[0] : nil)
         return argv
     }
 
@@ -175,11 +177,16 @@ package struct Launcher: Sendable {
     }
 
     /// The start succeeded, but a window (a terminal's too) with nowhere to show fails out of sight.
-    private func warnIfNoDisplay(_ entry: DesktopEntry) {
-        guard environment.value("DISPLAY") == nil && environment.value("WAYLAND_DISPLAY") == nil else { return }
-        let kind = entry.runsInTerminal ? "an app that runs in a terminal" : "a graphical app"
-        diagnostics?.warning(
-            "started \(entry.id), \(kind), but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
+    /// `terminal`: the program of the terminal the app was started in, which may draw on one
+    /// kind of display only (`TerminalEmulator`).
+    private func warnIfNoDisplay(_ entry: DesktopEntry, terminal: String? = nil) {
+        if environment.value("DISPLAY") == nil && environment.value("WAYLAND_DISPLAY") == nil {
+            let kind = entry.runsInTerminal ? "an app that runs in a terminal" : "a graphical app"
+            diagnostics?.warning(
+                "started \(entry.id), \(kind), but neither DISPLAY nor WAYLAND_DISPLAY is set: it may not be able to show itself")
+        } else if let terminal, let missing = TerminalEmulator.missingDisplay(of: terminal, in: environment, fileSystem: fileSystem) {
+            diagnostics?.warning("started \(entry.id), an app that runs in a terminal, but \(missing): it may not be able to show itself")
+        }
     }
 
     private func failure(_ entry: DesktopEntry, _ reason: String) -> ChoosyError {

@@ -1,5 +1,5 @@
-/// `choosy install [--default-handler]` and `choosy uninstall` (README "choosy install and
-/// uninstall"): choosy's desktop entry, and choosy as the default handler of `choosy:` links
+/// `choosy install [--default-handler]` and `choosy uninstall` (doc/desktop.md, "choosy install
+/// and uninstall"): choosy's desktop entry, and choosy as the default handler of `choosy:` links
 /// (and optionally of http, https, mailto and geo). What it replaces is recorded first, so
 /// `uninstall` can put it back and the browser type still knows the user's previous browser.
 package struct LinkHandlerInstaller {

@@ -398,7 +398,7 @@ package struct MimeAppsEditor: Sendable {
         var bytes = Array(file.lines.joined(separator: [UInt8(ascii: "\n")]))
         if file.endsWithNewline && !file.lines.isEmpty { bytes.append(UInt8(ascii: "\n")) }
         // Write through a symlink (dotfile managers link this file) instead of replacing it.
-        let target = file.existing == nil ? path : (canonicalPath(path) ?? path)
+        let target = file.existing == nil ? path : (fileSystem.canonicalPath(path) ?? path)
         do {
             try fileSystem.writeAtomically(bytes, to: target, permissions: file.existing?.permissions ?? 0o644)
         } catch {

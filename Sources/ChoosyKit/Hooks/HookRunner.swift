@@ -1,6 +1,6 @@
 import Glibc
 
-/// Runs the user's scripts routed by convention (README, "Hooks", after KNMSegueRouting): prepare
+/// Runs the user's scripts routed by convention (doc/hooks-and-callbacks.md, "Hooks", after KNMSegueRouting): prepare
 /// hooks `$XDG_CONFIG_HOME/choosy/hooks/prepareFor<Symbol>` before a launch, custom actions
 /// `$XDG_CONFIG_HOME/choosy/actions/<Symbol>` for `route`, and `--configure CMD`.
 ///
@@ -99,7 +99,7 @@ package struct HookRunner: Sendable {
     /// was refused), so the router reports the action as unknown. Exit 0 is success with the
     /// script's `KEY=VALUE` lines as x-success parameters; any other status is a failure with
     /// that code and the first line of its stderr.
-    package func runCustomAction(_ action: String, parameters: [String: String]) -> CustomActionResult? {
+    package func runCustomAction(_ action: String, parameters: [String: String]) -> CallbackOutcome? {
         guard let path = customActionPath(action) else {
             diagnostics.explain("no custom action: '\(action)' has no symbol characters")
             return nil

@@ -1,4 +1,4 @@
-/// The symbol an identifier routes to, after KNMSegueRouting (README, "Hooks"): split on every
+/// The symbol an identifier routes to, after KNMSegueRouting (doc/hooks-and-callbacks.md, "Hooks"): split on every
 /// character outside `A-Z a-z 0-9 _`, uppercase the first character of each part, keep the
 /// rest, join. `push-user-page` → `PushUserPage`.
 ///

@@ -1,4 +1,4 @@
-/// Decides which catalog apps are installed (README, "Details: desktop entries") and what they are called here.
+/// Decides which catalog apps are installed (doc/spec-choices.md, "Desktop entries") and what they are called here.
 package struct AppProbe: Sendable {
     package let index: DesktopEntryIndex
     package let mimeApps: MimeAppsList

@@ -6,7 +6,8 @@ package struct BrowserProfile: Equatable, Sendable {
     /// What `{{profile}}` becomes on the command line: Firefox's `Name`, Chromium's profile
     /// directory (`Profile 1`).
     package var selector: String
-    /// The profile's directory, where it is known (Firefox's profiles).
+    /// The profile's directory: Firefox's from `profiles.ini`, Chromium's below the directory
+    /// of its `Local State`.
     package var directory: String?
     /// A profile of a Firefox profile group, which `profiles.ini` does not name, so `-P`
     /// cannot open it: Firefox is given its directory, `--profile DIR`, as Firefox's own

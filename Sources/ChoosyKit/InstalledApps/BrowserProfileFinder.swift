@@ -1,4 +1,4 @@
-/// The profiles of an installed browser (README, "Profiles and private windows"): the
+/// The profiles of an installed browser (doc/profiles.md): the
 /// profile list of the installed variant only (its desktop ID's path in the catalog's
 /// `profiles`), read when a choice needs it. A list that is missing has no profiles; one
 /// that cannot be read or parsed is skipped with one line under `-v`, never fatal.
@@ -34,7 +34,14 @@ package struct BrowserProfileFinder: Sendable {
             case .firefox:
                 found = withContainers(
                     firefoxProfiles(FirefoxProfileList.entries(in: bytes), root: parentDirectory(of: path), app: app), app: app)
-            case .chromium: found = try ChromiumLocalState.profiles(in: bytes)
+            case .chromium:
+                // A Chromium profile's directory is below the user data directory, which holds `Local State`.
+                let userData = parentDirectory(of: path)
+                found = try ChromiumLocalState.profiles(in: bytes).map { profile in
+                    var profile = profile
+                    profile.directory = joinPath(userData, profile.selector)
+                    return profile
+                }
             }
         } catch {
             diagnostics.explain("\(app.key): skipping the profile list \(path): \(error)")
@@ -173,7 +180,7 @@ package struct BrowserProfileFinder: Sendable {
     }
 
     /// Which of the places a variant may keep its profile list the browser reads (doc/profiles.md,
-    /// "where Firefox keeps profiles"): the first whose directory exists, else the last. So
+    /// "Where Firefox keeps its profiles"): the first whose directory exists, else the last. So
     /// Firefox goes on with an existing `~/.mozilla/firefox/` and a new user's is
     /// `$XDG_CONFIG_HOME/mozilla/firefox/`, as the real firefox-esr decides
     /// (`Tests/Fixtures/firefox-esr/README.md`); `MOZ_LEGACY_HOME=1` keeps Firefox on the first.

@@ -33,7 +33,7 @@ package protocol InstalledAppDirectory: AnyObject {
 /// which of their apps are installed; each found once per command.
 package final class InstalledCatalog: InstalledAppDirectory {
     private let catalog: Catalog
-    private var finder: InstalledAppFinder!
+    private let finder: InstalledAppFinder
     private var types: [String: AppType] = [:]
     private var installed: [String: [InstalledApp]] = [:]
     private let profileFinder: BrowserProfileFinder
@@ -47,12 +47,7 @@ package final class InstalledCatalog: InstalledAppDirectory {
     ) {
         self.catalog = catalog
         self.profileFinder = profileFinder
-        self.finder = InstalledAppFinder(
-            probe: probe, diagnostics: diagnostics,
-            // Web apps are installed when a browser is: asked only for types that have some.
-            browserInstalled: { [unowned self] in (try? !self.installedApps(of: self.appType("browser")).isEmpty) ?? false },
-            previousHandler: previousHandler
-        )
+        self.finder = InstalledAppFinder(probe: probe, diagnostics: diagnostics, previousHandler: previousHandler)
     }
 
     package func appType(_ input: String) throws(ChoosyError) -> AppType {
@@ -66,7 +61,8 @@ package final class InstalledCatalog: InstalledAppDirectory {
 
     package func installedApps(of type: AppType) throws(ChoosyError) -> [InstalledApp] {
         if let found = installed[type.key] { return found }
-        let found = finder.installedApps(of: type)
+        // Web apps are installed when a browser is: asked only for types that have some.
+        let found = finder.installedApps(of: type) { (try? !installedApps(of: appType("browser")).isEmpty) ?? false }
         installed[type.key] = found
         return found
     }

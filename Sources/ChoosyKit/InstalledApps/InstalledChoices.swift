@@ -1,5 +1,4 @@
-/// What the installed apps of a type offer the user (README, "Profiles and private
-/// windows"): an app with two or more profiles once per profile (`firefox@Work`, "Firefox —
+/// What the installed apps of a type offer the user (doc/profiles.md): an app with two or more profiles once per profile (`firefox@Work`, "Firefox —
 /// Work"), any other app once. The keys that are not offered still launch: the plain key of
 /// an app offered per profile (its own default profile, no profile arguments) and the key of
 /// an app's only profile.

@@ -1,5 +1,5 @@
-/// The catalog's links of every app type, and which one a web link is (README, "Links in the
-/// catalog"): the most specific matching pattern wins, a tie goes to catalog order.
+/// The catalog's links of every app type, and which one a web link is (doc/links-and-rules.md,
+/// "Links in the catalog"): the most specific matching pattern wins, a tie goes to catalog order.
 package struct CatalogLinkMatcher: Sendable {
     package struct Entry: Sendable {
         package var type: String

@@ -19,7 +19,7 @@ package struct LinkOrigin: Equatable, Sendable {
     package var apps: [String]? = nil
 }
 
-/// Where `choosy handle URL` sends a link (README, "choosy handle").
+/// Where `choosy handle URL` sends a link (doc/links-and-rules.md, "choosy handle").
 package enum LinkTarget: Equatable, Sendable {
     /// Open through the app type's chooser.
     case action(LinkAction)

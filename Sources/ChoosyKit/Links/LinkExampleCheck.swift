@@ -1,5 +1,5 @@
-/// Whether a link's `examples` still hold with the merged catalog (README, "Links in the
-/// catalog"): each is run through the same matcher `handle` uses, with every type's links
+/// Whether a link's `examples` still hold with the merged catalog (doc/links-and-rules.md,
+/// "Links in the catalog"): each is run through the same matcher `handle` uses, with every type's links
 /// loaded, so that a more specific pattern elsewhere counts.
 package struct LinkExampleCheck: Sendable {
     /// An example with what became of it; `failure` is nil when it holds.

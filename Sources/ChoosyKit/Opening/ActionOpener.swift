@@ -22,11 +22,14 @@ final class ActionOpener {
     private let launcher: Launcher
     /// `handle`'s promise when no picker can be shown.
     private let fallback: SystemHandlerFallback
+    /// What runs and where, to focus a window before the hand-over (doc/running.md).
+    private let whereabouts: () -> RunningWhereabouts?
     private let diagnostics: DiagnosticSink
 
     init(
         planner: OpenPlanner, preferences: PreferenceStore, rules: SiteRuleStore, desktopDefaults: MimeAppsEditor, hooks: HookRunner,
-        pickers: Pickers, launcher: Launcher, fallback: SystemHandlerFallback, diagnostics: DiagnosticSink
+        pickers: Pickers, launcher: Launcher, fallback: SystemHandlerFallback, whereabouts: @escaping () -> RunningWhereabouts?,
+        diagnostics: DiagnosticSink
     ) {
         self.planner = planner
         self.preferences = preferences
@@ -36,6 +39,7 @@ final class ActionOpener {
         self.pickers = pickers
         self.launcher = launcher
         self.fallback = fallback
+        self.whereabouts = whereabouts
         self.diagnostics = diagnostics
     }
 
@@ -66,6 +70,13 @@ final class ActionOpener {
         try prepare(&plan, request: request, answers: &answers)
         var result = plan.result
         guard request.purpose == .launch, let chosen = plan.launched, let entry = chosen.entry else { return result }
+        if case .focus(let window) = plan.handOver?.action {
+            if request.options.dryRun {
+                diagnostics.explain("dry run: not focusing window \(singleLine(window.id))")
+            } else {
+                _ = whereabouts()?.focus(window)
+            }
+        }
         if request.options.dryRun {
             diagnostics.explain("dry run: not starting \(entry.id)")
             return result
@@ -135,7 +146,7 @@ final class ActionOpener {
             once.options.app = key
             return try open(once)
         }
-        result.source = plan.source?.id
+        result.source = plan.sourceDesktopID
         return result
     }
 
@@ -191,10 +202,10 @@ final class ActionOpener {
     private func ask(_ step: ChoiceStep, plan: OpenPlan) throws(ChoosyError) -> PickedChoice {
         let candidates = step.candidates.map(\.choice)
         let pickerCandidates =
-            candidates.map { installed in
+            step.candidates.map { candidate in
                 PickerCandidate(
-                    appKey: installed.key, displayName: installed.displayName,
-                    icon: installed.entry?.icon, isDefault: installed.key == step.defaultApp
+                    appKey: candidate.choice.key, displayName: candidate.choice.displayName + (candidate.running ? " (running)" : ""),
+                    icon: candidate.choice.entry?.icon, isDefault: candidate.choice.key == step.defaultApp
                 )
             }
             + step.webPage.map { browser in

@@ -49,6 +49,9 @@ package struct OpenPlan: Sendable {
     package var launchedURL: String?
     /// What doing it writes (nothing for `url`, `--no-remember`; `--dry-run` and `why` only say it).
     package var writes: [PlannedWrite] = []
+    /// What is done before the browser is handed the link (doc/running.md): nil when no running
+    /// option asks, or the app launched is no browser.
+    package var handOver: HandOverStep?
 
     /// The step that waits for the user, when one does: the type's choice, then the browser's.
     package var pendingChoice: (step: ChoiceStep, isBrowser: Bool)? {
@@ -106,6 +109,9 @@ package enum Decider: String, Equatable, Sendable {
     case fallback
     /// The link itself: no app of its type takes it, or the user keeps the type's links in the browser.
     case link
+    /// `"running": "use"`: the one candidate that runs, or the one of them with a window on the
+    /// current workspace (doc/running.md).
+    case running
 }
 
 /// The choice among the installed apps of one type.
@@ -146,6 +152,8 @@ package struct ChoiceCandidate: Sendable {
     package var action: String?
     /// No installed app supports the action, so each is offered.
     package var noneSupports: Bool
+    /// It runs, and a running option asked: the picker marks it (doc/running.md).
+    package var running = false
 
     /// Why it is a candidate, in words (made only when asked: `why`).
     package var why: String {
@@ -157,8 +165,15 @@ package struct ChoiceCandidate: Sendable {
         if let entry = choice.entry, !entry.list("OnlyShowIn").isEmpty || !entry.list("NotShowIn").isEmpty {
             why += "; OnlyShowIn/NotShowIn only hide it from menus"
         }
+        if running { why += "; running" }
         return why
     }
+}
+
+/// What is done before a running browser is handed the link, and why (doc/running.md).
+package struct HandOverStep: Sendable {
+    package var action: RunningDecision.HandOver
+    package var reason: String
 }
 
 /// An app of the type that is not a candidate, and why (SPEC §7.1).

@@ -14,11 +14,15 @@ final class OpenPlanner {
     private let mimeTypes: MimeDatabase
     /// `CHOOSY_ALWAYS_DISPLAY_PICKER=1`.
     private let alwaysShowPicker: Bool
+    /// What runs and where, when a running option asks (doc/running.md); nil otherwise, and
+    /// then nothing of it is read. Made when a choice first needs it.
+    private let whereabouts: () -> RunningWhereabouts?
     private let diagnostics: DiagnosticSink
 
     init(
         apps: InstalledAppDirectory, preferences: PreferenceStore, rules: SiteRuleStore, sources: LinkSources, classifier: LinkClassifier,
-        launcher: Launcher, mimeTypes: MimeDatabase, alwaysShowPicker: Bool, diagnostics: DiagnosticSink
+        launcher: Launcher, mimeTypes: MimeDatabase, alwaysShowPicker: Bool, whereabouts: @escaping () -> RunningWhereabouts?,
+        diagnostics: DiagnosticSink
     ) {
         self.apps = apps
         self.preferences = preferences
@@ -28,6 +32,7 @@ final class OpenPlanner {
         self.launcher = launcher
         self.mimeTypes = mimeTypes
         self.alwaysShowPicker = alwaysShowPicker
+        self.whereabouts = whereabouts
         self.diagnostics = diagnostics
     }
 
@@ -166,7 +171,7 @@ final class OpenPlanner {
         plan.url = try buildURL(for: chosen, action: action?.key, parameters: plan.parameters, type: type)
         guard request.purpose == .launch else { return plan }
         if chosen.entry != nil {
-            try launch(chosen, &plan, options: options)
+            try launch(chosen, &plan, options: options, browser: type.key == "browser")
         } else if let url = plan.url {
             // The address a web app built (`open email compose` in Gmail): no site rule is the user's for it.
             try goToBrowser(
@@ -223,7 +228,7 @@ final class OpenPlanner {
         if options.privateWindow && !chosen.isWebApp { try chosen.requirePrivateWindow(among: installed, typeName: type.name) }
         let parameters = planning.answers.browserParameters ?? ["url": url]
         plan.url = try buildURL(for: chosen, action: action?.key, parameters: parameters, type: type)
-        if plan.request.purpose == .launch { try launch(chosen, &plan, options: browsing) }
+        if plan.request.purpose == .launch { try launch(chosen, &plan, options: browsing, browser: true) }
     }
 
     // MARK: A link of another scheme
@@ -246,7 +251,7 @@ final class OpenPlanner {
         guard let chosen = step.chosen else { return plan }
         if request.options.privateWindow { try chosen.requirePrivateWindow(among: found.installed, typeName: found.type.name) }
         plan.url = link
-        try launch(chosen, &plan, options: request.options)
+        try launch(chosen, &plan, options: request.options, browser: false)
         return plan
     }
 
@@ -376,23 +381,32 @@ final class OpenPlanner {
             forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker, offersWebPage: offersWebPage
         )
         let decision = ChoiceDecider.decide(situation)
-        let browsers = offersWebPage ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
+        // The browsers (their profiles and containers) are read only for a picker, its answer, or `why`.
+        let asks = if case .pick = decision { true } else { false }
+        let browsers =
+            offersWebPage && (asks || answer != nil || planning.explaining)
+            ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
         var step = ChoiceStep(
             type: type, candidates: [], webPage: browsers, outcome: .ask(reason: ""), shown: shown, defaultApp: preference.defaultApp,
             title: options.title ?? "\(type.name): \(action?.name ?? "Open") with…",
             allowAlways: planning.remembers && !options.dryRun)
         var offered = candidates
+        // What runs of the candidates, read only for a picker a running option marks or orders.
+        var running = RunningChoices.none
         switch decision {
         case .nothingInstalled:
-            let names = type.apps.map(\.name).joined(separator: ", ")
-            throw .unavailable("nothing installed can open \(type.name)" + (names.isEmpty ? "" : " (install one of: \(names))"))
+            // A web app is installed with a browser: when one is missing, it is the browser.
+            let natives = type.apps.filter { !$0.isWebApp }.map(\.name).joined(separator: ", ")
+            let web = type.apps.filter(\.isWebApp).map(\.name).joined(separator: ", ")
+            let browser = web.isEmpty ? "" : "a browser, in which \(web) opens"
+            let install = natives.isEmpty ? browser : "one of: \(natives)" + (web.isEmpty ? "" : "; or \(browser)")
+            throw .unavailable("nothing installed can open \(type.name)" + (install.isEmpty ? "" : " (install \(install))"))
         case .launch(let key, let reason):
             diagnostics.explain(reason)
             let chosen = forced ?? candidates.first { $0.key == key } ?? choices.choice(key)!
             let by: Decider = forced != nil ? (rule != nil ? .rule : .app) : key == preference.defaultApp ? .defaultApp : .onlyApp
             step.outcome = .chosen(chosen, by: by, reason: rule.map { "the site rule '\($0.name)' names it" } ?? reason)
         case .pick(let keys, let forgetDefault, let reason):
-            if answer == nil { diagnostics.explain("showing the picker: \(reason)") }
             if forgetDefault {
                 step.defaultApp = nil
                 if planning.remembers { plan.writes.append(.forgetDefault(type: type.key)) }
@@ -402,8 +416,22 @@ final class OpenPlanner {
             let byKey = Dictionary(candidates.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             offered = keys.compactMap { key in byKey[key] ?? choices.choice(key) }
             step.outcome = .ask(reason: reason)
+            if let whereabouts = whereabouts() {
+                running = whereabouts.running(among: offered)
+                offered = orderedByRunning(offered, running: running, option: whereabouts.option, defaultApp: step.defaultApp)
+                // The user's own ways to see the picker, and the picker's answer, come first.
+                if whereabouts.option == .use, answer == nil, !options.choose, !alwaysShowPicker {
+                    let used = RunningDecision.use(candidates, running: running, windowHere: whereabouts.hasWindowHere)
+                    diagnostics.explain("running: \(used.reason)")
+                    if let chosen = used.chosen { step.outcome = .chosen(chosen, by: .running, reason: used.reason) }
+                }
+            }
+            if answer == nil, case .ask = step.outcome { diagnostics.explain("showing the picker: \(reason)") }
         }
-        step.candidates = offered.map { ChoiceCandidate(choice: $0, action: action?.key, noneSupports: noneSupports) }
+        step.candidates = offered.map { choice in
+            let runs = running.isRunning(choice)
+            return ChoiceCandidate(choice: choice, action: action?.key, noneSupports: noneSupports, running: runs)
+        }
         if let answer {
             // The user's answer decides, whatever the decision would be now (the default it
             // forgot, say, is gone from the preferences the plan reads again).
@@ -446,6 +474,18 @@ final class OpenPlanner {
             }
     }
 
+    /// The offered choices as a running option orders them: with `first` or `use`, the ones
+    /// that run first, each part in its order; a default the picker shows first stays first.
+    private func orderedByRunning(
+        _ offered: [InstalledApp], running: RunningChoices, option: Configuration.RunningOption?, defaultApp: String?
+    ) -> [InstalledApp] {
+        guard option == .first || option == .use, !offered.isEmpty else { return offered }
+        if let defaultApp, offered[0].key == defaultApp {
+            return [offered[0]] + RunningDecision.runningFirst(Array(offered.dropFirst()), running: running)
+        }
+        return RunningDecision.runningFirst(offered, running: running)
+    }
+
     func siteRuleRouter() -> SiteRuleRouter {
         SiteRuleRouter(apps: apps, rules: rules, sources: sources, diagnostics: diagnostics)
     }
@@ -466,8 +506,8 @@ final class OpenPlanner {
             url = app.url(for: action, parameters: parameters)
             let needed = app.urlFormat(for: action).map { URLTemplate($0).placeholders } ?? []
             if !needed.isEmpty, needed.allSatisfy({ (parameters[$0] ?? "").isEmpty }) {
-                diagnostics.warning(
-                    "\(action) needs \(needed.joined(separator: " or ")), and none was given: \(app.key) opens \(url.prefix(80)) as it is")
+                let opens = url.isEmpty ? "\(app.key) starts without one" : "\(app.key) opens \(url.prefix(80)) as it is"
+                diagnostics.warning("\(action) needs \(needed.joined(separator: " or ")), and none was given: \(opens)")
                 diagnostics.explain("pass one as KEY=VALUE (choosy describe \(type.key) lists the parameters)")
             }
         } else if chosen.isWebApp {
@@ -487,11 +527,21 @@ final class OpenPlanner {
         return url
     }
 
-    /// The command line that starts the choice with the plan's URL, and that URL as it gets it.
-    private func launch(_ chosen: InstalledApp, _ plan: inout OpenPlan, options: OpenOptions) throws(ChoosyError) {
+    /// The command line that starts the choice with the plan's URL, and that URL as it gets it;
+    /// for a `browser`, when a running option asks, what is done before it is handed the link.
+    private func launch(_ chosen: InstalledApp, _ plan: inout OpenPlan, options: OpenOptions, browser: Bool) throws(ChoosyError) {
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
         var form = chosen.launchForm(privateWindow: options.privateWindow)
         form.localFile = plan.request.handledFile?.path
+        if browser, let whereabouts = whereabouts() {
+            let runs = whereabouts.running(among: [chosen]).isRunning(chosen)
+            let (action, reason) = RunningDecision.handOver(
+                chosen, runs: runs, windows: runs ? whereabouts.windows(of: chosen) : nil, newWindowHere: whereabouts.newWindowHere,
+                privateWindow: options.privateWindow)
+            diagnostics.explain("before the hand-over: \(reason)")
+            plan.handOver = HandOverStep(action: action, reason: reason)
+            if case .newWindow(let arguments) = action { form.arguments += arguments }
+        }
         if let container = chosen.profile?.container {
             diagnostics.explain("container: \(container), by the extension's ext+container: link")
         }

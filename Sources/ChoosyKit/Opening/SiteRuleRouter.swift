@@ -26,7 +26,7 @@ struct WebLink: Sendable {
     }
 }
 
-/// What the site rule of a link means for the open flow (README, "Site rules"): rules come
+/// What the site rule of a link means for the open flow (doc/links-and-rules.md, "Site rules"): rules come
 /// after `--app` and `--choose`, before catalog links and type defaults.
 enum SiteRuleDecision {
     /// No rule, or one that cannot apply now (its app is gone, or takes no such link): the
@@ -95,7 +95,7 @@ struct SiteRuleRouter {
             diagnostics.warning("the site rule '\(rule.name)' names \(key), which is not installed; deciding as usual")
             return passed("its app \(key) is not installed")
         }
-        // A profile that is gone is an app that is gone (README, "Profiles and private windows").
+        // A profile that is gone is an app that is gone (doc/profiles.md).
         if let profile, (try? apps.choice(key, profile: profile, in: owner)) == nil {
             diagnostics.warning(
                 "the site rule '\(rule.name)' names the profile '\(singleLine(profile))' of \(key), which is gone; deciding as usual")
@@ -117,8 +117,8 @@ extension LinkOrigin {
 
 extension OpenOptions {
     /// The one place a rule's app reaches the open flow: as if `--app` were given, a profile
-    /// as the app key `KEY@PROFILE` and a private window as `--private` (README, "Profiles and
-    /// private windows").
+    /// as the app key `KEY@PROFILE` and a private window as `--private`
+    /// (doc/profiles.md).
     mutating func apply(_ rule: SiteRule) {
         guard case .app(let key, let profile, let privateWindow) = rule.target else { return }
         app = ChoiceKey.make(app: key, profile: profile)

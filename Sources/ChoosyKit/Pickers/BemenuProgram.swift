@@ -7,6 +7,6 @@ package enum BemenuProgram: ExternalPickerProgram {
 
     /// --list: rows one below the other (15, then it scrolls); -i: case-insensitive.
     package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "--prompt", ChoiceLines.singleLineText(title), "--list", "15", "-i"]
+        [executable, "--prompt", title, "--list", "15", "-i"]
     }
 }

@@ -1,8 +1,8 @@
-/// The line protocol every external picker speaks (README "Pickers"): for each candidate its
+/// The line protocol every external picker speaks (doc/desktop.md, "Pickers"): for each candidate its
 /// label (*just once*) and, when remembering is allowed, its label followed by ` (always)`
 /// and, for a web link, by ` (always for SITE)`. The picker prints back the line it chose.
 package struct ChoiceLines: Sendable {
-    /// One per candidate: the display name, made safe for a single line, with ` [<app key>]`
+    /// One per candidate: the display name as shown (`singleLine`), with ` [<app key>]`
     /// added when another candidate has the same name.
     package let labels: [String]
     /// The lines in the order they are offered, with the answer each one stands for.
@@ -18,11 +18,11 @@ package struct ChoiceLines: Sendable {
     package static func alwaysForSiteSuffix(_ site: String) -> String { " (always for \(site))" }
 
     package init(_ request: PickerRequest) {
-        let names = request.candidates.map { ChoiceLines.singleLineName($0) }
+        let names = request.candidates.map { ChoiceLines.shownName($0) }
         var counts: [String: Int] = [:]
         for name in names { counts[name, default: 0] += 1 }
         labels = zip(names, request.candidates).map { name, candidate in
-            counts[name, default: 0] > 1 ? "\(name) [\(ChoiceLines.singleLineText(candidate.appKey))]" : name
+            counts[name, default: 0] > 1 ? "\(name) [\(singleLine(candidate.appKey))]" : name
         }
         var choices: [Choice] = []
         for (index, label) in labels.enumerated() {
@@ -32,7 +32,7 @@ package struct ChoiceLines: Sendable {
             }
             if let site = request.site {
                 choices.append(
-                    Choice(line: label + ChoiceLines.alwaysForSiteSuffix(ChoiceLines.singleLineText(site)), answer: .alwaysForSite(index)))
+                    Choice(line: label + ChoiceLines.alwaysForSiteSuffix(singleLine(site)), answer: .alwaysForSite(index)))
             }
         }
         self.choices = choices
@@ -76,31 +76,11 @@ package struct ChoiceLines: Sendable {
         return choices.first { $0.line == line }?.answer ?? .cancelled
     }
 
-    /// An empty name falls back to the app key.
-    private static func singleLineName(_ candidate: PickerCandidate) -> String {
-        let name = singleLineText(candidate.displayName)
-        return name.isEmpty ? singleLineText(candidate.appKey) : name
-    }
-
-    /// A name from a desktop entry (or a title) may hold newlines or escape sequences: they
-    /// would break the line protocol or drive the terminal. They become spaces.
-    static func singleLineText(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            let isControl =
-                scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                || scalar == "\u{2028}" || scalar == "\u{2029}"
-            result.unicodeScalars.append(isControl ? " " : scalar)
-        }
-        return result.trimmingSpaces()
-    }
-}
-
-extension String {
-    fileprivate func trimmingSpaces() -> String {
-        var scalars = Substring(self)
-        while scalars.first == " " { scalars.removeFirst() }
-        while scalars.last == " " { scalars.removeLast() }
-        return String(scalars)
+    /// The name without the blanks around it, as shown (`singleLine`: a name from a desktop
+    /// entry or a catalog may hold newlines or escape sequences, which would break the line
+    /// protocol or drive the terminal); a blank name falls back to the app key.
+    private static func shownName(_ candidate: PickerCandidate) -> String {
+        let name = trimmed(candidate.displayName)
+        return singleLine(name.isEmpty ? candidate.appKey : name)
     }
 }

@@ -25,13 +25,16 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
 
     package func choose(_ request: PickerRequest) throws(ChoosyError) -> PickerAnswer {
         guard !request.candidates.isEmpty else { return .cancelled }
+        // The title is shown, by the picker or by a command's script: never with a raw control
+        // or format character (doc/security.md, "What choosy prints").
+        let title = singleLine(request.title)
         var variables = environment
-        variables[Self.titleVariable] = request.title
+        variables[Self.titleVariable] = title
         Program.adjust(&variables.variables)
         // A graphical picker uses the activation token, when it shows itself (doc/desktop.md).
         let lent = Program.isGraphical && extras.activation?.lend(into: &variables) == true
         let process = ProcessRequest(
-            argv: Program.argv(executable, title: request.title),
+            argv: Program.argv(executable, title: title),
             environment: variables,
             stdout: .capture,
             // A graphical picker's stderr tells a display it cannot open; it is shown under -v.
@@ -110,6 +113,8 @@ package struct ExternalPickerExtras: Sendable {
 package protocol ExternalPickerProgram: Sendable {
     /// The program's name, in messages.
     static var name: String { get }
+    /// Its argv; `title` is as shown (`singleLine`), plain text that the program must not read
+    /// as markup.
     static func argv(_ executable: String, title: String) -> [String]
     /// What the picker reads on stdin: by default the choice lines. `iconFile` finds an
     /// icon's file, for a picker that takes no icon names.

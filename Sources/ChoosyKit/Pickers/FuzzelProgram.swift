@@ -8,7 +8,7 @@ package enum FuzzelProgram: ExternalPickerProgram {
 
     /// The title is the prompt; the list scrolls past its 15 rows.
     package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "--dmenu", "--prompt=\(ChoiceLines.singleLineText(title)) "]
+        [executable, "--dmenu", "--prompt=\(title) "]
     }
 
     /// fuzzel refuses a prompt its locale cannot decode ("invalid prompt").

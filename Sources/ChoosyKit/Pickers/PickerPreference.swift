@@ -4,41 +4,23 @@ package enum PickerPreference: Equatable, Sendable {
     case automatic
     case tty
     case fzf
-    case rofi
-    case zenity
-    case fuzzel
-    case wofi
-    case bemenu
-    case tofi
+    case graphical(GraphicalPicker)
     /// Anything that is not one of the names: a shell command speaking the choice lines.
     case command(String)
 
-    /// `auto` or an empty value is automatic.
+    /// Every picker choosy knows by name, in the order help, completion and the docs list them
+    /// (`auto`'s order per session is `GraphicalPicker.automaticOrder`). Strings, not
+    /// preferences: the grammar reads them for `--picker`'s help on every command, and an array
+    /// of a new type would cost its metadata there.
+    package static let names = ["auto", "tty", "fzf"] + GraphicalPicker.allCases.map(\.program)
+
+    /// A name of `names`; an empty value is automatic, anything else a command.
     package init(_ text: String) {
         switch text {
         case "", "auto": self = .automatic
         case "tty": self = .tty
         case "fzf": self = .fzf
-        case "rofi": self = .rofi
-        case "zenity": self = .zenity
-        case "fuzzel": self = .fuzzel
-        case "wofi": self = .wofi
-        case "bemenu": self = .bemenu
-        case "tofi": self = .tofi
-        default: self = .command(text)
-        }
-    }
-
-    /// The graphical picker it names, if it names one.
-    package var graphical: GraphicalPicker? {
-        switch self {
-        case .rofi: .rofi
-        case .zenity: .zenity
-        case .fuzzel: .fuzzel
-        case .wofi: .wofi
-        case .bemenu: .bemenu
-        case .tofi: .tofi
-        case .automatic, .tty, .fzf, .command: nil
+        default: self = GraphicalPicker(rawValue: text).map { .graphical($0) } ?? .command(text)
         }
     }
 

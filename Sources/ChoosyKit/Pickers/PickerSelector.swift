@@ -43,8 +43,7 @@ package struct PickerSelector: Sendable {
             return TTYPicker(environment: environment)
         case .fzf:
             return FzfPicker(executable: try installed("fzf"), environment: environment, runner: runner)
-        case .rofi, .zenity, .fuzzel, .wofi, .bemenu, .tofi:
-            let kind = preference.graphical!
+        case .graphical(let kind):
             let step = step(kind, executable: try installed(kind.program))
             return sequence(step.displays.isEmpty ? [] : [step], whenEmpty: "\(kind.program): \(kind.missingDisplay)")
         case .command(let command):

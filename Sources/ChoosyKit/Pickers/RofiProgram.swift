@@ -6,9 +6,11 @@ package enum RofiProgram: ExternalPickerProgram {
     package static let name = "rofi"
     package static let isGraphical = true
 
-    /// -no-custom: typed text that matches no row is not an answer; -i: case-insensitive.
+    /// -no-custom: typed text that matches no row is not an answer; -i: case-insensitive;
+    /// -no-markup and -no-markup-rows: the prompt and the rows are plain text even when the
+    /// user's rofi configuration turns Pango markup on (rofi's `-mesg` is always markup).
     package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "-dmenu", "-p", title, "-i", "-no-custom", "-show-icons"]
+        [executable, "-dmenu", "-p", title, "-i", "-no-custom", "-show-icons", "-no-markup", "-no-markup-rows"]
     }
 
     /// rofi prints the row's text alone, so the answer maps back like any other picker's.

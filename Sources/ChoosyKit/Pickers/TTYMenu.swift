@@ -18,11 +18,11 @@ struct TTYMenu {
     private static let maximumTyped = 8
 
     init(request: PickerRequest, labels: [String], arrowKeys: Bool) {
-        title = ChoiceLines.singleLineText(request.title)
+        title = singleLine(request.title)
         self.labels = labels
         defaults = request.candidates.map(\.isDefault)
         allowAlways = request.allowAlways
-        site = request.site.map(ChoiceLines.singleLineText)
+        site = request.site.map(singleLine)
         self.arrowKeys = arrowKeys
     }
 

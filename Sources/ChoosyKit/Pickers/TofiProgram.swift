@@ -7,6 +7,6 @@ package enum TofiProgram: ExternalPickerProgram {
 
     /// tofi requires a match by default: typed text is never an answer.
     package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "--prompt-text=\(ChoiceLines.singleLineText(title)): "]
+        [executable, "--prompt-text=\(title): "]
     }
 }

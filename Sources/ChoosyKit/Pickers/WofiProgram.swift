@@ -7,7 +7,7 @@ package enum WofiProgram: ExternalPickerProgram {
 
     /// --insensitive: case-insensitive search; --allow-images: rows may start with an image.
     package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "--dmenu", "--prompt", ChoiceLines.singleLineText(title), "--insensitive", "--allow-images"]
+        [executable, "--dmenu", "--prompt", title, "--insensitive", "--allow-images"]
     }
 
     /// wofi shows an image only from a file: `img:<path>:text:<row>`. A `:` in the path would

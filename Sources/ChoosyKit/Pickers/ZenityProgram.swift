@@ -14,21 +14,8 @@ package enum ZenityProgram: ExternalPickerProgram {
     package static let errorStatus: Int32? = 255
 
     /// With no rows on the command line zenity reads them from stdin, one per line.
+    /// zenity shows `--text` as Pango markup, the window title and the rows as plain text.
     package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "--list", "--title=\(title)", "--text=\(pangoEscaped(title))", "--column=App", "--hide-header"]
-    }
-
-    /// zenity shows `--text` as Pango markup; a title is plain text.
-    private static func pangoEscaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.append(character)
-            }
-        }
-        return result
+        [executable, "--list", "--title=\(title)", "--text=\(DisplayText.pangoMarkup(title))", "--column=App", "--hide-header"]
     }
 }

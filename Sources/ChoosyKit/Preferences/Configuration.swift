@@ -1,34 +1,51 @@
 /// The user's settings file, `$XDG_CONFIG_HOME/choosy/config.json`. It is written by hand and
 /// choosy never writes it, so a broken one (an empty file, a trailing comma) is never moved:
 /// it is reported once and the defaults stand, since a link must open whatever the file says.
+/// Members it does not know get one warning per command (SPEC §7) and are kept in `unknown`,
+/// for a command that rewrites the file to put back.
 package struct Configuration: Equatable, Sendable {
+    /// Every member this choosy reads.
+    static let members = ["catalog_url", "schemes", "picker", "clean_referrals", "clean_links", "unshorten", "running", "new_window_here"]
+
     /// Base of the remote catalog tree (`<base>/app-data/<type>.json`).
     package var catalogURL: String?
     /// Extra x-callback-url schemes `choosy route` answers to, besides `choosy`.
-    package var schemes: [String]
+    package var schemes: [String] = []
     /// The picker when neither `--picker` nor `CHOOSY_PICKER` says.
     package var picker: String?
     /// `clean_referrals`: cleaning removes referral marketing items too (affiliate tags), which
     /// the ClearURLs add-on keeps by default.
-    package var cleanReferrals: Bool
+    package var cleanReferrals = false
     /// `clean_links`: `handle`, `open` and `rule test` clean links unless `--no-clean` is given.
-    package var cleanLinks: Bool
+    package var cleanLinks = false
     /// `unshorten`: `handle`, `open` and `rule test` follow shortened links to where they lead
     /// unless `--no-unshorten` is given (a dry run only with `--unshorten`).
-    package var unshorten: Bool
+    package var unshorten = false
+    /// `running`: what the choices that run count for (doc/running.md); nil, the default, reads
+    /// nothing of what runs.
+    package var running: RunningOption?
+    /// `new_window_here`: a browser whose windows are all on other workspaces opens the link in
+    /// a new window (doc/running.md).
+    package var newWindowHere = false
+    /// The members none of `members` names, in the file's order.
+    package var unknown = UnknownJSONMembers()
 
-    package init(
-        catalogURL: String? = nil, schemes: [String] = [], picker: String? = nil, cleanReferrals: Bool = false, cleanLinks: Bool = false,
-        unshorten: Bool = false
-    ) {
-        self.catalogURL = catalogURL
-        self.schemes = schemes
-        self.picker = picker
-        self.cleanReferrals = cleanReferrals
-        self.cleanLinks = cleanLinks
-        self.unshorten = unshorten
+    /// What the choices that run count for; each one also does what the ones before it do.
+    package enum RunningOption: String, CaseIterable, Sendable {
+        /// Pickers mark them ("Firefox — Work (running)").
+        case mark
+        /// Pickers list them first.
+        case first
+        /// One that runs is used without asking (SPEC §6.2).
+        case use
     }
 
+    /// Whether any option asks what runs and where: only then is `/proc` read or a window
+    /// system asked.
+    package var asksWhatRuns: Bool { running != nil || newWindowHere }
+}
+
+extension Configuration {
     init(json: JSONValue) throws(JSONError) {
         let fields = try JSONFields(json)
         self.init(
@@ -37,8 +54,21 @@ package struct Configuration: Equatable, Sendable {
             picker: try fields.optional("picker", .string),
             cleanReferrals: try fields.optional("clean_referrals", .bool) ?? false,
             cleanLinks: try fields.optional("clean_links", .bool) ?? false,
-            unshorten: try fields.optional("unshorten", .bool) ?? false
+            unshorten: try fields.optional("unshorten", .bool) ?? false,
+            running: try fields.optional("running", .oneOf),
+            newWindowHere: try fields.optional("new_window_here", .bool) ?? false
         )
+        unknown = fields.unknownMembers(known: Self.members)
+    }
+
+    /// The one warning about the members this choosy does not know, with the member each near
+    /// miss may have meant; nil when it knows them all.
+    package func unknownMembersWarning(path: String) -> String? {
+        let names = unknown.names
+        guard !names.isEmpty else { return nil }
+        let listed = names.map { name in "'\(singleLine(name))'" + didYouMean(name, among: Self.members) }
+        let plural = names.count == 1 ? "member" : "members"
+        return "\(path): unknown \(plural) \(listed.joined(separator: ", ")), ignored"
     }
 
     package static func path(environment: Environment) -> String {

@@ -134,27 +134,10 @@ package struct LinkSourceFinder {
         return nil
     }
 
-    /// The file names of what a process runs: the script an interpreter runs (`python3
-    /// /opt/tool/tool.py` is tool.py), else its executable and its `argv[0]`. A process
-    /// whose `argv[0]` passes links on (a shell) is that alone: its executable would not
-    /// change what it is, so it is not read.
+    /// The file names of what a process runs (`ProcessPrograms`), by the first two arguments of its `cmdline`.
     private func programNames(in directory: String) -> [String] {
         let arguments = smallFile(directory + "/cmdline").map { ProcessFiles.arguments(ofCmdline: $0, limit: 2) } ?? []
-        if arguments.count >= 2, holds(arguments[1], UInt8(ascii: "/")), fileSystem.isExecutable(arguments[1]) {
-            return [fileName(arguments[1])]
-        }
-        let argumentName = arguments.first.map(fileName) ?? ""
-        if Self.passesLinksOn(argumentName) { return [argumentName] }
-        var names: [String] = []
-        names.reserveCapacity(2)
-        // A replaced executable reads `/usr/bin/app (deleted)`.
-        if let path = fileSystem.linkTarget(directory + "/exe"),
-            case let name = fileName(path.hasSuffix(" (deleted)") ? String(path.dropLast(10)) : path), !name.isEmpty
-        {
-            names.append(name)
-        }
-        if !argumentName.isEmpty, !names.contains(argumentName) { names.append(argumentName) }
-        return names
+        return ProcessPrograms(fileSystem: fileSystem).names(in: directory, arguments: arguments)
     }
 
     // MARK: The cgroup
@@ -178,17 +161,6 @@ package struct LinkSourceFinder {
 
     private func smallFile(_ path: String) -> [UInt8]? {
         try? fileSystem.readProcessFile(path, limit: ProcessFiles.smallFileLimit)
-    }
-
-    /// The last component: by byte in ASCII, where each byte is a Character (splitting by
-    /// Character was most of reading an ancestor's names).
-    private func fileName(_ path: String) -> String {
-        guard isASCII(path) else { return path.split(separator: "/").last.map(String.init) ?? "" }
-        let bytes = path.utf8
-        var end = bytes.endIndex
-        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") { end = bytes.index(before: end) }
-        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) ?? bytes.startIndex
-        return String(path[start..<end])
     }
 
     /// The desktop ID of an entry's path: below an `applications` directory, its path there

@@ -4,19 +4,15 @@ package struct TypePreference: Equatable, Sendable {
     package var defaultApp: String?
     /// The installed apps of the type the last time the user was shown a choice, so a new app
     /// can make choosy ask again.
-    package var seen: [String]
+    package var seen: [String] = []
     /// The browser ("Name (web page)") was picked *always* for a web link of the type: its web
     /// links stay in the browser, while `open` still uses `defaultApp`.
-    package var linksInBrowser: Bool
+    package var linksInBrowser = false
     /// What a newer choosy stored for the type, kept as it was.
     var unknownMembers = UnknownJSONMembers()
+}
 
-    package init(defaultApp: String? = nil, seen: [String] = [], linksInBrowser: Bool = false) {
-        self.defaultApp = defaultApp
-        self.seen = seen
-        self.linksInBrowser = linksInBrowser
-    }
-
+extension TypePreference {
     init(json: JSONValue) throws(JSONError) {
         let fields = try JSONFields(json)
         self.init(

@@ -1,4 +1,4 @@
-/// The SITE of a rule (README, "Site rules"): `example.org` is that host and every subdomain,
+/// The SITE of a rule (doc/links-and-rules.md, "Site rules"): `example.org` is that host and every subdomain,
 /// `=www.example.org` that host only, and either may end in a path prefix
 /// (`github.com/work-org`) matched on whole segments. The host is read as a browser reads it
 /// (`GitHub.com.`, IDNA), so a rule and a link agree on what a host is.

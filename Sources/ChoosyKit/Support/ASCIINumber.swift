@@ -20,12 +20,22 @@ enum ASCIINumber {
         guard digits.count == 16 else { return nil }
         var value: UInt64 = 0
         for byte in digits {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(byte - UInt8(ascii: "a") + 10)
-            default: return nil
-            }
+            // Lowercase only, as written.
+            guard let digit = byte.hexDigitValue, !(UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte) else { return nil }
+            value = value << 4 | UInt64(digit)
         }
         return value
+    }
+}
+
+extension UInt8 {
+    /// The value of this byte as a hex digit (either case), or nil.
+    var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

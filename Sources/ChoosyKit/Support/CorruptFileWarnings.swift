@@ -2,7 +2,7 @@ import Synchronization
 
 /// What a command said about the corrupt files it met: each file is reported once per command
 /// however often it is read, and `handle` repeats what was said in a notification, since a
-/// clicked link has no terminal to show stderr on (doc/configuration.md, "Corrupt files").
+/// clicked link has no terminal to show stderr on (doc/configuration.md, "Corrupt and newer files").
 package final class CorruptFileWarnings: Sendable {
     private let diagnostics: DiagnosticSink
     private let said = Mutex<(paths: Set<String>, messages: [String])>(([], []))

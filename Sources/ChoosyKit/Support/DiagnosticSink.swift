@@ -54,26 +54,6 @@ package final class RecordingDiagnostics: DiagnosticSink {
     }
 }
 
-/// The one way every message shows the text it quotes (a link, a file name, a catalog's
-/// name): on one line, so that a newline inside a value cannot forge further lines, and with
-/// no character that could drive the terminal. Each control character (C0, DEL, C1), format
-/// character (a bidi override) and line or paragraph separator is written `\u{XX}`, its code
-/// in hex between braces, so nothing after it reads as part of it (TAB then `b` is `\u{9}b`,
-/// never `\x9b`; CR is `\u{D}`, LF `\u{A}`). The result holds no such character, so
-/// applying the rule again changes nothing: a part escaped early stays as it was.
-package func singleLine(_ message: String) -> String {
-    var result = ""
-    for scalar in message.unicodeScalars {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator:
-            result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        default:
-            result.unicodeScalars.append(scalar)
-        }
-    }
-    return result
-}
-
 /// Writes all bytes to stderr, retrying short writes.
 package func writeStandardError(_ text: String) {
     writeAll(fd: 2, Array(text.utf8))

@@ -20,6 +20,7 @@ package struct DryRunFileSystem: FileSystem {
     package func listNames(_ directory: String) -> DirectoryNames? { reading.listNames(directory) }
     package func isExecutable(_ path: String) -> Bool { reading.isExecutable(path) }
     package func linkTarget(_ path: String) -> String? { reading.linkTarget(path) }
+    package func canonicalPath(_ path: String) -> String? { reading.canonicalPath(path) }
 
     package func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws { throw Self.refusal(path) }
     package func removeAbandonedTemporaryFiles(of path: String) {}

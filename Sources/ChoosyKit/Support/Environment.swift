@@ -117,6 +117,7 @@ package struct Environment: Sendable {
     package var dataHome: String { baseDirectory("XDG_DATA_HOME", default: ".local/share") }
     package var configHome: String { baseDirectory("XDG_CONFIG_HOME", default: ".config") }
     package var cacheHome: String { baseDirectory("XDG_CACHE_HOME", default: ".cache") }
+    package var stateHome: String { baseDirectory("XDG_STATE_HOME", default: ".local/state") }
 
     package var dataDirs: [String] {
         absoluteList("XDG_DATA_DIRS", default: ["/usr/local/share", "/usr/share"])

@@ -94,6 +94,8 @@ package protocol FileSystem: Sendable {
     func isExecutable(_ path: String) -> Bool
     /// What the symbolic link `path` points to (`readlink`), or nil when it is none or cannot be read.
     func linkTarget(_ path: String) -> String?
+    /// The path with every symbolic link resolved (`realpath`), or nil when it does not exist.
+    func canonicalPath(_ path: String) -> String?
     /// Writes through a temporary file in the same directory, fsyncs, then renames it over
     /// `path`, so readers see the old file or the new one and never a torn one.
     func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws
@@ -312,6 +314,12 @@ package struct LocalFileSystem: FileSystem {
             guard count > 0 else { return nil }
             return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
         }
+    }
+
+    package func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     package func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws {

@@ -194,13 +194,7 @@ package enum JSONReader {
             var value: UInt32 = 0
             for _ in 0..<4 {
                 let byte = index < bytes.count ? bytes[index] : 0
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: throw failure("expected 4 hexadecimal digits after \\u, found \(found)")
-                }
+                guard let digit = byte.hexDigitValue else { throw failure("expected 4 hexadecimal digits after \\u, found \(found)") }
                 value = value << 4 | UInt32(digit)
                 index += 1
             }

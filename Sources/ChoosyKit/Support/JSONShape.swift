@@ -64,6 +64,15 @@ extension JSONShape where Value == Bool {
     }
 }
 
+extension JSONShape where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of the strings an enumeration's cases stand for.
+    static var oneOf: JSONShape {
+        JSONShape(expecting: "one of " + Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) {
+            $0.stringValue.flatMap(Value.init(rawValue:))
+        }
+    }
+}
+
 extension JSONShape {
     /// A value that `convert` reads; any other `should be` what `kind` says.
     fileprivate init(expecting kind: String, _ convert: @escaping (JSONValue) -> Value?) {
@@ -122,6 +131,9 @@ package struct JSONFields {
 /// `JSONFields.unknownMembers`), written back after the ones it does.
 package struct UnknownJSONMembers: Equatable, Sendable {
     var members: [(String, JSONValue)] = []
+
+    /// Their names, in order.
+    package var names: [String] { members.map(\.0) }
 
     /// `known` followed by these members.
     func object(after known: [(String, JSONValue)]) -> JSONValue {

@@ -156,11 +156,19 @@ package enum JSONValue: Equatable, Sendable {
         case "\n": return "\\n"
         case "\r": return "\\r"
         case "\t": return "\\t"
-        // C1 codes too: JSON printed on a terminal must not drive it.
-        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029:
-            let hex = String(scalar.value, radix: 16)
-            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        // What choosy never shows raw (DisplayText: C1 codes, bidi overrides, …): JSON printed on
+        // a terminal must not drive it, and the value reads back the same.
+        case _ where DisplayText.isEscaped(scalar):
+            guard scalar.value > 0xFFFF else { return hexEscape(scalar.value) }
+            let value = scalar.value - 0x1_0000
+            return hexEscape(0xD800 + (value >> 10)) + hexEscape(0xDC00 + (value & 0x3FF))
         default: return nil
         }
+    }
+
+    /// `\uXXXX`, four lower-case hex digits.
+    private static func hexEscape(_ unit: UInt32) -> String {
+        let hex = String(unit, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

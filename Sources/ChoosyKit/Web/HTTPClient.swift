@@ -49,7 +49,7 @@ package struct HTTPError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// The download limits (README, "The catalog").
+/// The download limits (doc/configuration.md, "The catalog").
 package struct HTTPLimits: Sendable {
     package var maxRedirects = 5
     package var connectTimeout: Double = 5

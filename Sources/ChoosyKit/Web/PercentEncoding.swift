@@ -1,14 +1,14 @@
-/// RFC 3986 percent-encoding as choosy uses it (README, "Details: URLs"): everything but the unreserved bytes is
+/// RFC 3986 percent-encoding as choosy uses it (doc/spec-choices.md, "URLs"): everything but the unreserved bytes is
 /// encoded, so a value can never add structure (`&`, `=`, `#`, `?`, `/`) to a URL.
 package enum PercentEncoding {
-    /// Encodes the UTF-8 of `text`; every byte outside `A-Z a-z 0-9 - . _ ~` becomes `%XX`
-    /// with uppercase hex.
-    package static func encode(_ text: some StringProtocol) -> String {
-        encode(bytes: text.utf8, keeping: [])
+    /// Encodes the UTF-8 of `text`; every byte outside `A-Z a-z 0-9 - . _ ~` (and `kept`)
+    /// becomes `%XX` with uppercase hex.
+    package static func encode(_ text: some StringProtocol, keeping kept: [UInt8] = []) -> String {
+        encode(bytes: text.utf8, keeping: kept)
     }
 
     /// Encodes bytes, keeping the unreserved ones and those of `kept` as they are.
-    package static func encode(bytes: some Collection<UInt8>, keeping kept: Set<UInt8>) -> String {
+    package static func encode(bytes: some Collection<UInt8>, keeping kept: some Collection<UInt8>) -> String {
         var encoded: [UInt8] = []
         encoded.reserveCapacity(bytes.count)
         for byte in bytes {
@@ -46,7 +46,7 @@ package enum PercentEncoding {
         while let byte = input.popFirst() {
             if byte == UInt8(ascii: "%") {
                 if input.count >= 2,
-                    let high = hexValue(input[input.startIndex]), let low = hexValue(input[input.startIndex + 1])
+                    let high = input[input.startIndex].hexDigitValue, let low = input[input.startIndex + 1].hexDigitValue
                 {
                     bytes.append(high << 4 | low)
                     input = input.dropFirst(2)
@@ -77,13 +77,4 @@ package enum PercentEncoding {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        default: return nil
-        }
-    }
 }

@@ -1,5 +1,5 @@
 /// A catalog `url_format` such as `tweetbot:///user_profile/{{profile_screenname}}?callback_url={{callback_url}}`,
-/// filled as the README says ("Details: URLs").
+/// filled by the rules of doc/spec-choices.md, "URLs".
 ///
 /// The template is split into literal text and placeholders once, and the structure (`?`,
 /// `&`, `=`, `#`) is read from the literal text only, so a value can neither add structure
@@ -12,10 +12,15 @@ package struct URLTemplate: Equatable, Sendable {
 
     package let format: String
     private let tokens: [Token]
+    /// The bytes a value keeps as they are: in a `mailto:` link, `@` and `,` (RFC 6068 writes
+    /// addresses, and lists of them, with both unencoded, and some mail apps show `%40` as it
+    /// is); none elsewhere (doc/spec-choices.md).
+    private let kept: [UInt8]
 
     package init(_ format: String) {
         self.format = format
         self.tokens = URLTemplate.tokenize(format)
+        kept = format.utf8.prefix(7).map { $0 | 0x20 }.elementsEqual("mailto:".utf8) ? [UInt8(ascii: "@"), UInt8(ascii: ",")] : []
     }
 
     /// The parameter keys the template mentions, in order of first appearance.
@@ -40,7 +45,7 @@ package struct URLTemplate: Equatable, Sendable {
                 result += text
             case .placeholder(let key):
                 let value = values[key] ?? ""
-                result += index == 0 ? value : PercentEncoding.encode(value)
+                result += index == 0 ? value : PercentEncoding.encode(value, keeping: kept)
             }
         }
         if let query {
@@ -76,7 +81,7 @@ package struct URLTemplate: Equatable, Sendable {
         tokens.map { token in
             switch token {
             case .literal(let text): text
-            case .placeholder(let key): PercentEncoding.encode(values[key] ?? "")
+            case .placeholder(let key): PercentEncoding.encode(values[key] ?? "", keeping: kept)
             }
         }.joined()
     }

@@ -57,7 +57,7 @@ import Testing
                 sandbox.read(cacheFile)?.split(separator: "\n").first.map(String.init)
             } ?? nil)
         usleep(50_000)
-        // The background refresh inherits stderr, so the command's output ends when it is done.
+        // The sandbox waits for the background refresh the command started.
         let describe = sandbox.choosy(["describe", "twitter"], environment: ["CHOOSY_CACHE_TTL": "0"])
         #expect(describe.status == 0)
         #expect(describe.stderr.isEmpty, "\(describe.stderr)")
@@ -134,16 +134,55 @@ import Testing
         #expect(!sandbox.exists(sandbox.cacheHome + "/choosy/catalog/twitter.failed"))
     }
 
-    @Test func aFirstListWithTheServerDownCostsOneWarningLine() {
+    @Test func aFirstListWithTheServerDownSaysNothingAndKeepsWhatFailed() {
         // Every bundled type is missing from the cache, so each is refreshed: in one child,
-        // which says once what failed.
-        let list = sandbox.choosy(["list"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"])
+        // which writes nothing on the terminal and keeps the failure for a later command.
+        let down = ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"]
+        let list = sandbox.choosy(["list"], environment: down)
         #expect(list.status == 0)
-        #expect(list.stderrLines.count == 1, "\(list.stderr)")
-        #expect(list.stderr.hasPrefix("choosy: warning: could not refresh "), "\(list.stderr)")
+        #expect(list.stderr.isEmpty, "\(list.stderr)")
         #expect(list.stdout.contains("browser"))
-        // Within the back-off, nothing more is said.
-        #expect(sandbox.choosy(["list"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"]).stderr.isEmpty)
+        // The next command with -v says it in one line; within the back-off, nothing more.
+        let verbose = sandbox.choosy(["list", "-v"], environment: down)
+        #expect(verbose.stderrLines.filter { $0.contains("background refresh") }.count == 1, "\(verbose.stderr)")
+        #expect(sandbox.choosy(["list"], environment: down).stderr.isEmpty)
+    }
+
+    /// With the server down, `update` says so in one line for all the types, not one a type.
+    @Test func updateWithTheServerDownSaysItInOneLine() {
+        let down = "http://127.0.0.1:\(closedPort())"
+        let update = sandbox.choosy(["update"], environment: ["CHOOSY_CATALOG_URL": down, "CHOOSY_CLEAN_RULES_URL": down])
+        #expect(update.status == 4)
+        #expect(update.stdout.split(separator: "\n").count == 1, "\(update.stdout)")
+        #expect(
+            update.stdout.hasPrefix("browser, chat, email, ")
+                && update.stdout.hasSuffix(", link-cleaning rules: failed (Couldn't connect to server)\n"),
+            "\(update.stdout)")
+        #expect(update.stderrLines.count == 1, "\(update.stderr)")
+    }
+
+    /// A near miss of a known type is a typo: said at once, online or offline, with no request
+    /// and nothing written (SPEC §7).
+    @Test func aNearMissOfAKnownTypeIsUnknownAtOnceWithNoDownload() {
+        for environment in [[:], ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"], ["CHOOSY_OFFLINE": "1"]] {
+            let output = sandbox.choosy(["reset", "Brwser"], environment: environment)
+            #expect(output.status == 3, "\(environment): \(output.stderr)")
+            #expect(output.stderrLines == ["choosy: unknown app type 'Brwser' (did you mean 'Browser'?)"], "\(output.stderr)")
+        }
+        #expect(server.requests.isEmpty, "\(server.requests)")
+        #expect(!sandbox.exists(sandbox.cacheHome + "/choosy"))
+    }
+
+    /// A type no source has: the server is asked, and whatever it answers, nothing of it stays
+    /// in the cache (SPEC §7).
+    @Test func aTypeNoSourceHasLeavesNothingInTheCache() throws {
+        #expect(sandbox.choosy("describe", "nosuchtype").status == 3)
+        let down = sandbox.choosy(["describe", "nosuchtype"], environment: ["CHOOSY_CATALOG_URL": "http://127.0.0.1:\(closedPort())"])
+        #expect(down.status == 4, "\(down.stderr)")
+        #expect(sandbox.choosy("update", "nosuchtype").stdout == "nosuchtype: not on the server (the other sources stand)\n")
+        #expect(server.requests(for: "/app-data/nosuchtype.json").count == 2)
+        let cached = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.cacheHome + "/choosy/catalog")) ?? []
+        #expect(cached.filter { $0.hasPrefix("nosuchtype") } == [], "\(cached)")
     }
 
     @Test func aServerWithNoFileForATypeIsAnAnswerRememberedForTheTTL() throws {

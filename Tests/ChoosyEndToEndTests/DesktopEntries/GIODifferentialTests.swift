@@ -7,15 +7,15 @@ import Testing
 /// choosy's association resolver against GIO (`gio mime`, GLib's implementation of the MIME
 /// Applications Associations spec) over randomly generated XDG trees: user and system data
 /// dirs, config dirs, desktop-specific lists, Added/Removed/Default groups, Hidden, TryExec,
-/// subdirectory IDs. Where the two disagree, the difference must be one of the GIO deviations
-/// the README lists ("Where GIO deviates from the spec"), and each of them must show up.
+/// subdirectory IDs. Where the two disagree, the difference must be one of the GIO deviations of
+/// doc/spec-choices.md, "Where GIO deviates from the spec", and each of them must show up.
 @Suite(.serialized) struct GIODifferentialTests {
     static let seed: UInt64 = 0x5EED_C0DE
     static let trees = 320
     /// Two URL schemes (the scheme map) and a file type (the MIME map).
     static let mimeTypes = ["x-scheme-handler/zqa", "x-scheme-handler/zqb", "application/x-zqc"]
 
-    /// What made GIO answer otherwise, per the README's list.
+    /// What made GIO answer otherwise, per that list.
     enum Deviation: String, CaseIterable {
         /// A `[Default Applications]` entry counts as associated for choosy (doc/spec-choices.md, as GIO
         /// takes it for the default); GIO does not list it among its registered applications.
@@ -95,7 +95,7 @@ import Testing
         print(
             "GIO differential: \(agreed) of \(Self.trees * Self.mimeTypes.count) answers agree; explained differences: \(explained.map { "\($0.key): \($0.value)" }.sorted())"
         )
-        // Most answers agree outright, and every deviation the README lists was seen.
+        // Most answers agree outright, and every deviation doc/spec-choices.md lists was seen.
         #expect(agreed * 10 >= Self.trees * Self.mimeTypes.count * 6, "only \(agreed) answers agreed")
         for deviation in Deviation.allCases {
             #expect(explained[deviation, default: 0] > 0, "GIO never \(deviation.rawValue) in \(Self.trees) trees")
@@ -103,7 +103,7 @@ import Testing
     }
 
     /// A system of tens of thousands of entries has a `mimeinfo.cache` of a few MiB
-    /// (doc/security.md, "Caps"): choosy reads it as GIO does, and so does not
+    /// (doc/security.md, "Desktop entries"): choosy reads it as GIO does, and so does not
     /// see an entry added after update-desktop-database ran while the cache is no older than
     /// its directory, as GIO does not. Refused for its size, the cache was not read at all
     /// and every entry parsed instead (4.4 times gio's time at 40,000 entries).
@@ -325,9 +325,7 @@ private struct GeneratedTree {
         let index = DesktopEntryIndex(environment: environment, fileSystem: LocalFileSystem(), clock: SystemClock())
         let mimeApps = MimeAppsList(environment: environment, index: index, fileSystem: LocalFileSystem())
         let associations = mimeApps.associations(forScheme: scheme)
-        let finder = InstalledAppFinder(
-            probe: AppProbe(index: index, mimeApps: mimeApps, locale: nil), diagnostics: RecordingDiagnostics(), browserInstalled: { false }
-        )
+        let finder = InstalledAppFinder(probe: AppProbe(index: index, mimeApps: mimeApps, locale: nil), diagnostics: RecordingDiagnostics())
         let apps = associations.entries.sorted { $0.id < $1.id }.map { entry in
             InstalledApp(
                 app: App(

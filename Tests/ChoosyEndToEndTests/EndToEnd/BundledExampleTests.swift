@@ -3,7 +3,7 @@ import ChoosyTestSupport
 import Foundation
 import Testing
 
-/// Every example of the bundled catalog's links (README, "Links in the catalog"), through the
+/// Every example of the bundled catalog's links (doc/links-and-rules.md, "Links in the catalog"), through the
 /// real matcher with the whole catalog loaded, as `describe --json` reports it; and a user's
 /// file whose example no longer holds is marked, naming why.
 @Suite struct BundledExampleTests {

@@ -3,7 +3,7 @@ import ChoosyTestSupport
 import Foundation
 import Testing
 
-/// Each family of web links in the bundled catalog (README, "Links in the catalog"), end to
+/// Each family of web links in the bundled catalog (doc/links-and-rules.md, "Links in the catalog"), end to
 /// end: with its native app installed (Debian's own desktop entries where Debian packages it,
 /// else the entry the vendor ships), `handle` gives that app the action's URL; without it, the
 /// browser gets the link exactly as it was.

@@ -52,8 +52,22 @@ import Testing
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines.first == "facebook: unwrapped the link it redirects to")
-        #expect(lines.dropFirst().first?.hasPrefix("globalRules: removed items named ") == true)
+        #expect(lines.dropFirst().first == "globalRules: removed utm_source")
         #expect(lines.last == "https://example.org/")
+    }
+
+    /// What went, by which provider: the items' names, not the rules' expressions (issue 39).
+    @Test func explainsWhichItemsWent() throws {
+        let link = "https://example.com/page?utm_source=news&utm_medium=email&id=5&fbclid=abc#top"
+        #expect(
+            clean(link, "--explain").stdout == "globalRules: removed utm_source, utm_medium, fbclid\nhttps://example.com/page?id=5#top\n")
+        sandbox.installApp("firefox.desktop", name: "Firefox", program: "firefox")
+        let verbose = sandbox.run([choosy, "-v", "handle", "--clean", "--dry-run", link])
+        #expect(
+            verbose.stderr.contains("choosy: cleaned the link: globalRules: removed utm_source, utm_medium, fbclid\n"), "\(verbose.stderr)")
+        let object = try #require(Sandbox.jsonObject(clean(link, "--json").stdout))
+        let steps = try #require(object["steps"] as? [[String: Any]])
+        #expect(steps.flatMap { $0["removed"] as? [String] ?? [] } == ["utm_source", "utm_medium", "fbclid"])
     }
 
     @Test func printsJSONAndNamesTheFilesUnderVerbose() throws {

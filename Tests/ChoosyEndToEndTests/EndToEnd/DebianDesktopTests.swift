@@ -34,7 +34,7 @@ import Testing
             sandbox.application(
                 name: "New Browser", exec: "newbrowser %u", "Name[de]=Neuer Browser\nMimeType=x-scheme-handler/https;\n"
             ))
-        // NetSurf takes URLs but declares no scheme: the user associates it (README, "Associations").
+        // NetSurf takes URLs but declares no scheme: the user associates it (doc/spec-choices.md, "Associations").
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Added Associations]\nx-scheme-handler/https=netsurf-gtk.desktop;\n")
     }
 
@@ -79,11 +79,11 @@ import Testing
         #expect(sylpheed.status == 0, "\(sylpheed.stderr)")
         let offered = sandbox.pickerInvocations.last?.lines ?? []
         for name in ["Thunderbird", "NeoMutt", "Sylpheed"] { #expect(offered.contains(name), "\(offered)") }
-        #expect(sandbox.launched("sylpheed") == [["mailto:ada%40example.org?subject=Hi%20there&body=See%20you"]])
+        #expect(sandbox.launched("sylpheed") == [["mailto:ada@example.org?subject=Hi%20there&body=See%20you"]])
 
         // NeoMutt runs in the terminal; it takes no Bcc from a mailto: link, so none is passed.
         #expect(sandbox.choosy(["handle", link + "&bcc=eve@example.org"], environment: ["PICK": "NeoMutt"]).status == 0)
-        #expect(sandbox.launched("term") == [["-e", "neomutt", "mailto:ada%40example.org?subject=Hi%20there&body=See%20you"]])
+        #expect(sandbox.launched("term") == [["-e", "neomutt", "mailto:ada@example.org?subject=Hi%20there&body=See%20you"]])
     }
 
     @Test func webLinksOpenUnchangedInBrowsersTheCatalogDoesNotName() {
@@ -114,6 +114,6 @@ import Testing
         #expect(sandbox.choosy(["handle", "mailto:ada@example.org"], environment: ["PICK": "Mailer"]).status == 0)
         #expect(sandbox.pickerInvocations.count == 2)
         #expect(sandbox.pickerInvocations.last?.lines.first == "Sylpheed")
-        #expect(sandbox.launched("mailer") == [["mailto:ada%40example.org"]])
+        #expect(sandbox.launched("mailer") == [["mailto:ada@example.org"]])
     }
 }

@@ -1,6 +1,7 @@
 import ChoosyKit
 import ChoosyTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// The desktop path of doc/desktop.md through the real binary: what the launched app's
@@ -86,6 +87,27 @@ import Testing
         let started = try #require(sandbox.recordedProcesses("term").first)
         #expect(started.environment["GIO_LAUNCHED_DESKTOP_FILE_PID"] == started.pid)
         #expect(started.environment["GIO_LAUNCHED_DESKTOP_FILE"] == sandbox.dataHome + "/applications/neomutt.desktop")
+    }
+
+    /// A terminal app under Wayland whose terminal draws on X11 only (no XWayland, so no
+    /// DISPLAY) is started but cannot show itself: it is said, as for a graphical app with no
+    /// display at all (SPEC §5), not left to fail out of sight.
+    @Test func aTerminalAppWhoseTerminalHasNoDisplayHereIsWarnedAbout() throws {
+        let xterm = sandbox.recorder("xterm")
+        #expect(symlink(xterm, sandbox.bin + "/x-terminal-emulator") == 0)
+        sandbox.installApp(
+            "neomutt.desktop", name: "NeoMutt", program: "neomutt", mimeTypes: ["x-scheme-handler/mailto"], extra: "Terminal=true\n")
+        let wayland = sandbox.withoutPickers(["WAYLAND_DISPLAY": "wayland-1"])
+        let output = sandbox.choosy(["handle", "mailto:ada@example.org"], environment: wayland)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(sandbox.launched("xterm").first?.prefix(2) == ["-e", "neomutt"])
+        #expect(
+            output.stderrLines == [
+                "choosy: warning: started neomutt.desktop, an app that runs in a terminal, but xterm draws on X11 only, and DISPLAY is not set: it may not be able to show itself"
+            ], "\(output.stderr)")
+        // With XWayland's DISPLAY too, nothing to say.
+        let both = sandbox.choosy(["handle", "mailto:ada@example.org"], environment: wayland.merging(["DISPLAY": ":95"]) { $1 })
+        #expect(both.status == 0 && both.stderr.isEmpty, "\(both.stderr)")
     }
 
     /// A graphical picker uses the token; the app it picks does not get that used token,

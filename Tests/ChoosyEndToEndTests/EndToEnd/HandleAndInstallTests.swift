@@ -21,7 +21,7 @@ import Testing
         #expect(
             sandbox.launched("thunderbird") == [
                 [
-                    "mailto:ada%40example.org?cc=bob%40example.org&subject=Caf%C3%A9%20%26%20cake%3F%20100%25&body=Line%201%0D%0ALine%202%20a%2Bb"
+                    "mailto:ada@example.org?cc=bob@example.org&subject=Caf%C3%A9%20%26%20cake%3F%20100%25&body=Line%201%0D%0ALine%202%20a%2Bb"
                 ]
             ])
         #expect(sandbox.recordedRuns("firefox").isEmpty)
@@ -191,7 +191,7 @@ import Testing
         let mail = sandbox.choosy(["handle", "mailto:ada@example.org"], environment: ["PICK": "Thunderbird"])
         #expect(mail.status == 0)
         #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Thunderbird", "Gmail (web)"))
-        #expect(sandbox.launched("thunderbird") == [["mailto:ada%40example.org"]])
+        #expect(sandbox.launched("thunderbird") == [["mailto:ada@example.org"]])
         #expect(sandbox.recordedRuns("firefox").isEmpty)
     }
 

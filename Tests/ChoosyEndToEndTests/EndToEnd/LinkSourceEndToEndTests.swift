@@ -99,6 +99,16 @@ import Testing
         #expect(Sandbox.jsonObject(output.stdout)?["source"] as? String == id, "\(output.stdout)")
     }
 
+    /// The same when no picker can be shown and the link opens as it would without choosy.
+    @Test func theFallbacksJSONSourceIsADesktopIDToo() {
+        #expect(sandbox.choosy("reset", "browser").status == 0)
+        let output = sandbox.choosy(
+            ["handle", "https://example.org/", "--json", "--dry-run"], environment: sandbox.withoutPickers(["CHOOSY_SOURCE": "falkon"]))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("no picker available"), "\(output.stderr)")
+        #expect(Sandbox.jsonObject(output.stdout)?["source"] as? String == "org.kde.falkon.desktop", "\(output.stdout)")
+    }
+
     @Test func withoutRulesBySourceVerboseStillNamesAnAppByItsExecutable() {
         let explained = choosy(from: "chatter", via: ["/bin/sh", "-c", "\"$@\"", "sh"], "handle", link, "-v")
         #expect(explained.status == 0, "\(explained.stderr)")

@@ -326,6 +326,27 @@ import Testing
         #expect(given.stdout == "https://x.com/intent/user?screen_name=jack\n" && given.stderr.isEmpty, "\(given.stderr)")
     }
 
+    /// A missing link is named, not shown as an empty one ("firefox opens  as it is").
+    @Test func aBrowseWithoutALinkSaysWhatIsMissing() {
+        installBrowsers("firefox")
+        let output = sandbox.choosy("open", "browser", "browse")
+        #expect(output.status == 0)
+        #expect(
+            output.stderrLines == ["choosy: warning: browse needs url, and none was given: firefox starts without one"], "\(output.stderr)")
+    }
+
+    /// What is missing for a type of web apps alone is a browser, not the web app.
+    @Test func nothingInstalledForWebAppsAloneAsksForABrowser() {
+        let twitter = sandbox.choosy("open", "twitter", "show_profile", "profile_screenname=jack")
+        #expect(twitter.status == 4)
+        #expect(twitter.stderrLines == ["choosy: nothing installed can open Twitter (install a browser, in which X (web) opens)"])
+        let chat = sandbox.choosy("open", "chat")
+        #expect(
+            chat.stderrLines == [
+                "choosy: nothing installed can open Chat (install one of: Telegram Desktop, Signal, ZapZap; or a browser, in which WhatsApp (web) opens)"
+            ], "\(chat.stderr)")
+    }
+
     @Test func errorsAreOneLineWithTheirExitStatus() {
         installBrowsers("firefox")
         sandbox.desktopEntry(

@@ -135,7 +135,7 @@ import Testing
     }
 
     /// A site rule's profile and private window reach the browser as `--app KEY@NAME --private`
-    /// would (README, "Site rules").
+    /// would (doc/links-and-rules.md, "Site rules").
     @Test func aSiteRuleOpensItsSiteInItsProfileAndPrivately() throws {
         let variant = Self.variants[0]
         install(variant)
@@ -293,11 +293,12 @@ import Testing
         let output = open(environment: ["PICK": "Chromium — Work (always)"])
         #expect(output.status == 0, "\(output.stderr)")
         let metacharacters = "Work; rm -rf ~ $(touch pwned) \"quoted\""
+        // The newline of a Chromium display name is shown escaped (doc/security.md, "What choosy prints").
         #expect(
             sandbox.pickerInvocations.last?.lines
                 == Sandbox.choiceLines(
                     "Firefox — \(metacharacters)", "Firefox — Work", "Firefox — default-release",
-                    "Chromium — Person 1", "Chromium — Work", "Chromium — Side line $HOME `id`", site: "example.org"
+                    "Chromium — Person 1", "Chromium — Work", "Chromium — Side\\u{A}line $HOME `id`", site: "example.org"
                 ))
         #expect(sandbox.launched("chromium") == [["--profile-directory=Profile 1", Self.url]])
         #expect(sandbox.choosy("default", "browser").stdout == "chromium@Work\n")
@@ -610,5 +611,12 @@ import Testing
             !sandbox.choosy(["-v", "open", "browser", "browse", "url=\(Self.url)", "--app", "firefox", "--dry-run"]).stderr.contains(read))
         #expect(!sandbox.choosy(["-v", "list"]).stderr.contains(read))
         #expect(sandbox.choosy(["-v", "url", "browser", "browse", "url=\(Self.url)", "--picker", "false"]).stderr.contains(read))
+        // A catalog link whose type's default decides: the browsers its picker would offer
+        // beside the app ("Firefox — Work (web page)") are not looked at.
+        sandbox.installDebianEntry(package: "telegram-desktop", id: "org.telegram.desktop.desktop")
+        #expect(sandbox.choosy("default", "chat", "telegram_desktop").status == 0)
+        let decided = sandbox.choosy(["-v", "handle", "https://t.me/durov", "--dry-run"])
+        #expect(decided.status == 0 && decided.stdout.contains("tg://resolve?domain=durov"), "\(decided.stdout)\(decided.stderr)")
+        #expect(!decided.stderr.contains(read), "\(decided.stderr)")
     }
 }

@@ -3,7 +3,7 @@ import ChoosyTestSupport
 import Foundation
 import Testing
 
-/// Site rules with the real binary (README, "Site rules"): `rule add|list|remove|test`, rules
+/// Site rules with the real binary (doc/links-and-rules.md, "Site rules"): `rule add|list|remove|test`, rules
 /// deciding over type defaults and catalog links, the most specific one winning, `--ask`, a
 /// rule whose app is gone, the picker's *always for SITE*, and a corrupt rules.json.
 @Suite struct SiteRuleEndToEndTests {
@@ -32,6 +32,20 @@ import Testing
         #expect(sandbox.choosy("handle", "https://example.net/").status == 0)
         #expect(sandbox.launched("firefox") == [["https://example.net/"]])
         #expect(sandbox.pickerInvocations.isEmpty)
+    }
+
+    /// `rule test --json`, as `--help` lists it: the rule, app and argv as one object.
+    @Test func ruleTestJSONIsOneObject() throws {
+        rule("add", "example.org", "--app", "chromium")
+        let tested = sandbox.choosy("rule", "test", "https://www.example.org/a", "--json")
+        #expect(tested.status == 0, "\(tested.stderr)")
+        let object = try #require(Sandbox.jsonObject(tested.stdout))
+        #expect((object["rule"] as? [String: Any])?["site"] as? String == "example.org")
+        #expect(object["app"] as? String == "chromium")
+        #expect(object["argv"] as? [String] == ["chromium", "https://www.example.org/a"])
+        #expect(object["outcome"] as? String == "opens")
+        let none = try #require(Sandbox.jsonObject(sandbox.choosy("rule", "test", "https://other.example/", "--json").stdout))
+        #expect(none["rule"] is NSNull && none["app"] is NSNull && none["argv"] is NSNull)
     }
 
     @Test func hostsThatOnlyLookLikeTheSiteAreNotIt() {

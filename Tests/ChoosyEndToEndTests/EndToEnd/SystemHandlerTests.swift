@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// Handlers the desktop knows and the catalog does not, and links with no picker to choose
-/// with, end to end through the real binary (README "Apps the catalog does not name" and
-/// "Desktop use").
+/// with, end to end through the real binary (doc/links-and-rules.md, "Apps the catalog does not name",
+/// and doc/desktop.md, "Desktop use").
 @Suite struct SystemHandlerTests {
     let sandbox = Sandbox()
 

@@ -194,7 +194,7 @@ import Testing
             explained.stdout == """
                 unshortened: HEAD \(server.baseURL)/a answered 301, to \(server.baseURL)/b
                 unshortened: HEAD \(server.baseURL)/b answered 301, to https://example.com/p?utm_source=x
-                globalRules: removed items named (?:%3F)?utm(?:_[a-z_]*)?
+                globalRules: removed utm_source
                 https://example.com/p
 
                 """, "\(explained.stdout)\(explained.stderr)")

@@ -10,11 +10,11 @@ import Testing
     let sandbox = Sandbox()
     var stage: String { sandbox.root + "/stage" }
 
-    private func make(_ target: String, prefix: String = "/usr") -> Sandbox.Output {
-        sandbox.run([
-            "/usr/bin/make", "-s", "-C", Sandbox.packageRoot, target,
-            "DESTDIR=" + stage, "PREFIX=" + prefix, "BINARY=" + Sandbox.choosyBinary,
-        ])
+    /// `staged`: with `DESTDIR` the stage; without, into `prefix` itself. `variables`: more of make's.
+    private func make(_ target: String, prefix: String = "/usr", staged: Bool = true, _ variables: [String] = []) -> Sandbox.Output {
+        sandbox.run(
+            ["/usr/bin/make", "-s", "-C", Sandbox.packageRoot, target, "PREFIX=" + prefix, "BINARY=" + Sandbox.choosyBinary]
+                + (staged ? ["DESTDIR=" + stage] : []) + variables)
     }
 
     private static let installedFiles = [
@@ -95,7 +95,7 @@ import Testing
         #expect(sandbox.exists(other))
     }
 
-    /// The installed binary has no symbol table (the release build: 25 MB with one, 15 MB
+    /// The installed binary has no symbol table (the release build: 22 MB with one, 10.4 MB
     /// without), and still runs. The debug build the tests run on has one to strip.
     @Test func installStripsTheBinary() {
         #expect(make("install").status == 0)
@@ -113,20 +113,43 @@ import Testing
         }
     }
 
-    /// A console or SSH login has no XDG_DATA_DIRS, and then fish searches only its own vendor
-    /// directory, not /usr/local/share's: install puts the script where fish looks anyway.
-    @Test func fishFindsTheCompletionOfAUsrLocalInstallWithXDGDataDirsUnset() throws {
-        #expect(make("install", prefix: "/usr/local").status == 0)
-        let installed = try #require(filesUnderStage().first { $0.hasSuffix("/choosy.fish") })
-        let directory = "/" + installed.dropLast("/choosy.fish".count)
-        // Not --no-config: fish's own config.fish adds the vendor directories (the sandbox's
-        // HOME has no config of a user's).
-        let searched = sandbox.run(["/usr/bin/fish", "-c", "printf '%s\\n' $fish_complete_path"], environment: ["XDG_DATA_DIRS": ""])
-        #expect(searched.status == 0)
-        #expect(searched.stdout.split(separator: "\n").contains(Substring(directory)), "fish searches \(searched.stdout)")
-        #expect(sandbox.read(stage + "/" + installed) == sandbox.choosy("completions", "fish").stdout)
+    /// Nothing outside DESTDIR/PREFIX unless asked for by name: a /usr/local install keeps the
+    /// fish completion in /usr/local/share, which fish searches only when XDG_DATA_DIRS names it
+    /// (a console or SSH login often has it unset), and says how to make fish find it;
+    /// `FISH_COMPLETIONSDIR` puts it where fish looks by itself.
+    @Test func aUsrLocalInstallStaysInItsPrefixAndSaysHowFishFindsTheCompletion() throws {
+        let installed = make("install", prefix: "/usr/local")
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let outside = filesUnderStage().filter { !$0.hasPrefix("usr/local/") }
+        #expect(outside == [], "written outside the prefix: \(outside)")
+        let directory = "/usr/local/share/fish/vendor_completions.d"
+        #expect(sandbox.read(stage + directory + "/choosy.fish") == sandbox.choosy("completions", "fish").stdout)
+        #expect(installed.stderr.contains("    set -p fish_complete_path \(directory)\n"), "\(installed.stderr)")
         #expect(make("uninstall", prefix: "/usr/local").status == 0)
         #expect(entriesUnderStage() == [])
+
+        let named = make("install", prefix: "/usr/local", ["FISH_COMPLETIONSDIR=/usr/share/fish/vendor_completions.d"])
+        #expect(named.status == 0 && named.stderr.isEmpty, "\(named.stderr)")
+        #expect(sandbox.exists(stage + "/usr/share/fish/vendor_completions.d/choosy.fish"))
+        #expect(make("uninstall", prefix: "/usr/local", ["FISH_COMPLETIONSDIR=/usr/share/fish/vendor_completions.d"]).status == 0)
+        #expect(entriesUnderStage() == [])
+    }
+
+    /// A user's own install, `make install PREFIX=~/.local` with no root: every file below
+    /// ~/.local, and fish, with XDG_DATA_DIRS unset, completes from it (its user data directory).
+    @Test func aUserInstallStaysBelowItsPrefixAndFishCompletesFromIt() throws {
+        let prefix = sandbox.home + "/.local"
+        let before = TreeSnapshot(sandbox.root, excluding: [prefix])
+        let installed = make("install", prefix: prefix, staged: false)
+        #expect(installed.status == 0 && installed.stderr.isEmpty, "\(installed.stderr)")
+        #expect(TreeSnapshot(sandbox.root, excluding: [prefix]).changes(since: before) == [])
+        #expect(sandbox.exists(prefix + "/share/fish/vendor_completions.d/choosy.fish"))
+        let completed = sandbox.run(
+            ["/usr/bin/fish", "-c", "complete -C 'choosy complet'"],
+            environment: ["XDG_DATA_DIRS": "", "PATH": prefix + "/bin:/usr/bin:/bin"])
+        #expect(completed.stdout.hasPrefix("completions"), "\(completed.stdout) \(completed.stderr)")
+        #expect(make("uninstall", prefix: prefix, staged: false).status == 0)
+        #expect(!sandbox.exists(prefix + "/bin/choosy") && !sandbox.exists(prefix + "/share/fish/vendor_completions.d/choosy.fish"))
     }
 
     @Test func desktopEntryTemplateRunsTheInstalledBinary() {

@@ -41,7 +41,7 @@ final class HeadlessSway: @unchecked Sendable {
             "WAYLAND_DEBUG": "server",
         ]
         guard
-            let pid = HeadlessSway.startInBackground(Sandbox.asNobody + ["/usr/bin/sway", "-c", config], log: log, environment: variables)
+            let pid = startInBackground(Sandbox.asNobody + ["/usr/bin/sway", "-c", config], log: log, environment: variables)
         else { throw StartFailure(description: "cannot run sway") }
         self.pid = pid
         let deadline = Date().addingTimeInterval(30)
@@ -58,7 +58,7 @@ final class HeadlessSway: @unchecked Sendable {
         variables["WAYLAND_DISPLAY"] = display
         variables["WAYLAND_DEBUG"] = nil
         guard
-            let keyboard = HeadlessSway.startInBackground(
+            let keyboard = startInBackground(
                 Sandbox.asNobody + ["/usr/bin/wtype", "-s", "3600000"], log: "/dev/null", environment: variables)
         else {
             endServer(pid)
@@ -88,18 +88,6 @@ final class HeadlessSway: @unchecked Sendable {
     func stop() {
         if keyboard != 0 { endServer(keyboard) }
         endServer(pid)
-    }
-
-    /// Started by choosy's runner, which gives children an empty signal mask (see
-    /// XvfbDisplay), in the background; its pid (setpriv execs the program).
-    private static func startInBackground(_ argv: [String], log: String, environment: [String: String]) -> pid_t? {
-        let started = try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(
-            ProcessRequest(
-                argv: ["/bin/sh", "-c", #"log=$1; shift; "$@" >"$log" 2>&1 </dev/null & echo $!"#, "sh", log] + argv,
-                environment: environment, timeout: 10
-            ))
-        guard let started, started.status == 0 else { return nil }
-        return pid_t(String(decoding: started.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// nil when sway can start here, else why not: tried once per test run.

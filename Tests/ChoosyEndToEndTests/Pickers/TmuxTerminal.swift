@@ -71,6 +71,11 @@ final class TmuxTerminal {
         return shown
     }
 
+    /// The pane's title, which a program sets with OSC 0 or 2.
+    func paneTitle() throws -> String {
+        try tmux(["display-message", "-p", "-t", "0", "#{pane_title}"]).trimmingCharacters(in: .newlines)
+    }
+
     /// tmux key names (`Enter`, `Escape`, `Down`, `C-c`) or literal text.
     func send(_ keys: String...) throws {
         try tmux(["send-keys", "-t", "0"] + keys)

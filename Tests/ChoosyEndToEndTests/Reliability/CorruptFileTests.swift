@@ -51,6 +51,20 @@ import Testing
         }
     }
 
+    /// Members this choosy does not know get one warning naming them, a near miss with what it
+    /// may have meant, and the file is left as it is, so nothing is lost (SPEC §7).
+    @Test func unknownConfigMembersGetOneWarningAndAreKept() {
+        let config = #"{"pickr": "fzf", "clean_links": false, "colour": "never"}"#
+        sandbox.write(choosyDirectory + "/config.json", config)
+        let listed = sandbox.choosy("list")
+        #expect(listed.status == 0)
+        #expect(
+            listed.stderrLines == [
+                "choosy: warning: \(choosyDirectory)/config.json: unknown members 'pickr' (did you mean 'picker'?), 'colour', ignored"
+            ], "\(listed.stderr)")
+        #expect(sandbox.read(choosyDirectory + "/config.json") == config)
+    }
+
     /// With a display and `notify-send`, the user of a clicked link learns of a broken config
     /// as of the fallback: stderr is nowhere to be seen.
     @Test func aBrokenConfigIsShownInANotificationWhenALinkIsClicked() {

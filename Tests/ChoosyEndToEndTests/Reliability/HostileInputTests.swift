@@ -48,7 +48,7 @@ import Testing
         let runs = sandbox.waitForRuns("thunderbird")
         let argv = try #require(runs.first)
         #expect(runs.count == 1 && argv.count == 2, "\(runs)")
-        #expect(argv.last?.hasPrefix("mailto:ada%40example.org?") == true, "\(argv)")
+        #expect(argv.last?.hasPrefix("mailto:ada@example.org?") == true, "\(argv)")
         #expect(queryValue("subject", in: argv[1]) == value)
         #expect(queryValue("body", in: argv[1]) == value)
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/pwned"))

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Odd things in choosy's directories (doc/security.md, "Odd files"): symlink loops in an
+/// Odd things in choosy's directories (doc/security.md, "Odd files and loops"): symlink loops in an
 /// applications directory cost nothing, to a walk or to looking an ID up, and a FIFO in place
 /// of the lock file never hangs.
 @Suite struct OddFileTests {

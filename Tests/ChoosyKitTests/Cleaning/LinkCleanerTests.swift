@@ -13,8 +13,10 @@ import Testing
         return try! ClearURLsRuleFile(parsing: bytes, source: path)
     }
 
+    /// Without a budget of time: what the rules make of a link, however long a debug build
+    /// takes (the budget has tests of its own).
     private func cleaned(_ link: String, referrals: Bool = false, files: [ClearURLsRuleFile] = bundled) -> CleanedLink {
-        LinkCleaner(files: files, removesReferralMarketing: referrals, warn: { _ in }).clean(link)
+        LinkCleaner(files: files, removesReferralMarketing: referrals, timeLimit: .infinity, warn: { _ in }).clean(link)
     }
 
     @Test func theBundledRulesReadWhole() {
@@ -85,16 +87,99 @@ import Testing
         #expect(result.steps.last?.after == "https://example.org/")
     }
 
-    /// An unwrapped target must be an http(s) link; anything else leaves the wrapper alone.
+    /// An unwrapped target must be an http(s) link, and one shown as it is: a target that
+    /// decodes to a control or format character (a terminal's OSC 52, a bidi override, C1, a
+    /// line break) is no link to open or to print (issue 39). Anything else leaves the wrapper
+    /// alone.
     @Test(arguments: [
         "https://www.google.com/url?q=javascript%3Aalert(1)",
         "https://www.google.com/url?q=https%3A%2F%2F%5B%3A%3A1",
         "https://www.google.com/url?q=https%3A%2F%2Fexample.org%2F%E0%A4%A",
+        "https://www.google.com/url?q=https%3A%2F%2Fexample.org%2F%1B]52;c;aGVsbG8=%07&sa=D",
+        "https://www.google.com/url?q=https%3A%2F%2Fexample.org%2F%E2%80%AEtxt.exe&sa=D",
+        "https://www.google.com/url?q=https%3A%2F%2Fexample.org%2F%C2%9B31m&sa=D",
+        "https://www.google.com/url?q=https%3A%2F%2Fexample.org%2F%0Aforged&sa=D",
     ])
-    func unwrapsOnlyToWebLinks(_ link: String) {
+    func unwrapsOnlyToWebLinksShownAsTheyAre(_ link: String) {
         let result = cleaned(link)
         #expect(!result.steps.contains { $0.kind == .redirection })
-        #expect(result.link.hasPrefix("https://www.google.com/url?"))
+        #expect(result.link.hasPrefix("https://www.google.com/url?") && DisplayText.isShownAsIs(result.link))
+    }
+
+    /// -v and --explain say which items went, by which provider, not the rules' expressions.
+    @Test func eachStepSaysWhatWent() {
+        let result = cleaned("https://www.amazon.com/dp/B000TEST/ref=sr_1_1?qid=123&utm_source=x&utm_medium=y&tag=t")
+        #expect(
+            result.summaries.map { "\($0.provider): \($0.summary)" } == [
+                "amazon: removed /ref=sr_1_1", "amazon: removed qid", "globalRules: removed utm_source, utm_medium",
+            ])
+        #expect(result.explanations.first == "cleaned the link: amazon: removed /ref=sr_1_1")
+        let referrals = cleaned("https://www.amazon.com/dp/B000TEST?tag=aff-20", referrals: true)
+        #expect(referrals.summaries.map(\.summary) == ["removed the referral items tag"])
+        // Names and providers from a rules file or a link are shown, never raw.
+        let odd = ClearURLsRuleFile(
+            source: "odd.json", providers: [ClearURLsProvider(name: "odd\u{1B}", urlPattern: ".*", rules: ["evil.*"])])
+        let shown = cleaned("https://example.com/a?evil%1B=1&evil\u{202E}=2&keep=3", files: [odd])
+        #expect(shown.link == "https://example.com/a?keep=3")
+        #expect(shown.explanations == ["cleaned the link: odd\\u{1B}: removed evil%1B, evil\\u{202E}"])
+    }
+
+    /// Cleaning one link has a budget of CPU time; past it the link is left as it was, with
+    /// one warning for all the links of a cleaner.
+    @Test func pastItsBudgetTheLinkIsLeftAsItWasWithOneWarning() {
+        var warnings: [String] = []
+        let cleaner = LinkCleaner(files: Self.bundled, removesReferralMarketing: false, timeLimit: 0, warn: { warnings.append($0) })
+        let links = ["https://example.com/?utm_source=a&b=1", "https://www.google.com/url?q=https%3A%2F%2Fexample.org%2F&sa=D"]
+        #expect(links.map { cleaner.clean($0) } == links.map { CleanedLink(link: $0) })
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("cleaning a link took more than 0 ms"), "\(warnings)")
+    }
+
+    /// A pattern that backtracks to the match limit at every start position of a long link
+    /// (seconds a match) is stopped at the deadline by the callout at its start; one anchored
+    /// to the start (one position) by the limits, run again by the JIT; the time bound here only
+    /// catches a hang.
+    @Test func aPatternThatBacktracksAtEveryPositionIsStoppedAtTheBudget() {
+        var warnings: [String] = []
+        let slow = ClearURLsProvider(name: "slow", urlPattern: ".*", rawRules: ["(a|aa){0,12}[bc]"])
+        let file = ClearURLsRuleFile(source: "slow.json", providers: [slow])
+        let link = "https://example.org/" + String(repeating: "a", count: 50_000)
+        let started = monotonicSeconds()
+        let result = LinkCleaner(files: [file], removesReferralMarketing: false, warn: { warnings.append($0) }).clean(link)
+        #expect(monotonicSeconds() - started < 10)
+        #expect(result == CleanedLink(link: link))
+        #expect(warnings.count == 1 && warnings[0].contains("slow.json"), "\(warnings)")
+        let anchored = ClearURLsProvider(name: "anchored", urlPattern: ".*", rawRules: [#"^https:\/\/example\.org\/(a|aa)*[bc]"#])
+        let limited = LinkCleaner(
+            files: [ClearURLsRuleFile(source: "anchored.json", providers: [anchored])], removesReferralMarketing: false,
+            warn: { warnings.append($0) })
+        let short = "https://example.org/" + String(repeating: "a", count: 40)
+        #expect(limited.clean(short) == CleanedLink(link: short))
+        #expect(warnings.count == 1)
+    }
+
+    /// A pattern PCRE2 anchors has one start position, but may cost milliseconds under its
+    /// limit each time: tried on thousands of items, or again after each empty match of a raw
+    /// rule (`\G`), it is stopped at the budget all the same, which every match checks first.
+    /// Without that check each took seconds of CPU time (1.7 s and more); the bound here (ten
+    /// times the budget, of the thread's CPU time, which the machine's load does not stretch)
+    /// only catches that.
+    @Test(arguments: [
+        ("rules", "https://example.org/?" + Array(repeating: String(repeating: "a", count: 13), count: 4500).joined(separator: "&")),
+        ("rawRules", "https://example.org/" + String(repeating: "a", count: 20000)),
+    ])
+    func anAnchoredPatternCostlyEachTimeIsStoppedAtTheBudget(_ member: String, _ link: String) {
+        var warnings: [String] = []
+        let costly = member == "rules" ? ["(?:a|a){0,12}[bc]"] : []
+        let raw = member == "rawRules" ? [#"\G(?:(?:a|a){0,12}[bc])?"#] : []
+        let provider = ClearURLsProvider(name: "costly", urlPattern: ".*", rules: costly, rawRules: raw)
+        let started = threadCPUSeconds()
+        let result = LinkCleaner(
+            files: [ClearURLsRuleFile(source: "costly.json", providers: [provider])], removesReferralMarketing: false,
+            warn: { warnings.append($0) }
+        ).clean(link)
+        #expect(threadCPUSeconds() - started < 1)
+        #expect(result == CleanedLink(link: link))
+        #expect(warnings.count == 1 && warnings[0].contains("costly.json"), "\(warnings)")
     }
 
     /// Unwrapping stops after five wrappers, each counted.
@@ -174,7 +259,9 @@ import Testing
                 guard let name = HostNameInPattern.required(by: provider.urlPattern) else { continue }
                 let serialized = "https://" + href.host.serialized + "/"
                 if !HostNameInPattern.occurs(name, in: serialized) {
-                    #expect(try RegularExpression(provider.urlPattern).matches(serialized) == false, "\(provider.name) \(host)")
+                    #expect(
+                        try RegularExpression(provider.urlPattern).matches(serialized, within: MatchBudget()) == false,
+                        "\(provider.name) \(host)")
                 }
             }
         }

@@ -81,7 +81,8 @@ import Testing
         #expect(complete("open", "Twitter", "show_profile", "--app", "") == ["x_web"])
         #expect(complete("url", "maps", "search", "--app=o") == ["--app=openstreetmap_web"])
         #expect(complete("open", "--app", "") == [])
-        #expect(complete("open", "browser", "--picker", "") == CommandGrammar.pickers)
+        #expect(
+            complete("open", "browser", "--picker", "") == ["auto", "tty", "fzf", "rofi", "zenity", "fuzzel", "wofi", "bemenu", "tofi"])
         #expect(complete("open", "browser", "--title", "") == [])
     }
 
@@ -120,7 +121,7 @@ import Testing
 
     @Test func linesCarryADescriptionAfterATab() {
         #expect(candidates(["open", "tw"]).map(\.line) == ["twitter\tTwitter"])
-        #expect(candidates(["open", "browser", "--picker", "t"]).map(\.line) == ["tty"])
+        #expect(candidates(["open", "browser", "--picker", "t"]).map(\.line) == ["tty", "tofi"])
         #expect(CompletionCandidate("a", "two\nlines\there").line == "a\ttwo lines here")
     }
 }

@@ -63,6 +63,21 @@ import Testing
         }
     }
 
+    /// A localized key is kept by its normal form, as parsing all stores it: `Name[de.]` and
+    /// `Name[de.UTF-8]` are `Name[de]`, the last one written wins (the fuzz target's find,
+    /// fuzz/corpus/desktop-entry).
+    @Test func parsingSomeKeysKeepsLocalizedKeysByTheirNormalForm() throws {
+        for text in [
+            "[Desktop Entry]\nName[de.]=", "[Desktop Entry]\nName[de]=a\nName[de.UTF-8]=b\nName[fr]=c",
+            "[Desktop Entry]\nName[de.UTF-8]=b\nName[de]=a\nNäme[de.x]=d\nName[sr.UTF-8@latin]=e",
+        ] {
+            let kept = ["Name[de]", "Name[sr@latin]", "Näme[de]"]
+            let some = DesktopEntryParser.parse(Array(text.utf8), id: "t.desktop", path: "/x/t.desktop", keeping: kept)
+            #expect(some?.keys == parse(text)?.keys.filter { kept.contains($0.key) }, "\(text)")
+            #expect(some?.keys.isEmpty == false, "\(text)")
+        }
+    }
+
     @Test func acceptsCRLFLineEndings() throws {
         let entry = try #require(parse("[Desktop Entry]\r\nName=Crlf\r\nExec=app %u\r\n"))
         #expect(entry.name == "Crlf")

@@ -108,7 +108,7 @@ import Testing
     }
 }
 
-/// Where a profile's and a private window's arguments go (README, "Profiles and private windows").
+/// Where a profile's and a private window's arguments go (doc/profiles.md).
 @Suite struct ExecArgumentPlacementTests {
     private func argv(_ exec: String, url: String? = "https://x.org/") throws -> [String] {
         try ExecCommandLine(parsing: exec).expand(url: url, icon: "icon", name: "App", entryPath: "/a.desktop", inserting: ["-P", "Work"])

@@ -89,8 +89,8 @@ import Testing
             environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem()
         ).launch(entry, url: "x:y")
         _ = sandbox.waitForRuns("app")
-        let expected = try #require(canonical(directory))
-        #expect(sandbox.recordedWorkingDirectories("app").map(canonical) == [expected])
+        let expected = try #require(LocalFileSystem().canonicalPath(directory))
+        #expect(sandbox.recordedWorkingDirectories("app").map(LocalFileSystem().canonicalPath) == [expected])
     }
 
     @Test func terminalAppsRunInTERMINALWithDashE() throws {
@@ -171,12 +171,6 @@ import Testing
             ).argv(for: entry, url: nil)
         }
         #expect(error == ChoosyError(.launchFailed, "cannot launch bad.desktop: invalid Exec: invalid field code '%z'"))
-    }
-
-    private func canonical(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     @Test func aPrivateWindowActionReplacesTheExecAndGetsTheURLLast() throws {

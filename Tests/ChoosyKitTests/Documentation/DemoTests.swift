@@ -48,7 +48,7 @@ import Testing
     @Test func theWholeRunSurvivesRedirectionInOrder() {
         let lines = runRedirected()
         #expect(lines.first == "A sandbox with Firefox, Chromium and Thunderbird installed (recorder apps), and no display:")
-        #expect(lines.last == "  thunderbird started with: [mailto:ada%40example.org?subject=From%20a%20link]")
+        #expect(lines.last == "  thunderbird started with: [mailto:ada@example.org?subject=From%20a%20link]")
         // What the picker showed (on stderr), what choosy printed, what the apps got: in the
         // order it happened.
         let milestones = [
@@ -59,7 +59,7 @@ import Testing
             "  chromium started with: [https://example.org/again]",
             "  chromium started with: [https://x.com/intent/user?screen_name=choosyapp]",
             "$ choosy open email compose to=ada@example.org subject='Hello there' --dry-run",
-            "thunderbird 'mailto:ada%40example.org?subject=Hello%20there'",
+            "thunderbird 'mailto:ada@example.org?subject=Hello%20there'",
             "$ choosy handle 'mailto:ada@example.org?subject=From%20a%20link'",
         ]
         var position = lines.startIndex

@@ -66,7 +66,7 @@ import Testing
                 apps: apps, preferences: preferences, rules: rules, sources: sources,
                 classifier: LinkClassifier(catalog: catalog, diagnostics: diagnostics), launcher: launcher,
                 mimeTypes: MimeDatabase(environment: environment, fileSystem: fileSystem), alwaysShowPicker: false,
-                diagnostics: diagnostics),
+                whereabouts: { nil }, diagnostics: diagnostics),
             preferences: preferences, rules: rules, desktopDefaults: MimeAppsEditor(environment: environment, fileSystem: fileSystem),
             hooks: HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem),
             pickers: ActionOpener.Pickers(picker: { _ in picker }, configured: { nil }, environment: environment),
@@ -74,7 +74,7 @@ import Testing
             fallback: SystemHandlerFallback(
                 probe: probe, previousHandler: { _ in nil }, launcher: launcher,
                 notifier: DesktopNotifier(environment: environment, runner: runner, fileSystem: fileSystem), diagnostics: diagnostics),
-            diagnostics: diagnostics
+            whereabouts: { nil }, diagnostics: diagnostics
         )
     }
 

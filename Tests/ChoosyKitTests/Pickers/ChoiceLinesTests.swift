@@ -46,11 +46,21 @@ import Testing
         #expect(lines.answer(line: "Firefox") == .cancelled)
     }
 
+    /// Control and format characters are shown as escapes (doc/security.md, "What choosy
+    /// prints"), so two names that differ only by them are told apart.
     @Test func namesAreMadeSafeForOneLine() {
         let odd = PickerCandidate(appKey: "odd", displayName: "Evil\nName\u{1B}[31m ")
         let blank = PickerCandidate(appKey: "blank", displayName: " \t")
-        let lines = ChoiceLines(PickerRequest(title: "Open", candidates: [odd, blank], allowAlways: false))
-        #expect(lines.lines == ["Evil Name [31m", "blank"])
+        let bidi = PickerCandidate(appKey: "bidi\u{202E}", displayName: "Evil\u{202E}Name\u{9B}")
+        let lines = ChoiceLines(PickerRequest(title: "Open", candidates: [odd, blank, bidi], allowAlways: false))
+        #expect(lines.lines == ["Evil\\u{A}Name\\u{1B}[31m", "blank", "Evil\\u{202E}Name\\u{9B}"])
+        let twins = ChoiceLines(
+            PickerRequest(
+                title: "Open",
+                candidates: [
+                    PickerCandidate(appKey: "a\u{1B}", displayName: "Same"), PickerCandidate(appKey: "b\u{2028}", displayName: "Same"),
+                ]))
+        #expect(twins.lines == ["Same [a\\u{1B}]", "Same [a\\u{1B}] (always)", "Same [b\\u{2028}]", "Same [b\\u{2028}] (always)"])
     }
 
     @Test func theOutputMapsBackWithItsLineEndingStripped() {

@@ -38,6 +38,18 @@ import Testing
         #expect(sandbox.read("records/argument") == "one argument")
     }
 
+    /// The title reaches the command's script as it is shown: nothing raw to echo (issue 39).
+    @Test func theTitleVariableHoldsNoRawControlCharacter() throws {
+        let sandbox = Sandbox()
+        let script = answeringScript(sandbox, "Firefox\\n")
+        let picker = CommandPicker(
+            command: script, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        var hostile = request
+        hostile.title = "Evil\u{1B}]0;pwned\u{7}\u{202E}: Show\nwith"
+        #expect(try picker.choose(hostile) == .justOnce(0))
+        #expect(sandbox.read("records/title") == "Evil\\u{1B}]0;pwned\\u{7}\\u{202E}: Show\\u{A}with")
+    }
+
     @Test func aJustOnceAnswerWithoutAlwaysLines() throws {
         let sandbox = Sandbox()
         answeringScript(sandbox, "Firefox\\n")

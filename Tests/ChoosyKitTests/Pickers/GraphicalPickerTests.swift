@@ -42,7 +42,7 @@ import Testing
         ).choose(request)
         #expect(answer == .always(1))
         let (argv, stdin) = recorded(sandbox)
-        #expect(argv == [rofi, "-dmenu", "-p", "Open <this> & that", "-i", "-no-custom", "-show-icons"])
+        #expect(argv == [rofi, "-dmenu", "-p", "Open <this> & that", "-i", "-no-custom", "-show-icons", "-no-markup", "-no-markup-rows"])
         #expect(
             stdin == """
                 Firefox\0icon\u{1F}firefox
@@ -192,6 +192,9 @@ import Testing
         case "bemenu":
             BemenuPicker(
                 executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
+        case "rofi":
+            RofiPicker(
+                executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
         case "zenity":
             ZenityPicker(
                 executable: executable, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem()))
@@ -238,5 +241,28 @@ import Testing
             try picker("zenity", failing, sandbox).choose(request)
                 == .notShown("zenity failed with status 255: This option is not available. Please see --help for all possible usages."))
         #expect(try picker("zenity", standIn("zenity", in: sandbox, answer: "", status: 1), sandbox).choose(request) == .cancelled)
+    }
+
+    /// Type and action names come from a catalog, app names from it or from desktop entries:
+    /// whatever they hold reaches no picker raw (issue 39). Control and format characters are
+    /// shown as escapes in the title and the rows, markup is escaped where the program reads it
+    /// (zenity's `--text`), and rofi is told to read none.
+    @Test(arguments: ["rofi", "zenity", "fuzzel", "wofi", "bemenu", "tofi"])
+    func aHostileTitleOrNameReachesNoPickerRaw(name: String) throws {
+        let sandbox = Sandbox()
+        let title = "Evil\u{1B}]52;c;aGk=\u{7}<span color='red'>\u{202E}x</span>: Show\nforged with…"
+        let shown = "Evil\\u{1B}]52;c;aGk=\\u{7}<span color='red'>\\u{202E}x</span>: Show\\u{A}forged with…"
+        let hostile = PickerRequest(title: title, candidates: [PickerCandidate(appKey: "evil", displayName: "E\u{85}vil\u{1B}[8m")])
+        #expect(try picker(name, standIn(name, in: sandbox, answer: "", status: 1), sandbox).choose(hostile) == .cancelled)
+        let (argv, stdin) = recorded(sandbox)
+        for text in argv + stdin.split(separator: "\n").map(String.init) {
+            #expect(!text.unicodeScalars.contains(where: DisplayText.isEscaped), "\(name): \(text.debugDescription)")
+        }
+        #expect(stdin.hasPrefix("E\\u{85}vil\\u{1B}[8m\n"), "\(name): \(stdin.debugDescription)")
+        #expect(argv.contains { $0.contains(shown) }, "\(name): \(argv)")
+        if name == "zenity" {
+            #expect(argv.contains("--text=" + DisplayText.pangoMarkup(shown)), "\(argv)")
+            #expect(argv.contains { $0.hasPrefix("--text=") && $0.contains("&lt;span color='red'&gt;") })
+        }
     }
 }

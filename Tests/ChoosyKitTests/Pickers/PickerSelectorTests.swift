@@ -16,17 +16,24 @@ private struct AnsweringDisplays: DisplayProbe {
 @Suite struct PickerSelectorTests {
     @Test(arguments: [
         ("", PickerPreference.automatic), ("auto", .automatic), ("tty", .tty), ("fzf", .fzf),
-        ("rofi", .rofi), ("zenity", .zenity), ("fuzzel", .fuzzel), ("wofi", .wofi), ("bemenu", .bemenu), ("tofi", .tofi),
+        ("rofi", .graphical(.rofi)), ("zenity", .graphical(.zenity)), ("fuzzel", .graphical(.fuzzel)), ("wofi", .graphical(.wofi)),
+        ("bemenu", .graphical(.bemenu)), ("tofi", .graphical(.tofi)),
         ("fzf --height 10", .command("fzf --height 10")), ("Rofi", .command("Rofi")), ("my-picker", .command("my-picker")),
     ])
     func namesArePickersAndAnythingElseIsACommand(text: String, preference: PickerPreference) {
         #expect(PickerPreference(text) == preference)
     }
 
+    @Test func everyNameOfTheTableIsAPicker() {
+        for name in PickerPreference.names {
+            if case .command = PickerPreference(name) { Issue.record("\(name) is read as a command") }
+        }
+    }
+
     @Test func theOptionWinsOverTheEnvironmentWhichWinsOverAuto() {
         let environment = Environment(["CHOOSY_PICKER": "zenity"])
         #expect(PickerPreference.resolve(option: "fzf", environment: environment) == .fzf)
-        #expect(PickerPreference.resolve(option: nil, environment: environment) == .zenity)
+        #expect(PickerPreference.resolve(option: nil, environment: environment) == .graphical(.zenity))
         #expect(PickerPreference.resolve(option: nil, environment: Environment([:])) == .automatic)
     }
 
@@ -149,17 +156,17 @@ private struct AnsweringDisplays: DisplayProbe {
                 == .notShown("wofi could not open its display (cannot open display: wayland-1)"))
     }
 
-    @Test(arguments: [PickerPreference.fzf, .rofi, .zenity, .fuzzel, .wofi, .bemenu, .tofi])
-    func aNamedPickerThatIsNotInstalledIsAnError(preference: PickerPreference) {
+    @Test(arguments: PickerPreference.names.filter { $0 != "auto" && $0 != "tty" })
+    func aNamedPickerThatIsNotInstalledIsAnError(name: String) {
         let sandbox = sandbox(installing: [])
         sandbox.overrides["DISPLAY"] = ":0"
         let selector = selector(sandbox, terminal: true)
         #expect {
-            try selector.picker(for: preference)
+            try selector.picker(for: PickerPreference(name))
         } throws: { error in
             let error = error as? ChoosyError
             return error?.status == .noChoice
-                && error?.message == "picker '\(String(describing: preference))' is not installed (not found on PATH)"
+                && error?.message == "picker '\(name)' is not installed (not found on PATH)"
         }
     }
 
@@ -172,14 +179,15 @@ private struct AnsweringDisplays: DisplayProbe {
             let steps = (try selector.picker(for: preference) as? PickerSequence)?.steps
             return steps?.count == 1 ? steps?.first?.picker : nil
         }
-        #expect((try only(.zenity) as? ZenityPicker)?.executable == sandbox.bin + "/zenity")
-        #expect((try only(.fuzzel) as? FuzzelPicker)?.executable == sandbox.bin + "/fuzzel")
-        #expect((try only(.wofi) as? WofiPicker)?.executable == sandbox.bin + "/wofi")
-        #expect((try only(.bemenu) as? BemenuPicker)?.executable == sandbox.bin + "/bemenu")
-        #expect((try only(.tofi) as? TofiPicker)?.executable == sandbox.bin + "/tofi")
+        #expect((try only(.graphical(.zenity)) as? ZenityPicker)?.executable == sandbox.bin + "/zenity")
+        #expect((try only(.graphical(.fuzzel)) as? FuzzelPicker)?.executable == sandbox.bin + "/fuzzel")
+        #expect((try only(.graphical(.wofi)) as? WofiPicker)?.executable == sandbox.bin + "/wofi")
+        #expect((try only(.graphical(.bemenu)) as? BemenuPicker)?.executable == sandbox.bin + "/bemenu")
+        #expect((try only(.graphical(.tofi)) as? TofiPicker)?.executable == sandbox.bin + "/tofi")
         // rofi draws on X11 only: with Wayland alone it has nowhere to show itself.
         #expect(
-            try selector.picker(for: .rofi).choose(PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")]))
+            try selector.picker(for: .graphical(.rofi)).choose(
+                PickerRequest(title: "T", candidates: [PickerCandidate(appKey: "a", displayName: "A")]))
                 == .notShown("rofi: DISPLAY is not set"))
         #expect(try selector.picker(for: .tty) is TTYPicker)
         #expect((try selector.picker(for: .command("wofi --dmenu")) as? CommandPickerOrAutomatic)?.command.command == "wofi --dmenu")

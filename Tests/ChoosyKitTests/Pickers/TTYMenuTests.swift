@@ -113,9 +113,9 @@ import Testing
     }
 
     @Test func theTitleCannotDriveTheTerminal() {
-        let request = PickerRequest(title: "Open\n\u{1B}[2Jwith", candidates: [PickerCandidate(appKey: "a", displayName: "A")])
+        let request = PickerRequest(title: "Open\n\u{1B}[2J\u{202E}with", candidates: [PickerCandidate(appKey: "a", displayName: "A")])
         let menu = TTYMenu(request: request, labels: ["A"], arrowKeys: true)
-        #expect(menu.lines(style: TerminalStyle(enabled: false), width: 80)[0] == "Open  [2Jwith")
+        #expect(menu.lines(style: TerminalStyle(enabled: false), width: 80)[0] == "Open\\u{A}\\u{1B}[2J\\u{202E}with")
     }
 
     @Test func longLinesAreCutToTheTerminalWidth() {

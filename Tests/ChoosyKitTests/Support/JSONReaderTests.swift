@@ -447,6 +447,7 @@ private indirect enum FoundationJSON: Decodable, Equatable {
         ("{\n  \"schemes\": [\"a\",],\n}", "line 2, column 18: a comma before ']' (JSON allows none there)"),
         (#"{"schemes": "myapp"}"#, "'schemes' should be an array"),
         (#"{"picker": 5}"#, "'picker' should be a string"),
+        (#"{"running": "always"}"#, #"'running' should be one of "mark", "first", "use""#),
         (#"["fzf"]"#, "the document should be an object"),
         ("", "line 1, column 1: expected a value, found the end of the text"),
     ])
@@ -466,10 +467,27 @@ private indirect enum FoundationJSON: Decodable, Equatable {
     @Test func aConfigFileReads() throws {
         sandbox.write(
             sandbox.configHome + "/choosy/config.json",
-            #"{"catalog_url":"https://example.org/c","schemes":["myapp"],"picker":null,"other":1}"#)
+            #"{"catalog_url":"https://example.org/c","schemes":["myapp"],"picker":null,"other":1,"running":"first","new_window_here":true}"#
+        )
         let warnings = CorruptFileWarnings(diagnostics: RecordingDiagnostics())
+        var read = Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings)
+        #expect(read.unknown.names == ["other"])
+        read.unknown = UnknownJSONMembers()
+        #expect(read == Configuration(catalogURL: "https://example.org/c", schemes: ["myapp"], running: .first, newWindowHere: true))
         #expect(
-            Configuration.load(environment: sandbox.choosyEnvironment, fileSystem: LocalFileSystem(), warnings: warnings)
-                == Configuration(catalogURL: "https://example.org/c", schemes: ["myapp"]))
+            !Configuration().asksWhatRuns && Configuration(running: .mark).asksWhatRuns && Configuration(newWindowHere: true).asksWhatRuns)
+    }
+
+    /// SPEC §7: one warning names the members this choosy does not know, with the member a near
+    /// miss may have meant; they are kept, in order, for a rewrite.
+    @Test func unknownConfigMembersGetOneWarningWithTheirNearMisses() throws {
+        let text = #"{"pickr": "fzf", "clean_link": true, "colour\n": 1, "schemes": []}"#
+        let configuration = try Configuration(json: JSONReader.parse(Array(text.utf8)))
+        #expect(configuration.unknown.names == ["pickr", "clean_link", "colour\n"])
+        #expect(
+            configuration.unknownMembersWarning(path: "/c.json")
+                == "/c.json: unknown members 'pickr' (did you mean 'picker'?), 'clean_link' (did you mean 'clean_links'?), 'colour\\u{A}', ignored"
+        )
+        #expect(try Configuration(json: JSONReader.parse(Array(#"{"picker": "fzf"}"#.utf8))).unknownMembersWarning(path: "/c.json") == nil)
     }
 }
