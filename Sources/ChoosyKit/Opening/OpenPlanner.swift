@@ -285,7 +285,7 @@ final class OpenPlanner {
         guard let chosen = step.chosen else { return plan }
         if request.options.privateWindow { try chosen.requirePrivateWindow(among: found.installed, typeName: found.type.name) }
         plan.url = file.url
-        if request.purpose == .launch { try launch(chosen, &plan, options: request.options) }
+        if request.purpose == .launch { try launch(chosen, &plan, options: request.options, browser: found.type.key == "browser") }
         return plan
     }
 
