@@ -1,5 +1,5 @@
 /// A D-Bus message bus that choosy calls methods on (the session bus): the terminal intent's
-/// `LaunchCommand` (doc/desktop.md, "Terminal apps"), and what else a part needs of a desktop
+/// `LaunchCommand` (doc/desktop.md, "Apps that run in a terminal"), and what else a part needs of a desktop
 /// service. A protocol: the composition root makes the one that loads libsystemd's sd-bus only
 /// when a call is made (`SDBusMessageBus`).
 package protocol MessageBus: Sendable {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ChoosyKit
 
-/// What `handle` takes for a local file (README, "choosy handle"), and the URL it makes of it.
+/// What `handle` takes for a local file (doc/spec-choices.md, "Local files"), and the URL it makes of it.
 @Suite struct LocalFileTests {
     static let home = Array("/home/me".utf8)
 
