@@ -102,6 +102,18 @@ package final class CatalogServer: @unchecked Sendable {
 
     package func requests(for path: String) -> [Request] { requests.filter { $0.path == path } }
 
+    /// The requests for `path` once `done` holds for them (a detached background refresh's
+    /// request may come after the command returned), or as they are after `seconds`.
+    package func requests(for path: String, within seconds: Double, until done: ([Request]) -> Bool) -> [Request] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var found = requests(for: path)
+        while !done(found) && Date() < deadline {
+            usleep(20_000)
+            found = requests(for: path)
+        }
+        return found
+    }
+
     /// The HEAD requests so far: unshortening's (downloads GET).
     package var heads: [Request] { requests.filter { $0.method == "HEAD" } }
 }

@@ -62,7 +62,8 @@ import Testing
         #expect(describe.status == 0)
         #expect(describe.stderr.isEmpty, "\(describe.stderr)")
         #expect(describe.stdout.contains("tweetbot"), "stale data is used at once")
-        let requests = server.requests(for: twitter)
+        // The refresh writes the cache once the server has answered.
+        let requests = server.requests(for: twitter, within: 20) { $0.count >= 2 && ((try? fetchedAt()) ?? 0) > before }
         #expect(requests.count == 2)
         #expect(requests.last?.status == 304)
         #expect(

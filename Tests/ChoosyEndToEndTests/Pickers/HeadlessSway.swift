@@ -13,7 +13,7 @@ import Glibc
 final class HeadlessSway: @unchecked Sendable {
     let runtimeDirectory: String
     let display = "wayland-1"
-    private let log: String
+    let log: String
     private let pid: pid_t
     private var keyboard: pid_t = 0
 

@@ -45,11 +45,19 @@ extension HeadlessSway {
         as user: [String] = Sandbox.asNobody
     ) -> pid_t? {
         let before = windowPids()
-        guard let pid = startInBackground(user + argv, environment: clientEnvironment.merging(extra) { $1 }) else { return nil }
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if windowPids().count > before.count { return pid }
-            usleep(50_000)
+        // A client that ends before it shows a window (it connected while the machine was
+        // loaded and gave up) is started again; its output is kept beside sway's log.
+        for attempt in 1...3 {
+            let log = log + ".client-\(before.count)-\(attempt)"
+            guard let pid = startInBackground(user + argv, log: log, environment: clientEnvironment.merging(extra) { $1 }) else {
+                return nil
+            }
+            while Date() < deadline {
+                if windowPids().count > before.count { return pid }
+                if kill(pid, 0) != 0 { break }
+                usleep(50_000)
+            }
         }
         return nil
     }
