@@ -14,7 +14,10 @@
 //   fields directly;
 // - its Pango markup holds no `<` or `>` and no `&` but of an entity, and reads back as the
 //   text shown;
-// - as a JSON string it holds nothing escaped raw, and reads back as the text.
+// - as a JSON string it holds nothing escaped raw, and reads back as the text;
+// - as the link a picker shows (`LinkForDisplay`) it holds nothing escaped raw, is the same
+//   every time, and is at most 80 characters but for an IDNA host's ASCII form in brackets
+//   (at most 255 more); text that is no link and needs no cut is shown as `singleLine` shows it.
 //
 // Input fields: a text, then another text.
 
@@ -39,6 +42,14 @@ public func fuzzDisplayText(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     let markup = DisplayText.pangoMarkup(text)
     invariant(!markup.contains("<") && !markup.contains(">"), "markup of \(text.debugDescription) holds a tag: \(markup.debugDescription)")
     invariant(same(unmarked(markup), shown), "markup of \(text.debugDescription) does not read back: \(markup.debugDescription)")
+
+    let link = LinkForDisplay.text(text)
+    invariant(!link.unicodeScalars.contains(where: DisplayText.isEscaped), "\(text.debugDescription) is shown as a link with a raw character")
+    invariant(same(LinkForDisplay.text(text), link), "\(text.debugDescription) is shown as a link two ways")
+    invariant(link.count <= LinkForDisplay.longest + 255, "\(text.debugDescription) is shown as a link of \(link.count) characters")
+    if (try? WebURL(parsing: text)) == nil && shown.count <= LinkForDisplay.longest {
+        invariant(same(link, shown), "\(text.debugDescription), no link, is shown as a link otherwise: \(link.debugDescription)")
+    }
 
     let json = JSONValue.string(text).rendered()
     invariant(!json.unicodeScalars.contains(where: DisplayText.isEscaped), "JSON of \(text.debugDescription) holds a raw character")

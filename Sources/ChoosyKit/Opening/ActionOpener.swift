@@ -219,7 +219,7 @@ final class ActionOpener {
         let picker = try pickers.picker(preference)
         // The site is found only when the picker makes its lines.
         let asked = PickerRequest(
-            title: step.title, candidates: pickerCandidates, allowAlways: step.allowAlways,
+            title: step.title, link: step.link, candidates: pickerCandidates, allowAlways: step.allowAlways,
             site: self.ruleSite(for: plan))
         func choice(_ index: Int, always: Bool, site: String?) -> PickedChoice {
             let webPage = index >= candidates.count

@@ -138,6 +138,9 @@ package struct ChoiceStep: Sendable {
     package var title: String
     /// Whether the picker offers *always* (and *always for SITE* with `site`).
     package var allowAlways: Bool
+    /// What the picker shows beside its title, as `LinkForDisplay` shows it (SPEC §6.1): the
+    /// link or file the choice is for, else what the action is given; made only for a picker.
+    package var link: String? = nil
 
     package var chosen: InstalledApp? {
         if case .chosen(let app, _, _) = outcome { return app }

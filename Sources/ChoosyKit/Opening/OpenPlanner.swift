@@ -416,6 +416,7 @@ final class OpenPlanner {
             let byKey = Dictionary(candidates.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             offered = keys.compactMap { key in byKey[key] ?? choices.choice(key) }
             step.outcome = .ask(reason: reason)
+            step.link = Self.shownLink(of: plan.request)
             if let whereabouts = whereabouts() {
                 running = whereabouts.running(among: offered)
                 offered = orderedByRunning(offered, running: running, option: whereabouts.option, defaultApp: step.defaultApp)
@@ -484,6 +485,16 @@ final class OpenPlanner {
             return [offered[0]] + RunningDecision.runningFirst(Array(offered.dropFirst()), running: running)
         }
         return RunningDecision.runningFirst(offered, running: running)
+    }
+
+    /// What a picker shows beside its title (SPEC §6.1): the link `handle` was given (as
+    /// cleaned) or a local file's path, else the link an action takes (`url`), else the first
+    /// parameter it is given (`profile_screenname=jack`).
+    static func shownLink(of request: OpenRequest) -> String? {
+        if let file = request.handledFile { return LinkForDisplay.text(file.text) }
+        if let link = request.handledLink ?? request.link?.url { return LinkForDisplay.text(link) }
+        if let url = request.parameters.last(where: { $0.0 == "url" })?.1 { return LinkForDisplay.text(url) }
+        return request.parameters.first.map { LinkForDisplay.text("\($0.0)=\($0.1)") }
     }
 
     func siteRuleRouter() -> SiteRuleRouter {

@@ -14,6 +14,8 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
 
     /// Name of the variable that carries the picker's title (documented for command pickers).
     static var titleVariable: String { "CHOOSY_PICKER_TITLE" }
+    /// Name of the variable that carries the link the choice is for (SPEC §6.1).
+    static var linkVariable: String { "CHOOSY_PICKER_LINK" }
 
     package init(executable: String, environment: Environment, runner: ProcessRunner, extras: ExternalPickerExtras = ExternalPickerExtras())
     {
@@ -28,13 +30,15 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
         // The title is shown, by the picker or by a command's script: never with a raw control
         // or format character (doc/security.md, "What choosy prints").
         let title = singleLine(request.title)
+        let link = request.link.map(singleLine)
         var variables = environment
         variables[Self.titleVariable] = title
+        variables[Self.linkVariable] = link
         Program.adjust(&variables.variables)
         // A graphical picker uses the activation token, when it shows itself (doc/desktop.md).
         let lent = Program.isGraphical && extras.activation?.lend(into: &variables) == true
         let process = ProcessRequest(
-            argv: Program.argv(executable, title: title),
+            argv: Program.argv(executable, title: title, link: link),
             environment: variables,
             stdout: .capture,
             // A graphical picker's stderr tells a display it cannot open; it is shown under -v.
@@ -113,9 +117,9 @@ package struct ExternalPickerExtras: Sendable {
 package protocol ExternalPickerProgram: Sendable {
     /// The program's name, in messages.
     static var name: String { get }
-    /// Its argv; `title` is as shown (`singleLine`), plain text that the program must not read
-    /// as markup.
-    static func argv(_ executable: String, title: String) -> [String]
+    /// Its argv; `title` and `link` (the link the choice is for, SPEC §6.1) are as shown
+    /// (`singleLine`), plain text that the program must not read as markup.
+    static func argv(_ executable: String, title: String, link: String?) -> [String]
     /// What the picker reads on stdin: by default the choice lines. `iconFile` finds an
     /// icon's file, for a picker that takes no icon names.
     static func input(_ lines: ChoiceLines, for request: PickerRequest, iconFile: (String) -> String?) -> [UInt8]
@@ -134,6 +138,11 @@ package protocol ExternalPickerProgram: Sendable {
 }
 
 extension ExternalPickerProgram {
+    /// For a picker whose only place for a message is its prompt: the title, then the link.
+    static func prompt(title: String, link: String?) -> String {
+        link.map { "\(title) \($0)" } ?? title
+    }
+
     package static func input(_ lines: ChoiceLines, for request: PickerRequest, iconFile: (String) -> String?) -> [UInt8] { lines.input }
     package static var stderr: ProcessRequest.Output { .inherit }
     package static var isGraphical: Bool { false }

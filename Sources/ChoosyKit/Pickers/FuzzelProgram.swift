@@ -7,8 +7,8 @@ package enum FuzzelProgram: ExternalPickerProgram {
     package static let isGraphical = true
 
     /// The title is the prompt; the list scrolls past its 15 rows.
-    package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "--dmenu", "--prompt=\(title) "]
+    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
+        [executable, "--dmenu", "--prompt=\(prompt(title: title, link: link)) "]
     }
 
     /// fuzzel refuses a prompt its locale cannot decode ("invalid prompt").

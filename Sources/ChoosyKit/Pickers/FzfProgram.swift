@@ -7,8 +7,12 @@ package typealias FzfPicker = ExternalPicker<FzfProgram>
 package enum FzfProgram: ExternalPickerProgram {
     package static let name = "fzf"
 
-    package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "--no-multi", "--no-sort", "--layout=reverse", "--height=~50%", "--prompt=choosy> ", "--header=\(title)"]
+    /// The link goes on the header's second line.
+    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
+        [
+            executable, "--no-multi", "--no-sort", "--layout=reverse", "--height=~50%", "--prompt=choosy> ",
+            "--header=\(title)" + (link.map { "\n" + $0 } ?? ""),
+        ]
     }
 
     /// fzf draws on its stderr: when choosy's is a file or a pipe (`2>log`), the list must

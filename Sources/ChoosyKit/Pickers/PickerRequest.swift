@@ -1,6 +1,9 @@
 /// What a picker is asked: which app, of these, should handle this one request.
 package struct PickerRequest: Equatable {
     package var title: String
+    /// The link (or file, or parameter) the choice is for, as shown (`LinkForDisplay`: plain
+    /// text, nothing raw), beside the title in each picker's place for a message (SPEC §6.1).
+    package var link: String?
     /// In the order they are shown.
     package var candidates: [PickerCandidate]
     /// False for `--no-remember`: only *just once* is offered.
@@ -9,8 +12,12 @@ package struct PickerRequest: Equatable {
 
     /// `site` is found when first asked, which an external picker does once it has started:
     /// finding it loads the Public Suffix List, while the picker opens its window.
-    package init(title: String, candidates: [PickerCandidate], allowAlways: Bool = true, site: @escaping @autoclosure () -> String? = nil) {
+    package init(
+        title: String, link: String? = nil, candidates: [PickerCandidate], allowAlways: Bool = true,
+        site: @escaping @autoclosure () -> String? = nil
+    ) {
         self.title = title
+        self.link = link
         self.candidates = candidates
         self.allowAlways = allowAlways
         foundSite = FoundSite(site)
@@ -21,7 +28,8 @@ package struct PickerRequest: Equatable {
     package var site: String? { allowAlways ? foundSite.site : nil }
 
     package static func == (left: PickerRequest, right: PickerRequest) -> Bool {
-        left.title == right.title && left.candidates == right.candidates && left.allowAlways == right.allowAlways && left.site == right.site
+        left.title == right.title && left.link == right.link && left.candidates == right.candidates && left.allowAlways == right.allowAlways
+            && left.site == right.site
     }
 
     /// The icon of the candidate an answer stands for, when it is one a picker can be handed

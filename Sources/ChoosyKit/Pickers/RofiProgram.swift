@@ -8,9 +8,11 @@ package enum RofiProgram: ExternalPickerProgram {
 
     /// -no-custom: typed text that matches no row is not an answer; -i: case-insensitive;
     /// -no-markup and -no-markup-rows: the prompt and the rows are plain text even when the
-    /// user's rofi configuration turns Pango markup on (rofi's `-mesg` is always markup).
-    package static func argv(_ executable: String, title: String) -> [String] {
+    /// user's rofi configuration turns Pango markup on; `-mesg`, the link, is always markup,
+    /// so it is given escaped.
+    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
         [executable, "-dmenu", "-p", title, "-i", "-no-custom", "-show-icons", "-no-markup", "-no-markup-rows"]
+            + (link.map { ["-mesg", DisplayText.pangoMarkup($0)] } ?? [])
     }
 
     /// rofi prints the row's text alone, so the answer maps back like any other picker's.

@@ -2,6 +2,8 @@
 /// the last hint, and the lines that show it. Pure, so that every key can be tested.
 struct TTYMenu {
     let title: String
+    /// The link the choice is for, on its own line under the title (SPEC §6.1).
+    let link: String?
     let labels: [String]
     let defaults: [Bool]
     let allowAlways: Bool
@@ -19,6 +21,7 @@ struct TTYMenu {
 
     init(request: PickerRequest, labels: [String], arrowKeys: Bool) {
         title = singleLine(request.title)
+        link = request.link.map(singleLine)
         self.labels = labels
         defaults = request.candidates.map(\.isDefault)
         allowAlways = request.allowAlways
@@ -96,6 +99,7 @@ struct TTYMenu {
     func lines(style: TerminalStyle, width: Int) -> [String] {
         let room = max(width - 1, 10)
         var lines = [style.bold(fitted(title, room))]
+        if let link { lines.append(fitted(link, room)) }
         let numberWidth = String(labels.count).count
         for (index, label) in labels.enumerated() {
             let number = String(index + 1)

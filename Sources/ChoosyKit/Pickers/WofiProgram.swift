@@ -6,8 +6,8 @@ package enum WofiProgram: ExternalPickerProgram {
     package static let isGraphical = true
 
     /// --insensitive: case-insensitive search; --allow-images: rows may start with an image.
-    package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "--dmenu", "--prompt", title, "--insensitive", "--allow-images"]
+    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
+        [executable, "--dmenu", "--prompt", prompt(title: title, link: link), "--insensitive", "--allow-images"]
     }
 
     /// wofi shows an image only from a file: `img:<path>:text:<row>`. A `:` in the path would

@@ -15,7 +15,8 @@ package enum ZenityProgram: ExternalPickerProgram {
 
     /// With no rows on the command line zenity reads them from stdin, one per line.
     /// zenity shows `--text` as Pango markup, the window title and the rows as plain text.
-    package static func argv(_ executable: String, title: String) -> [String] {
-        [executable, "--list", "--title=\(title)", "--text=\(DisplayText.pangoMarkup(title))", "--column=App", "--hide-header"]
+    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
+        let text = DisplayText.pangoMarkup(title) + (link.map { "\n" + DisplayText.pangoMarkup($0) } ?? "")
+        return [executable, "--list", "--title=\(title)", "--text=\(text)", "--column=App", "--hide-header"]
     }
 }

@@ -9,7 +9,7 @@
 /// with its own suffix.
 enum IDNA {
     private typealias OpenFunction = @convention(c) (UInt32, UnsafeMutablePointer<Int32>?) -> OpaquePointer?
-    private typealias ToASCIIFunction =
+    private typealias ConvertFunction =
         @convention(c) (
             OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<CChar>?, Int32, UnsafeMutableRawPointer?,
             UnsafeMutablePointer<Int32>?
@@ -33,7 +33,9 @@ enum IDNA {
     /// The UTS #46 converter, opened once; `UIDNA` objects are immutable and thread-safe.
     private struct Converter: @unchecked Sendable {
         let idna: OpaquePointer
-        let toASCII: ToASCIIFunction
+        let toASCII: ConvertFunction
+        /// `uidna_nameToUnicodeUTF8`, of the same signature.
+        let toUnicode: ConvertFunction
     }
 
     private static let converter = Result { () throws(SharedLibraryError) in
@@ -46,12 +48,25 @@ enum IDNA {
         guard let idna = open(options, &status), status <= 0 else {
             throw .lacks(library: library.name, symbol: "a working uidna_openUTS46")
         }
-        return Converter(idna: idna, toASCII: try library.function("uidna_nameToASCII_UTF8" + suffix))
+        return Converter(
+            idna: idna, toASCII: try library.function("uidna_nameToASCII_UTF8" + suffix),
+            toUnicode: try library.function("uidna_nameToUnicodeUTF8" + suffix))
     }.mapError { WebError($0.description) }
 
     /// The ASCII form of `domain` (punycode `xn--` labels), or why UTS #46 refuses it.
     static func toASCII(_ domain: String) throws(WebError) -> String {
         let converter = try converter.get()
+        return try convert(domain, by: converter.toASCII, of: converter)
+    }
+
+    /// The Unicode form of the ASCII `domain` (its `xn--` labels decoded), as a browser shows
+    /// it; or why UTS #46 cannot decode it.
+    static func toUnicode(_ domain: String) throws(WebError) -> String {
+        let converter = try converter.get()
+        return try convert(domain, by: converter.toUnicode, of: converter)
+    }
+
+    private static func convert(_ domain: String, by function: ConvertFunction, of converter: Converter) throws(WebError) -> String {
         var capacity = max(64, domain.utf8.count * 4)
         while true {
             var output = [CChar](repeating: 0, count: capacity)
@@ -61,7 +76,7 @@ enum IDNA {
             var status: Int32 = 0
             let length = Array(domain.utf8).withUnsafeBufferPointer { input in
                 input.withMemoryRebound(to: CChar.self) { input in
-                    converter.toASCII(converter.idna, input.baseAddress, Int32(input.count), &output, Int32(capacity), &info, &status)
+                    function(converter.idna, input.baseAddress, Int32(input.count), &output, Int32(capacity), &info, &status)
                 }
             }
             if status == bufferOverflow, length > capacity {

@@ -39,6 +39,16 @@ package enum WebHost: Hashable, Sendable {
         }
     }
 
+    /// The domain as a browser shows it when it has IDNA labels (`xn--bcher-kva.example` is
+    /// `bücher.example`); nil for a host without any, or one whose labels do not decode.
+    package var unicodeName: String? {
+        guard case .domain(let name) = self,
+            name.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).contains(where: { $0.starts(with: "xn--".utf8) }
+            )
+        else { return nil }
+        return try? IDNA.toUnicode(name)
+    }
+
     /// The domain as sites compare it, without its trailing dot (`github.com.` is the same site
     /// as `github.com`); nil for an IP address, which belongs to no domain.
     package var domainName: String? {

@@ -43,7 +43,7 @@ struct RunningX11EndToEndTests {
         #expect(try PosixProcessRunner(fileSystem: LocalFileSystem()).run(switched).status == 0)
         let browser = try #require(session.openWindow([sandbox.bin + "/" + chromium], environment: window))
         let other = try #require(session.openWindow())
-        #expect(session.activeWindow.flatMap(pid(of:)) == other)
+        #expect(session.activeWindow { $0.flatMap(pid(of:)) == other }.flatMap(pid(of:)) == other)
 
         var environment = ["DISPLAY": session.xvfb.display, "WAYLAND_DISPLAY": ""]
         if manager == .i3 { environment["I3SOCK"] = socket }
@@ -56,7 +56,8 @@ struct RunningX11EndToEndTests {
             ),
             "\(output.rawStderr)")
         // The focused window is the browser's: its xterm, a child of the browser's process.
-        let focused = try #require(session.activeWindow.flatMap(pid(of:)))
+        let focused = try #require(
+            session.activeWindow { $0.flatMap(pid(of:)).map { parent(of: $0) == browser } ?? false }.flatMap(pid(of:)))
         #expect(parent(of: focused) == browser, "window of \(focused), not of \(browser)")
 
         func pid(of window: UInt32) -> pid_t? {

@@ -120,6 +120,18 @@ final class X11Session: @unchecked Sendable {
         return UInt32(line[line.index(after: hash)...].trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16)
     }
 
+    /// The active window once `done` holds for it (a window manager takes a focus request in
+    /// its own time), or as it is after `seconds`.
+    func activeWindow(within seconds: Double = 10, until done: (UInt32?) -> Bool) -> UInt32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var active = activeWindow
+        while !done(active) && Date() < deadline {
+            usleep(20_000)
+            active = activeWindow
+        }
+        return active
+    }
+
     /// Starts `argv` (an xterm when not given) and gives its pid once the manager lists one
     /// more window.
     func openWindow(_ argv: [String] = ["/usr/bin/xterm", "-e", "sleep", "3600"], environment extra: [String: String] = [:]) -> pid_t? {
