@@ -44,7 +44,8 @@ public func fuzzDisplayText(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     invariant(same(unmarked(markup), shown), "markup of \(text.debugDescription) does not read back: \(markup.debugDescription)")
 
     let link = LinkForDisplay.text(text)
-    invariant(!link.unicodeScalars.contains(where: DisplayText.isEscaped), "\(text.debugDescription) is shown as a link with a raw character")
+    invariant(
+        !link.unicodeScalars.contains(where: DisplayText.isEscaped), "\(text.debugDescription) is shown as a link with a raw character")
     invariant(same(LinkForDisplay.text(text), link), "\(text.debugDescription) is shown as a link two ways")
     invariant(link.count <= LinkForDisplay.longest + 255, "\(text.debugDescription) is shown as a link of \(link.count) characters")
     if (try? WebURL(parsing: text)) == nil && shown.count <= LinkForDisplay.longest {
