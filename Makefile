@@ -41,7 +41,7 @@ FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)
 TEST_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES) $(WINDOW_PACKAGES) $(DBUS_PACKAGES) shared-mime-info i3 openbox foot xterm x11-utils python3 tmux fzf zsh fish bash-completion man-db groff-base desktop-file-utils libglib2.0-bin xvfb xdg-utils rofi zenity xdotool sway wtype fuzzel wofi bemenu tofi sqlite3
 DEB_PACKAGES := dpkg-dev lintian binutils debugedit
 BENCH_PACKAGES := $(BUILD_PACKAGES) python3 hyperfine libglib2.0-bin xdg-utils desktop-file-utils strace time valgrind binutils \
-	xvfb rofi zenity sway fuzzel foot wtype python3-xlib
+	xvfb rofi zenity sway fuzzel foot wtype python3-xlib shared-mime-info
 # -z now, with the RELRO the linker already gives: every relocation is resolved at start and
 # then made read-only, so a memory bug cannot redirect a call through them; choosy handles
 # links from anywhere (lazy binding would save only 0.15 M instructions a command now).

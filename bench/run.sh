@@ -263,6 +263,10 @@ python3 "$root/bench/scale.py" "$choosy" --work "$work" --sizes "${BENCH_SCALE_S
 echo "bench: clean links" >&2
 python3 "$root/bench/clean-links.py" "$choosy" --append "$results"
 
+# 8. What a local file costs handle against a link (doc/spec-choices.md, "Local files").
+echo "bench: local files" >&2
+python3 "$root/bench/local-files.py" "$choosy" --append "$results"
+
 # 8. What `"running": "use"` costs a link click under a headless sway (doc/running.md).
 echo "bench: running browsers" >&2
 python3 "$root/bench/running.py" "$choosy" --runs "${BENCH_RUNNING_RUNS:-100}" --append "$results"
