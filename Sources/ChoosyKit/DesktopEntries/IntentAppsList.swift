@@ -3,12 +3,15 @@
 /// (desktop-specific ones first), where `org.freedesktop.Terminal1=ptyxis.desktop;kitty.desktop;`
 /// names the desktop's terminal; else the entries whose `Implements` lists the intent.
 package struct IntentAppsList: Sendable {
-    package let files: [ListFile]
+    private let environment: Environment
     private let index: DesktopEntryIndex
     private let fileSystem: FileSystem
 
+    /// Found only when an intent is asked for: every launch makes a list, and few ask it.
+    package var files: [ListFile] { ListFile.locations(of: "intentapps.list", in: environment, dataHome: false) }
+
     package init(environment: Environment, index: DesktopEntryIndex, fileSystem: FileSystem) {
-        self.files = ListFile.locations(of: "intentapps.list", in: environment, dataHome: false)
+        self.environment = environment
         self.index = index
         self.fileSystem = fileSystem
     }

@@ -8,8 +8,22 @@ import Synchronization
 /// The type of a file is the one GLib gives (`gio info -a standard::content-type`), whose
 /// reading of the spec is followed where the two differ (doc/spec-choices.md, "MIME types").
 package final class MimeDatabase: Sendable {
-    /// The `mime/` directories, most important first.
-    package let directories: [String]
+    /// The `mime/` directories, most important first; found when first read (every `handle`
+    /// makes a database, and only a local file reads it).
+    package var directories: [String] {
+        foundDirectories.withLock { found in
+            if let found { return found }
+            var directories: [String] = []
+            for base in [environment.dataHome] + environment.dataDirs {
+                let directory = joinPath(base, "mime")
+                if !directories.contains(directory) { directories.append(directory) }
+            }
+            found = directories
+            return directories
+        }
+    }
+    private let foundDirectories = Mutex<[String]?>(nil)
+    private let environment: Environment
     private let fileSystem: FileSystem
     private let files = Mutex(Files())
 
@@ -30,12 +44,7 @@ package final class MimeDatabase: Sendable {
     private static let sizeLimit = 16 << 20
 
     package init(environment: Environment, fileSystem: FileSystem) {
-        var directories: [String] = []
-        for base in [environment.dataHome] + environment.dataDirs {
-            let directory = joinPath(base, "mime")
-            if !directories.contains(directory) { directories.append(directory) }
-        }
-        self.directories = directories
+        self.environment = environment
         self.fileSystem = fileSystem
     }
 
