@@ -147,16 +147,23 @@ package struct LocalFileSystem: FileSystem {
         try FileLock(path: path, timeout: timeout, fileSystem: self)
     }
 
+    /// A `String` reaches `stat` as it is: this runs for every desktop entry a command looks
+    /// for, and a copy of the path's bytes would double its cost.
     package func info(_ path: String) -> FileInfo? {
-        info(atPath: Array(path.utf8))
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Self.info(of: status)
     }
 
     package func info(atPath path: [UInt8]) -> FileInfo? {
         var status = stat()
         guard LocalFileSystem.withPath(path, { stat($0, &status) }) == 0 else { return nil }
-        let type = status.st_mode & S_IFMT
+        return Self.info(of: status)
+    }
+
+    private static func info(of status: stat) -> FileInfo {
         let kind: FileInfo.Kind =
-            switch type {
+            switch status.st_mode & S_IFMT {
             case S_IFREG: .regular
             case S_IFDIR: .directory
             case S_IFSOCK: .socket
