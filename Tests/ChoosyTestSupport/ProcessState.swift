@@ -49,7 +49,9 @@ package func startInBackground(_ argv: [String], log: String = "/dev/null", envi
     let started = try? PosixProcessRunner(fileSystem: LocalFileSystem()).run(
         ProcessRequest(
             argv: ["/bin/sh", "-c", #"log=$1; shift; "$@" >"$log" 2>&1 </dev/null & echo $!"#, "sh", log] + argv,
-            environment: environment, timeout: 10
+            // In `/`: a client that runs as another user (nobody) could not enter the test's own
+            // working directory, a clone that only its owner may read (.ci/run's).
+            environment: environment, workingDirectory: "/", timeout: 10
         ))
     guard let started, started.status == 0 else { return nil }
     return pid_t(String(decoding: started.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))

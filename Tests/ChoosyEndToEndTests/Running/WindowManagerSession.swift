@@ -45,24 +45,12 @@ extension HeadlessSway {
         as user: [String] = Sandbox.asNobody
     ) -> pid_t? {
         let before = windowPids()
+        // Its output is kept beside sway's log.
+        let log = log + ".client-\(before.count)"
+        guard let pid = startInBackground(user + argv, log: log, environment: clientEnvironment.merging(extra) { $1 }) else { return nil }
         let deadline = Date().addingTimeInterval(60)
-        // A client that ended and showed no window 5 s later (it connected while the machine
-        // was loaded and gave up) is started again, up to three times; a browser's script that
-        // ends once its window's process started is waited for all the same. Each attempt's
-        // output is kept beside sway's log.
-        var attempt = 1
-        var pid = startInBackground(
-            user + argv, log: log + ".client-\(before.count)-1", environment: clientEnvironment.merging(extra) { $1 })
-        var endedAt: Date?
-        while let started = pid, Date() < deadline {
-            if windowPids().count > before.count { return started }
-            if endedAt == nil, kill(started, 0) != 0 { endedAt = Date() }
-            if let ended = endedAt, Date().timeIntervalSince(ended) > 5, attempt < 3 {
-                attempt += 1
-                endedAt = nil
-                pid = startInBackground(
-                    user + argv, log: log + ".client-\(before.count)-\(attempt)", environment: clientEnvironment.merging(extra) { $1 })
-            }
+        while Date() < deadline {
+            if windowPids().count > before.count { return pid }
             usleep(50_000)
         }
         return nil
