@@ -15,6 +15,15 @@ package final class ListeningSocket {
         self.fd = fd
     }
 
+    /// An X server's socket that listens (in the abstract namespace, as Xorg's), on a display
+    /// number no other test took; the `DISPLAY` it stands for is `:number`.
+    package static func x11Display() -> (socket: ListeningSocket, display: String) {
+        while true {
+            let number = Int.random(in: 7000..<9999)
+            if let socket = ListeningSocket(path: "/tmp/.X11-unix/X\(number)", abstract: true) { return (socket, ":\(number)") }
+        }
+    }
+
     package func stop() {
         if fd >= 0 { close(fd) }
         fd = -1

@@ -81,20 +81,15 @@ import Testing
     @Test func rofiGetsTheTitleShownAndReadsNoMarkup() throws {
         standIn("rofi")
         // An X server's socket: choosy checks that the display answers before it starts rofi.
-        var number = Int.random(in: 7000..<9999)
-        var socket = ListeningSocket(path: "/tmp/.X11-unix/X\(number)", abstract: true)
-        while socket == nil {
-            number = Int.random(in: 7000..<9999)
-            socket = ListeningSocket(path: "/tmp/.X11-unix/X\(number)", abstract: true)
-        }
-        let output = open("rofi", environment: ["DISPLAY": ":\(number)"])
+        let (socket, display) = ListeningSocket.x11Display()
+        let output = open("rofi", environment: ["DISPLAY": display])
         #expect(output.status == 5, "\(output.stderr)")
         let (argv, rows, _) = recorded("rofi")
         expectNothingRaw(argv + rows, "rofi")
         #expect(argv.firstIndex(of: "-p").map { argv[$0 + 1] } == Self.shownTitle, "\(argv)")
         #expect(argv.contains("-no-markup") && argv.contains("-no-markup-rows"))
         expectShownRows(rows, "rofi")
-        socket?.stop()
+        socket.stop()
     }
 
     @Test func aCommandGetsTheTitleShownInItsVariable() {
