@@ -89,6 +89,18 @@ package final class FakeFileSystem: FileSystem {
         writes.withLock { $0.append(path) }
     }
 
+    package func append(_ bytes: [UInt8], to path: String, permissions: UInt32) throws {
+        try createDirectory(parentDirectory(of: path), permissions: 0o700)
+        nodes.withLock { nodes in
+            if case .file(let old, let mode)? = nodes[path] {
+                nodes[path] = .file(old + bytes, permissions: mode)
+            } else {
+                nodes[path] = .file(bytes, permissions: permissions)
+            }
+        }
+        writes.withLock { $0.append(path) }
+    }
+
     package func removeAbandonedTemporaryFiles(of path: String) {}
 
     package func createDirectory(_ path: String, permissions: UInt32) throws {

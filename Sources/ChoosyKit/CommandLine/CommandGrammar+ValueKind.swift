@@ -23,6 +23,8 @@ extension CommandGrammar {
         case ruleSite
         /// Where a link came from: a desktop ID or an app key.
         case source
+        /// A choice the user hid (`hidden` in config.json).
+        case hiddenChoice
         /// What the word is depends on the command's first argument (`rule remove SITE`); after
         /// any other, anything.
         case chosenBy([String: ValueKind])

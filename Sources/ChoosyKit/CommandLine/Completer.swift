@@ -14,12 +14,16 @@ package struct Completer {
     private let ruleSites: () -> [String]
     /// The IDs of the installed desktop entries; listed only when a source is being typed.
     private let desktopIDs: () -> [String]
+    /// The choices the user hid; read only when `unhide` completes one.
+    private let hiddenChoices: () -> [String]
 
     /// `catalog` should be offline: completion runs on every Tab and must never wait.
     package init(
         grammar: CommandGrammar, catalog: Catalog, profiles: @escaping (App) -> [BrowserProfile],
-        discoveredApps: @escaping (AppType) -> [App], ruleSites: @escaping () -> [String], desktopIDs: @escaping () -> [String]
+        discoveredApps: @escaping (AppType) -> [App], ruleSites: @escaping () -> [String], desktopIDs: @escaping () -> [String],
+        hiddenChoices: @escaping () -> [String]
     ) {
+        self.hiddenChoices = hiddenChoices
         self.desktopIDs = desktopIDs
         self.grammar = grammar
         self.catalog = catalog
@@ -100,6 +104,8 @@ package struct Completer {
             return matching(typed, ruleSites().map { CompletionCandidate($0, "") })
         case .source:
             return sources(typed: typed)
+        case .hiddenChoice:
+            return matching(typed, hiddenChoices().map { CompletionCandidate($0, "hidden") })
         case .chosenBy(let kinds):
             return line.positionals.first.flatMap { kinds[$0] }.map { values($0, line: line, typed: typed) } ?? []
         case .browserApp:

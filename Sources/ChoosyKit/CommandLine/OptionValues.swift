@@ -15,6 +15,10 @@ package struct OptionValues: Equatable, Sendable {
     package var profile: String?
     /// `rule add --ask`.
     package var ask = false
+    /// `rule add --none`.
+    package var openNothing = false
+    /// `history --clear`.
+    package var clear = false
     /// `--clean` (true) or `--no-clean` (false); nil when neither was given.
     package var clean: Bool?
     /// `--unshorten` (true) or `--no-unshorten` (false); nil when neither was given.

@@ -340,8 +340,23 @@ public final class Choosy {
                 desktopID: { [unowned self] in self.sourceNames.desktopID(of: $0) }),
             classifier: LinkClassifier(catalog: try catalog(), diagnostics: diagnostics), launcher: launcher(), mimeTypes: mimeDatabase,
             alwaysShowPicker: environment.flag("CHOOSY_ALWAYS_DISPLAY_PICKER"), whereabouts: { [unowned self] in self.whereabouts() },
-            diagnostics: diagnostics
+            arrangement: ChoiceArrangement(configuration()), useCounts: useCounts(), diagnostics: diagnostics
         )
+    }
+
+    /// How often each choice was picked (`order_by_use`), read only when a picker is ordered by it.
+    func useCounts() -> UseCountStore {
+        UseCountStore(environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock)
+    }
+
+    /// `$XDG_STATE_HOME/choosy/history`: the links given to choosy (SPEC §6.1).
+    package func history() -> LinkHistory {
+        LinkHistory(environment: environment, fileSystem: fileSystem, warnings: corruptFiles, clock: clock, userID: getuid())
+    }
+
+    /// Edits `config.json` for `hide` and `unhide`.
+    func configurationEditor() -> ConfigurationEditor {
+        ConfigurationEditor(environment: environment, fileSystem: fileSystem)
     }
 
     /// The shared-mime-info database: its files are read only when a local file is handled.
@@ -394,7 +409,7 @@ public final class Choosy {
             notifier: desktopNotifier(), diagnostics: diagnostics
         )
         return ActionOpener(
-            planner: try planner(), preferences: preferences(), rules: siteRules,
+            planner: try planner(), preferences: preferences(), rules: siteRules, useCounts: useCounts(),
             desktopDefaults: MimeAppsEditor(environment: environment, fileSystem: fileSystem), hooks: hookRunner(), pickers: pickers,
             launcher: launcher(), fallback: fallback, whereabouts: { [unowned self] in self.whereabouts() }, diagnostics: diagnostics
         )

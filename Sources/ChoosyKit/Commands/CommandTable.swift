@@ -5,7 +5,8 @@ package enum CommandTable {
     static let commands: [any ChoosyCommand.Type] = [
         OpenCommand.self, URLCommand.self, ResetCommand.self, DefaultCommand.self, ListCommand.self, DescribeCommand.self,
         UpdateCommand.self, HandleCommand.self, RouteCommand.self, InstallCommand.self, UninstallCommand.self, RuleCommand.self,
-        CleanCommand.self, WhyCommand.self, CompletionsCommand.self, HelpCommand.self,
+        CleanCommand.self, WhyCommand.self, HistoryCommand.self, AgainCommand.self, HideCommand.self, UnhideCommand.self,
+        CompletionsCommand.self, HelpCommand.self,
     ]
 
     /// What the completion scripts and the background refresh call.

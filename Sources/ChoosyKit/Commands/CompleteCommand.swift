@@ -38,7 +38,10 @@ package struct CompleteCommand: ChoosyCommand {
             },
             discoveredApps: { type in
                 InstalledAppFinder(probe: choosy.probe(), diagnostics: quiet).discoveredApps(of: type)
-            }, ruleSites: { rules.readableRules()?.rules.map(\.siteText) ?? [] }, desktopIDs: { choosy.probe().index.ids() }
+            }, ruleSites: { rules.readableRules()?.rules.map(\.siteText) ?? [] }, desktopIDs: { choosy.probe().index.ids() },
+            hiddenChoices: {
+                Configuration.load(environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: quiet)).hidden
+            }
         ).candidates(for: words)
     }
 }

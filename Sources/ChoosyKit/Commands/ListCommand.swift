@@ -3,7 +3,8 @@ struct ListCommand: ChoosyCommand {
     static let grammar = CommandGrammar.Command(
         "list", "app types, or the apps of a type",
         arguments: [.optional("TYPE", .appType)], options: [CommandGrammar.json], misuse: "list takes at most one app type",
-        help: "Lists the app types, or the apps of TYPE with whether each is installed, by which desktop entry, and a browser's profiles."
+        help:
+            "Lists the app types, or the apps of TYPE with whether each is installed, by which desktop entry, a browser's profiles, and which the user hid (choosy hide)."
     )
 
     /// nil: every type.
@@ -32,6 +33,7 @@ struct ListCommand: ChoosyCommand {
         }
         let remembered = choosy.preferences().all()
         let directory = try choosy.installedCatalog()
+        let arrangement = ChoiceArrangement(choosy.configuration())
         var listings: [TypeListing] = []
         for type in types {
             let installed = try choosy.installedApps(of: type)
@@ -46,6 +48,10 @@ struct ListCommand: ChoosyCommand {
                         let found = installedByKey[app.key]
                         var entry = TypeListing.Entry(app: app, installed: found, isDefault: app.key == defaultApp)
                         if typeInput != nil, let found, app.profiles != nil { entry.profiles = directory.profiles(of: found) }
+                        if let found {
+                            entry.hidden = arrangement.hiding(found) != nil
+                            entry.hiddenProfiles = Set(entry.profileChoices.filter { arrangement.hiding($0) != nil }.map(\.key))
+                        }
                         return entry
                     }, defaultKey: defaultKey,
                     links: type.read(try choosy.catalog().links(of: type.key), diagnostics: choosy.diagnostics).map(\.link)))
@@ -82,16 +88,18 @@ struct ListCommand: ChoosyCommand {
                 } else {
                     status = style.dim(entry.app.isWebApp ? "web app, needs a browser" : "not installed")
                 }
+                let hidden = entry.hidden ? style.dim("  (hidden)") : ""
                 lines.append(
                     "\(marker) \(pad(singleLine(entry.app.key), keyWidth))  \(name)  \(status)\(isDefault ? style.green("  (default)") : "")"
-                )
+                        + hidden)
                 // Each profile is a choice of its own, listed under its app.
                 for choice in entry.profileChoices {
                     let isDefault = listing.defaultKey == choice.key
                     let marker = isDefault ? style.green("*") : " "
                     lines.append(
                         "\(marker) \(pad(singleLine(choice.key), keyWidth))  \(pad(singleLine(choice.displayName), nameWidth))  "
-                            + style.dim("profile") + (isDefault ? style.green("  (default)") : ""))
+                            + style.dim("profile") + (isDefault ? style.green("  (default)") : "")
+                            + (entry.hiddenProfiles.contains(choice.key) ? style.dim("  (hidden)") : ""))
                 }
             }
         }
@@ -108,6 +116,10 @@ package struct TypeListing: Sendable {
         package var isDefault: Bool
         /// The profiles of the installed app (read for `list TYPE` only).
         package var profiles: [BrowserProfile] = []
+        /// The user hid the installed app (SPEC §6.1: `hidden` in config.json).
+        package var hidden = false
+        /// The keys of its profile choices the user hid.
+        package var hiddenProfiles: Set<String> = []
 
         /// Whether it can open a private window: by its entry's action too when installed.
         package var opensPrivateWindows: Bool {
@@ -144,6 +156,8 @@ package struct TypeListing: Sendable {
                             ("default", .bool(entry.isDefault)),
                             ("profiles", .strings(entry.profiles.map(\.choiceName))),
                             ("private", .bool(entry.opensPrivateWindows)),
+                            ("hidden", .bool(entry.hidden)),
+                            ("hidden_profiles", .strings(entry.profileChoices.map(\.key).filter(entry.hiddenProfiles.contains))),
                         ])
                     })
             ),

@@ -12,7 +12,28 @@ struct RouteCommand: ChoosyCommand {
 
     func run(in context: CommandContext) throws(ChoosyError) -> CommandOutput {
         let options = context.options.open
-        return Self.output(of: try Self.route(url, options: options, in: context.choosy()), dryRun: options.dryRun)
+        return Self.output(of: try Self.routeKept(url, options: options, in: context.choosy()), dryRun: options.dryRun)
+    }
+
+    /// `route` of a link given to `route`, `handle` or `again` (`source`: the one the history
+    /// kept): answered, and kept in the history whatever became of it (SPEC §6.1).
+    static func routeKept(_ url: String, options: OpenOptions, source: String? = nil, in choosy: Choosy) throws(ChoosyError) -> RouteReport {
+        let opened = OpenedByRoute()
+        let report: RouteReport
+        do {
+            report = try route(url, options: options, opened: opened, in: choosy)
+        } catch {
+            HistoryCommand.keep(url, command: .route, .failure(error), options: options, source: source, in: choosy)
+            throw error
+        }
+        let status = report.result.status
+        let outcome: Result<OpenResult, ChoosyError> =
+            opened.result
+            ?? (status == 0
+                ? .success(OpenResult(type: "", action: nil, app: "", url: nil, argv: [], desktopID: nil))
+                : .failure(ChoosyError(ExitStatus(rawValue: status) ?? .usage, report.result.message ?? "")))
+        HistoryCommand.keep(url, command: .route, outcome, options: options, source: source, in: choosy)
+        return report
     }
 
     /// What route says: the callback it would open in a dry run, why it failed on stderr; and
@@ -28,14 +49,22 @@ struct RouteCommand: ChoosyCommand {
     /// Built-in actions `open`, `url`, `reset`, `default` and `list`; any other action runs
     /// the user's custom action script, if any. The resulting callback is opened through the
     /// system's handler for its scheme, never through choosy. Also `handle`'s choosy: links.
-    static func route(_ url: String, options: OpenOptions, in choosy: Choosy) throws(ChoosyError) -> RouteReport {
+    static func route(_ url: String, options: OpenOptions, opened: OpenedByRoute? = nil, in choosy: Choosy) throws(ChoosyError)
+        -> RouteReport
+    {
         var router = CallbackRouter(schemes: ["choosy"] + choosy.configuration().schemes)
         // Why a choice was cancelled, for stderr (x-cancel carries no reason).
         let cancelled = CancelReason()
         router.register(action: "open") { request in
             outcome(cancelled) { () throws(ChoosyError) in
-                let result = try choosy.actionOpener().open(openRequest(request, options: options, purpose: .launch))
-                return [("app", result.app)]
+                do throws(ChoosyError) {
+                    let result = try choosy.actionOpener().open(openRequest(request, options: options, purpose: .launch))
+                    opened?.result = .success(result)
+                    return [("app", result.app)]
+                } catch {
+                    opened?.result = .failure(error)
+                    throw error
+                }
             }
         }
         router.register(action: "url") { request in
@@ -139,6 +168,11 @@ package struct RouteReport: Sendable {
     package var result: RouteResult
     /// The argv that opened the callback (empty in a dry run or when none was opened).
     package var callbackArgv: [String]
+}
+
+/// What route's `open` action did, for the history.
+final class OpenedByRoute {
+    var result: Result<OpenResult, ChoosyError>?
 }
 
 private final class CancelReason {

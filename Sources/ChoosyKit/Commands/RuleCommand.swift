@@ -10,6 +10,7 @@ struct RuleCommand: ChoosyCommand {
             .value("--profile", "NAME", .text, "open the site in this profile of the browser") { $0.profile = $1 },
             .flag("--private", "open the site in a private window") { $0.open.privateWindow = true },
             .flag("--ask", "always show the picker for the site") { $0.ask = true },
+            .flag("--none", "open nothing for the site's links") { $0.openNothing = true },
             .value("--from", "SOURCE", .source, "only for links from this app: a desktop ID or an app key") { $0.from = $1 },
             CommandGrammar.json,
         ] + CommandGrammar.cleaning,
@@ -19,6 +20,7 @@ struct RuleCommand: ChoosyCommand {
             come before them, catalog links and type defaults after.
               rule add SITE --app KEY [--profile NAME] [--private]   open SITE with KEY
               rule add SITE --ask        always show the picker for SITE
+              rule add SITE --none       open nothing for SITE (choosy again opens it)
               rule add SITE --from SOURCE …   only for links from SOURCE (SITE may be *)
               rule list [--json]         the rules, in the order added
               rule remove SITE [--from SOURCE]   forget the rule of SITE
@@ -47,7 +49,7 @@ struct RuleCommand: ChoosyCommand {
         let site = arguments.count == 2 ? arguments[1] : nil
         let given = [
             ("--app", options.open.app != nil), ("--profile", options.profile != nil), ("--private", options.open.privateWindow),
-            ("--ask", options.ask), ("--from", options.from != nil), ("--json", options.json), ("--clean", options.clean == true),
+            ("--ask", options.ask), ("--none", options.openNothing), ("--from", options.from != nil), ("--json", options.json), ("--clean", options.clean == true),
             ("--no-clean", options.clean == false), ("--unshorten", options.unshorten == true),
             ("--no-unshorten", options.unshorten == false),
         ].filter(\.1).map(\.0)
@@ -62,13 +64,13 @@ struct RuleCommand: ChoosyCommand {
         switch arguments[0] {
         case "add":
             guard let site else { throw .usage("rule add needs a SITE, e.g. 'choosy rule add github.com --app firefox'") }
-            if options.ask {
-                try only(["--ask", "--from"])
-                action = .add(site: site, target: .ask, from: options.from)
+            if options.ask || options.openNothing {
+                try only([options.ask ? "--ask" : "--none", "--from"])
+                action = .add(site: site, target: options.ask ? .ask : .nothing, from: options.from)
                 return
             }
             try only(["--app", "--profile", "--private", "--from"])
-            guard let app = options.open.app else { throw .usage("rule add needs --app KEY or --ask") }
+            guard let app = options.open.app else { throw .usage("rule add needs --app KEY, --ask or --none") }
             action = .add(
                 site: site, target: .app(key: app, profile: options.profile, privateWindow: options.open.privateWindow), from: options.from)
         case "list":

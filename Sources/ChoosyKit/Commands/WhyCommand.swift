@@ -164,6 +164,7 @@ struct WhyCommand: ChoosyCommand {
             (always ? "\(type) links stay in the browser; " : "") + "seen apps of \(type): \(shown.joined(separator: ", "))"
         case .rule(let site, let choice, _): "a site rule: \(site) opens with \(choice)"
         case .desktopDefault(let mimeType, let id): "\(id) as the desktop's default for \(mimeType) (mimeapps.list)"
+        case .useCount(let type, let choice): "one more pick of \(choice) among the apps of \(type), for order_by_use"
         }
     }
 

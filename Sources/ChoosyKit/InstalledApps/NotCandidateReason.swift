@@ -30,6 +30,8 @@ package enum NotCandidateReason: Equatable, Sendable {
     case notForLink
     /// `--private`, and it cannot open a private window.
     case noPrivateWindow
+    /// The user hid it (`"hidden"` in config.json, `choosy hide`): `entry` is the entry that covers it.
+    case hiddenByUser(entry: String)
 
     /// The word `choosy why --json` gives it.
     package var code: String {
@@ -52,6 +54,7 @@ package enum NotCandidateReason: Equatable, Sendable {
         case .noSupport: return "no_support"
         case .notForLink: return "not_for_link"
         case .noPrivateWindow: return "no_private_window"
+        case .hiddenByUser: return "hidden_by_user"
         }
     }
 
@@ -68,6 +71,8 @@ package enum NotCandidateReason: Equatable, Sendable {
         case .noSupport(let action): return "does not support \(action)"
         case .notForLink: return "this link's family names the apps that can take it, and not this one"
         case .noPrivateWindow: return "cannot open a private window"
+        case .hiddenByUser(let entry):
+            return "hidden by the user (\"\(singleLine(entry))\" in \"hidden\" of config.json; choosy unhide \(singleLine(entry)) shows it)"
         }
     }
 }

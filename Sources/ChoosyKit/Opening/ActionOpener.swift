@@ -15,6 +15,8 @@ final class ActionOpener {
     let planner: OpenPlanner
     private let preferences: PreferenceStore
     private let rules: SiteRuleStore
+    /// How often each choice was picked, for `order_by_use`.
+    private let useCounts: UseCountStore
     /// The user's `mimeapps.list`, for *always* on a local file's type no app type claims.
     private let desktopDefaults: MimeAppsEditor
     private let hooks: HookRunner
@@ -27,13 +29,15 @@ final class ActionOpener {
     private let diagnostics: DiagnosticSink
 
     init(
-        planner: OpenPlanner, preferences: PreferenceStore, rules: SiteRuleStore, desktopDefaults: MimeAppsEditor, hooks: HookRunner,
+        planner: OpenPlanner, preferences: PreferenceStore, rules: SiteRuleStore, useCounts: UseCountStore,
+        desktopDefaults: MimeAppsEditor, hooks: HookRunner,
         pickers: Pickers, launcher: Launcher, fallback: SystemHandlerFallback, whereabouts: @escaping () -> RunningWhereabouts?,
         diagnostics: DiagnosticSink
     ) {
         self.planner = planner
         self.preferences = preferences
         self.rules = rules
+        self.useCounts = useCounts
         self.desktopDefaults = desktopDefaults
         self.hooks = hooks
         self.pickers = pickers
@@ -124,15 +128,20 @@ final class ActionOpener {
         throws(ChoosyError) -> OpenResult
     {
         let system: SystemHandlerFallback.Handlers
-        let url: String
+        let url: String?
         let webApp = plan.browser.flatMap { $0.webApp != nil ? $0 : nil }
         if let file = plan.request.handledFile, case .localFile(let mimeTypes, _, _) = plan.found {
             url = file.url
             system = SystemHandlerFallback.Handlers(mimeTypes: mimeTypes, described: "\(mimeTypes[0]) files", localFile: file.path)
+        } else if plan.request.handledLink == nil && plan.type.key == "browser" && plan.action == nil && plan.request.parameters.isEmpty {
+            // The browser with no link (SPEC §6.1): as the desktop would start it.
+            url = nil
+            system = SystemHandlerFallback.Handlers(mimeTypes: ["x-scheme-handler/https"], described: "https: links", noLink: true)
         } else {
             guard let link = plan.request.handledLink else { throw error }
-            url = webApp?.url ?? link
-            guard let scheme = URLParts(url)?.scheme.lowercased() else { throw error }
+            let opened = webApp?.url ?? link
+            url = opened
+            guard let scheme = URLParts(opened)?.scheme.lowercased() else { throw error }
             system = SystemHandlerFallback.Handlers(mimeTypes: ["x-scheme-handler/" + scheme], described: "\(scheme): links")
         }
         let type = webApp != nil ? step.type.key : plan.type.key
@@ -177,6 +186,8 @@ final class ActionOpener {
                 remember("\(choice) for the links of \(site)") { () throws(ChoosyError) in
                     try rememberRule(site: site, choice: choice, privateWindow: privateWindow)
                 }
+            case .useCount(let type, let choice):
+                remember("how often \(choice) was picked") { () throws(ChoosyError) in try useCounts.count(choice, of: type) }
             case .desktopDefault(let mimeType, let id):
                 remember("\(id) as the default for \(mimeType)") { () throws(ChoosyError) in
                     try desktopDefaults.setDefaults([mimeType: [id]])
@@ -239,8 +250,10 @@ final class ActionOpener {
                 choice in choice.entry.map { UnpickedChoice.Candidate(key: choice.key, name: choice.displayName, desktopID: $0.id) }
             }
             let userDefault = launchable.first { $0.key == step.defaultApp }?.key
-            throw .noPickerAvailable(
+            var error = ChoosyError.noPickerAvailable(
                 typeName: step.type.name, candidates: pickerCandidates, launchable: launchable, userDefault: userDefault, reason: reason)
+            error.unpicked?.hiddenEntries = step.hiddenEntries
+            throw error
         }
     }
 

@@ -52,6 +52,14 @@ package struct OpenPlan: Sendable {
     /// What is done before the browser is handed the link (doc/running.md): nil when no running
     /// option asks, or the app launched is no browser.
     package var handOver: HandOverStep?
+    /// The app launched opens a private window (`--private`, or a site rule's).
+    package var privateWindow = false
+
+    /// The site rule of the link opens nothing (`rule add SITE --none`).
+    package var opensNothing: Bool {
+        if case .nothing = rule?.rule.target, rule?.applies == true { return true }
+        return false
+    }
 
     /// The step that waits for the user, when one does: the type's choice, then the browser's.
     package var pendingChoice: (step: ChoiceStep, isBrowser: Bool)? {
@@ -89,6 +97,8 @@ package struct OpenPlan: Sendable {
             }
         }
         result.source = sourceDesktopID
+        result.privateWindow = privateWindow
+        if opensNothing { result.nothingByRule = rule?.rule.name }
         return result
     }
 }
@@ -141,6 +151,9 @@ package struct ChoiceStep: Sendable {
     /// What the picker shows beside its title, as `LinkForDisplay` shows it (SPEC §6.1): the
     /// link or file the choice is for, else what the action is given; made only for a picker.
     package var link: String? = nil
+    /// The desktop IDs the user hid whole (every choice of the entry): the no-picker fallback
+    /// does not take them either (SPEC §6.1).
+    package var hiddenEntries: [String] = []
 
     package var chosen: InstalledApp? {
         if case .chosen(let app, _, _) = outcome { return app }
@@ -222,6 +235,8 @@ package enum PlannedWrite: Equatable, Sendable {
     /// *Always* for a local file's MIME type no app type claims: the desktop's default for it,
     /// in the user's `mimeapps.list`, as `xdg-mime default` writes it.
     case desktopDefault(mimeType: String, desktopID: String)
+    /// One more pick of the choice, for `order_by_use` (SPEC §6.1).
+    case useCount(type: String, choice: String)
 }
 
 /// What the user answered in a picker, fed back to the planner so that it completes the plan.

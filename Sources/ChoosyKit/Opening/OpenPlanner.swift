@@ -17,13 +17,19 @@ final class OpenPlanner {
     /// What runs and where, when a running option asks (doc/running.md); nil otherwise, and
     /// then nothing of it is read. Made when a choice first needs it.
     private let whereabouts: () -> RunningWhereabouts?
+    /// What the user hid and ordered (SPEC §6.1).
+    private let arrangement: ChoiceArrangement
+    /// How often each choice of a type was picked, read only for `order_by_use`.
+    private let useCounts: UseCountStore
     private let diagnostics: DiagnosticSink
 
     init(
         apps: InstalledAppDirectory, preferences: PreferenceStore, rules: SiteRuleStore, sources: LinkSources, classifier: LinkClassifier,
         launcher: Launcher, mimeTypes: MimeDatabase, alwaysShowPicker: Bool, whereabouts: @escaping () -> RunningWhereabouts?,
-        diagnostics: DiagnosticSink
+        arrangement: ChoiceArrangement, useCounts: UseCountStore, diagnostics: DiagnosticSink
     ) {
+        self.arrangement = arrangement
+        self.useCounts = useCounts
         self.apps = apps
         self.preferences = preferences
         self.rules = rules
@@ -93,6 +99,9 @@ final class OpenPlanner {
             switch decision {
             case .none: break
             case .ask: options.choose = true
+            case .nothing:
+                // `plan.rule` says it; nothing is chosen, launched or written.
+                return plan
             case .app(let matched):
                 options.apply(matched)
                 rule = matched
@@ -216,7 +225,8 @@ final class OpenPlanner {
             case .app(let rule), .browser(let rule):
                 browsing.apply(rule)
                 forced = (browsing.app, .rule)
-            case .none: break
+            // A rule that opens nothing ended the plan before the way round.
+            case .none, .nothing: break
             }
         }
         var step = try choiceStep(
@@ -374,8 +384,25 @@ final class OpenPlanner {
             candidates = able
         }
         candidates = apps.systemDefaultFirst(candidates)
+        // What the user hid is never offered (SPEC §6.1); `--app` and the default still reach it.
+        var hiddenEntries: [String] = []
+        var shownChoices = choices.offered
+        if forced == nil, arrangement.hidesAny {
+            func hiding(_ choice: InstalledApp) -> String? {
+                choice.key == preference.defaultApp ? nil : arrangement.hiding(choice)
+            }
+            for choice in candidates { if let entry = hiding(choice) { leaveOut([choice], .hiddenByUser(entry: entry)) } }
+            let before = candidates.count
+            candidates.removeAll { hiding($0) != nil }
+            shownChoices.removeAll { hiding($0) != nil }
+            hiddenEntries = arrangement.hiddenEntries(of: choices.offered, keeping: preference.defaultApp)
+            if candidates.isEmpty && before > 0 {
+                throw .unavailable(
+                    "every app of \(type.name) that can open this is hidden (\"hidden\" in config.json; choosy unhide CHOICE offers one again)")
+            }
+        }
 
-        let shown = choices.offered.map(\.key)
+        let shown = shownChoices.map(\.key)
         let situation = ChoiceSituation(
             installed: shown, candidates: candidates.map(\.key), preference: preference, unoffered: choices.unofferedKeys,
             forcedApp: forced?.key, choose: options.choose, alwaysPicker: alwaysShowPicker, offersWebPage: offersWebPage
@@ -385,11 +412,12 @@ final class OpenPlanner {
         let asks = if case .pick = decision { true } else { false }
         let browsers =
             offersWebPage && (asks || answer != nil || planning.explaining)
-            ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp } : []
+            ? try apps.choices(of: try apps.appType("browser")).offered.filter { !$0.isWebApp && arrangement.hiding($0) == nil } : []
         var step = ChoiceStep(
             type: type, candidates: [], webPage: browsers, outcome: .ask(reason: ""), shown: shown, defaultApp: preference.defaultApp,
             title: options.title ?? "\(type.name): \(action?.name ?? "Open") with…",
             allowAlways: planning.remembers && !options.dryRun)
+        step.hiddenEntries = hiddenEntries
         var offered = candidates
         // What runs of the candidates, read only for a picker a running option marks or orders.
         var running = RunningChoices.none
@@ -415,6 +443,7 @@ final class OpenPlanner {
             // By key once, so that thousands of candidates cost n log n, not n² (doc/security.md).
             let byKey = Dictionary(candidates.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
             offered = keys.compactMap { key in byKey[key] ?? choices.choice(key) }
+            offered = arrangement.ordered(offered, defaultApp: step.defaultApp) { useCounts.counts(for: type.key) }
             step.outcome = .ask(reason: reason)
             step.link = Self.shownLink(of: plan.request)
             if let whereabouts = whereabouts() {
@@ -444,6 +473,7 @@ final class OpenPlanner {
                     answer.webPage
                         ? .browserForLinks(type: type.key, always: answer.always, shown: shown)
                         : .choice(type: type.key, app: chosen.key, always: answer.always, shown: shown))
+                if arrangement.orderByUse { plan.writes.append(.useCount(type: type.key, choice: chosen.key)) }
                 if let site = answer.site {
                     plan.writes.append(.rule(site: site, choice: chosen.key, privateWindow: options.privateWindow))
                 }
@@ -542,6 +572,7 @@ final class OpenPlanner {
     /// for a `browser`, when a running option asks, what is done before it is handed the link.
     private func launch(_ chosen: InstalledApp, _ plan: inout OpenPlan, options: OpenOptions, browser: Bool) throws(ChoosyError) {
         guard let entry = chosen.entry else { throw .internal("\(chosen.app.key) has no desktop entry") }
+        plan.privateWindow = options.privateWindow
         var form = chosen.launchForm(privateWindow: options.privateWindow)
         form.localFile = plan.request.handledFile?.path
         if browser, let whereabouts = whereabouts() {

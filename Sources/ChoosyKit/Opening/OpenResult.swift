@@ -17,6 +17,10 @@ package struct OpenResult: Sendable {
     package var via: Via?
     /// Where the link came from (a desktop ID), when it was looked for and found.
     package var source: String?
+    /// It opened (or would open) in a private window: the history does not keep it (SPEC §6.1).
+    package var privateWindow = false
+    /// The site rule (its name) that opens nothing for the link (`rule add SITE --none`).
+    package var nothingByRule: String?
 
     /// The `--json` object (README, "Usage").
     package var json: JSONValue {

@@ -34,6 +34,8 @@ enum SiteRuleDecision {
     case none
     /// `--ask`: the picker, as with `--choose`.
     case ask(SiteRule)
+    /// `--none`: nothing opens.
+    case nothing(SiteRule)
     /// An installed app of the link's own type takes the action.
     case app(SiteRule)
     /// An installed browser opens the original link unchanged.
@@ -80,9 +82,17 @@ struct SiteRuleRouter {
         func passed(_ why: String) -> (SiteRuleDecision, RuleStep?) {
             (.none, RuleStep(rule: rule, outcome: why + ": the usual decision applies", applies: false))
         }
-        guard case .app(let key, let profile, _) = rule.target else {
+        let key: String
+        let profile: String?
+        switch rule.target {
+        case .ask:
             diagnostics.explain("the site rule '\(rule.name)' asks: the picker is shown")
             return (.ask(rule), RuleStep(rule: rule, outcome: "the picker is shown", applies: true))
+        case .nothing:
+            diagnostics.explain("the site rule '\(rule.name)' opens nothing for this link")
+            return (.nothing(rule), RuleStep(rule: rule, outcome: "nothing opens (choosy again opens it)", applies: true))
+        case .app(let app, let appProfile, _):
+            (key, profile) = (app, appProfile)
         }
         let browser = type.key == "browser" ? type : try apps.appType("browser")
         let owner = type.app(key) != nil ? type : browser.app(key) != nil ? browser : nil

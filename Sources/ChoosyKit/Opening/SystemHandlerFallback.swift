@@ -14,9 +14,11 @@ struct SystemHandlerFallback {
         var mimeTypes: [String]
         var described: String
         var localFile: [UInt8]?
+        /// The browser started with no link (SPEC §6.1).
+        var noLink = false
 
         /// What is opened, as messages say it.
-        var opened: String { localFile == nil ? "the link" : "the file" }
+        var opened: String { noLink ? "the browser" : localFile == nil ? "the link" : "the file" }
     }
 
     let probe: AppProbe
@@ -29,14 +31,16 @@ struct SystemHandlerFallback {
     /// `choosing`: the link's open flow with this choice key as `--app`, just once: how a
     /// choice of the candidates opens as the user would have had it picked.
     func open(
-        _ link: String, system: Handlers, type: String, unpicked: UnpickedChoice, options: OpenOptions,
+        _ link: String?, system: Handlers, type: String, unpicked: UnpickedChoice, options: OpenOptions,
         choosing: (String) throws(ChoosyError) -> OpenResult
     ) throws(ChoosyError) -> OpenResult {
-        if let problem = LaunchableURL.problem(with: link) {
+        if let link, let problem = LaunchableURL.problem(with: link) {
             throw .usage("refusing to open '\(link.prefix(60))': \(problem)")
         }
+        let shown = link.map { String($0.prefix(60)) } ?? "the browser"
+        // What the user hid is not taken here either (SPEC §6.1).
         let systems = [previousHandler(system.mimeTypes[0]), probe.mimeApps.associations(forTypes: system.mimeTypes).defaultEntry?.id]
-            .compactMap { $0 }
+            .compactMap { $0 }.filter { !unpicked.hiddenEntries.contains($0) }
         let systemsHandler = "the system's handler for \(system.described)"
         if let chosen = unpicked.candidates.first(where: { $0.key == unpicked.userDefault }) {
             let whose = "your default for \(unpicked.typeName)"
@@ -52,7 +56,7 @@ struct SystemHandlerFallback {
                     what: system.opened)
             }
             guard let first = unpicked.candidates.first else {
-                throw .noChoice("no picker available, and no app that can open a private window can take \(link.prefix(60))")
+                throw .noChoice("no picker available, and no app that can open a private window can take \(shown)")
             }
             let whose = "the first app of \(unpicked.typeName) that opens private windows"
             return opened(
@@ -61,7 +65,7 @@ struct SystemHandlerFallback {
         let ids = systems + unpicked.candidates.map(\.desktopID)
         guard let entry = ids.lazy.compactMap({ probe.index.usableEntry(id: $0) }).first else {
             throw .unavailable(
-                "no picker available, and no app is associated with \(system.described) to open \(link.prefix(60)) without one")
+                "no picker available, and no app is associated with \(system.described) to open \(shown) without one")
         }
         let form = LaunchForm(localFile: system.localFile)
         let argv = options.dryRun ? try launcher.argv(for: entry, url: link, form: form) : try launcher.launch(entry, url: link, form: form)

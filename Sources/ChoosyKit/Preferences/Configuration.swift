@@ -5,7 +5,9 @@
 /// for a command that rewrites the file to put back.
 package struct Configuration: Equatable, Sendable {
     /// Every member this choosy reads.
-    static let members = ["catalog_url", "schemes", "picker", "clean_referrals", "clean_links", "unshorten", "running", "new_window_here"]
+    static let members = [
+        "catalog_url", "schemes", "picker", "clean_referrals", "clean_links", "unshorten", "running", "new_window_here", "hidden", "order", "order_by_use", "history",
+    ]
 
     /// Base of the remote catalog tree (`<base>/app-data/<type>.json`).
     package var catalogURL: String?
@@ -27,6 +29,14 @@ package struct Configuration: Equatable, Sendable {
     /// `new_window_here`: a browser whose windows are all on other workspaces opens the link in
     /// a new window (doc/running.md).
     package var newWindowHere = false
+    /// `hidden`: choices pickers and the no-picker fallback leave out (SPEC §6.1).
+    package var hidden: [String] = []
+    /// `order`: choices pickers offer first, in this order (SPEC §6.1).
+    package var order: [String] = []
+    /// `order_by_use`: pickers offer the other choices by how often the user picked them.
+    package var orderByUse = false
+    /// `history`: links given to choosy are kept in `$XDG_STATE_HOME/choosy/history`; false keeps none.
+    package var history = true
     /// The members none of `members` names, in the file's order.
     package var unknown = UnknownJSONMembers()
 
@@ -56,7 +66,11 @@ extension Configuration {
             cleanLinks: try fields.optional("clean_links", .bool) ?? false,
             unshorten: try fields.optional("unshorten", .bool) ?? false,
             running: try fields.optional("running", .oneOf),
-            newWindowHere: try fields.optional("new_window_here", .bool) ?? false
+            newWindowHere: try fields.optional("new_window_here", .bool) ?? false,
+            hidden: try fields.optional("hidden", .array(of: .string)) ?? [],
+            order: try fields.optional("order", .array(of: .string)) ?? [],
+            orderByUse: try fields.optional("order_by_use", .bool) ?? false,
+            history: try fields.optional("history", .bool) ?? true
         )
         unknown = fields.unknownMembers(known: Self.members)
     }

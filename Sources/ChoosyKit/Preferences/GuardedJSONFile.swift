@@ -1,6 +1,7 @@
-/// A JSON file of choosy's own in `$XDG_CONFIG_HOME/choosy/` (preferences, site rules). Every
-/// change is a read-modify-write under an exclusive lock with an atomic replace, so concurrent
-/// choosy processes never lose a completed write and a crash never tears the file.
+/// A JSON file of choosy's own in `$XDG_CONFIG_HOME/choosy/` (preferences, site rules) or
+/// `$XDG_STATE_HOME/choosy/` (counts of picks). Every change is a read-modify-write under an
+/// exclusive lock with an atomic replace, so concurrent choosy processes never lose a completed
+/// write and a crash never tears the file.
 ///
 /// A file that cannot be read never stops a command that only reads it: it is reported once
 /// and read as empty, and left where it is. Only a change moves it aside
@@ -23,7 +24,7 @@ package struct GuardedJSONFile<Contents: GuardedJSONContents> {
     private let clock: Clock
 
     package init(environment: Environment, fileSystem: FileSystem, warnings: CorruptFileWarnings, clock: Clock) {
-        path = joinPath(environment.configHome, "choosy", Contents.fileName)
+        path = joinPath(Contents.directory(in: environment), "choosy", Contents.fileName)
         self.fileSystem = fileSystem
         self.warnings = warnings
         self.clock = clock
@@ -158,24 +159,11 @@ package struct GuardedJSONFile<Contents: GuardedJSONContents> {
 
     /// Where the file went; nil when another process moved it first.
     private func moveAside(reason: String) throws(ChoosyError) -> String? {
-        // A second corrupt file in the same second must not replace the first one moved aside.
-        let stamp = "\(path).corrupt-\(Int(clock.now()))"
-        var aside = stamp
-        var copy = 1
-        while fileSystem.info(aside) != nil {
-            copy += 1
-            aside = "\(stamp)-\(copy)"
-        }
         do {
-            try fileSystem.rename(path, to: aside)
+            return try fileSystem.moveAside(path, now: clock.now())
         } catch {
-            // Another process may have moved it already; only a file still there is a problem.
-            guard fileSystem.info(path) == nil else {
-                throw .corrupt("\(path) is corrupt (\(reason)) and cannot be moved aside (\(Self.reason(of: error))); fix or remove it")
-            }
-            return nil
+            throw .corrupt("\(path) is corrupt (\(reason)) and cannot be moved aside (\(Self.reason(of: error))); fix or remove it")
         }
-        return aside
     }
 
     /// A file system error without the path the message already names.
@@ -187,8 +175,10 @@ package struct GuardedJSONFile<Contents: GuardedJSONContents> {
 /// What a `GuardedJSONFile` holds: one of choosy's own files, a `version`, what this choosy
 /// reads of it, and the members a newer choosy wrote, kept as they were.
 package protocol GuardedJSONContents {
-    /// Its name in `$XDG_CONFIG_HOME/choosy/`.
+    /// Its name in `choosy/` of `directory`.
     static var fileName: String { get }
+    /// `$XDG_CONFIG_HOME` for what the user decided; `$XDG_STATE_HOME` for what choosy counts.
+    static func directory(in environment: Environment) -> String
     /// What reading the file as empty loses, in words (`no remembered apps`).
     static var lost: String { get }
     /// The version this choosy writes; a newer file is never changed.
@@ -206,6 +196,8 @@ package protocol GuardedJSONContents {
 }
 
 extension GuardedJSONContents {
+    package static func directory(in environment: Environment) -> String { environment.configHome }
+
     init(json: JSONValue) throws(JSONError) {
         self.init()
         let fields = try JSONFields(json)

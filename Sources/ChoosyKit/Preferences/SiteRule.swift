@@ -5,6 +5,8 @@ package struct SiteRule: Equatable, Sendable {
         case app(key: String, profile: String?, privateWindow: Bool)
         /// `--ask`: the picker every time.
         case ask
+        /// `--none`: nothing opens (SPEC §9.2); `choosy again` opens the link all the same.
+        case nothing
     }
 
     /// Nil: `*`, every link (only with `from`).
@@ -40,8 +42,8 @@ package struct SiteRule: Equatable, Sendable {
         return nil
     }
 
-    /// `{"site": "github.com/work-org", "app": "firefox", "profile": "Work", "private": true}`
-    /// or `{"site": "example.org", "ask": true}`.
+    /// `{"site": "github.com/work-org", "app": "firefox", "profile": "Work", "private": true}`,
+    /// `{"site": "example.org", "ask": true}` or `{"site": "example.org", "none": true}`.
     init(json: JSONValue) throws(JSONError) {
         let fields = try JSONFields(json)
         let text = try fields.required("site", .string)
@@ -62,6 +64,10 @@ package struct SiteRule: Equatable, Sendable {
             target = .ask
             return
         }
+        if try fields.optional("none", .bool) == true {
+            target = .nothing
+            return
+        }
         let profile = try fields.optional("profile", .string)
         if let profile, let problem = Self.problem(withProfile: profile) {
             throw JSONError(shape: problem).inside("profile")
@@ -72,7 +78,7 @@ package struct SiteRule: Equatable, Sendable {
 
     /// Made once: rules.json holds a rule per site, and building them for each cost more than
     /// reading the rule.
-    private static let members = ["site", "from", "ask", "app", "profile", "private"]
+    private static let members = ["site", "from", "ask", "none", "app", "profile", "private"]
 
     var json: JSONValue {
         var members: [(String, JSONValue)] = [("site", .string(siteText))]
@@ -80,6 +86,8 @@ package struct SiteRule: Equatable, Sendable {
         switch target {
         case .ask:
             members.append(("ask", .bool(true)))
+        case .nothing:
+            members.append(("none", .bool(true)))
         case .app(let key, let profile, let privateWindow):
             members.append(("app", .string(key)))
             if let profile { members.append(("profile", .string(profile))) }
@@ -92,6 +100,7 @@ package struct SiteRule: Equatable, Sendable {
     package var targetDescription: String {
         switch target {
         case .ask: "ask"
+        case .nothing: "nothing"
         case .app(let key, let profile, let privateWindow):
             ([key] + (profile.map { ["profile \($0)"] } ?? []) + (privateWindow ? ["private window"] : [])).joined(separator: ", ")
         }

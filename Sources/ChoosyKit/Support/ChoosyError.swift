@@ -84,4 +84,6 @@ package struct UnpickedChoice: Equatable, Sendable {
     package var typeName: String
     /// Why no picker could be shown, as what the user can do about it.
     package var reason: String
+    /// The desktop IDs the user hid (SPEC §6.1): the fallback does not open them either.
+    package var hiddenEntries: [String] = []
 }

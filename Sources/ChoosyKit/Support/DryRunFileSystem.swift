@@ -23,6 +23,7 @@ package struct DryRunFileSystem: FileSystem {
     package func canonicalPath(_ path: String) -> String? { reading.canonicalPath(path) }
 
     package func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws { throw Self.refusal(path) }
+    package func append(_ bytes: [UInt8], to path: String, permissions: UInt32) throws { throw Self.refusal(path) }
     package func removeAbandonedTemporaryFiles(of path: String) {}
     package func createDirectory(_ path: String, permissions: UInt32) throws { throw Self.refusal(path) }
     package func rename(_ source: String, to destination: String) throws { throw Self.refusal(source) }

@@ -99,6 +99,11 @@ package protocol FileSystem: Sendable {
     /// Writes through a temporary file in the same directory, fsyncs, then renames it over
     /// `path`, so readers see the old file or the new one and never a torn one.
     func writeAtomically(_ bytes: [UInt8], to path: String, permissions: UInt32) throws
+    /// Adds `bytes` at the end of the regular file `path` (created with `permissions`, its
+    /// directory too) in one `O_APPEND` write: only for callers holding a lock that every
+    /// writer of `path` takes, so that the write is never interleaved with another. A link or
+    /// anything but a regular file in its place is refused (`notRegularFile`).
+    func append(_ bytes: [UInt8], to path: String, permissions: UInt32) throws
     /// Removes the temporary files that `writeAtomically` left beside `path` when its process
     /// died between creating and renaming them. Only for callers holding a lock that every
     /// writer of `path` takes: then none of those files belongs to a write still going on.
@@ -113,6 +118,26 @@ package protocol FileSystem: Sendable {
 }
 
 extension FileSystem {
+    /// Moves a file of choosy's that cannot be read to `<path>.corrupt-<now>` (`-2`, … for a
+    /// second one in the same second), so that it is never lost; nil when another process
+    /// moved it first. Throws when it is still there.
+    package func moveAside(_ path: String, now: Double) throws -> String? {
+        let stamp = "\(path).corrupt-\(Int(now))"
+        var aside = stamp
+        var copy = 1
+        while info(aside) != nil {
+            copy += 1
+            aside = "\(stamp)-\(copy)"
+        }
+        do {
+            try rename(path, to: aside)
+        } catch {
+            guard info(path) == nil && linkTarget(path) == nil else { throw error }
+            return nil
+        }
+        return aside
+    }
+
     package func listNames(_ directory: String) -> DirectoryNames? {
         list(directory).map(DirectoryNames.init)
     }
@@ -359,6 +384,25 @@ package struct LocalFileSystem: FileSystem {
         if directoryFD >= 0 {
             fsync(directoryFD)
             close(directoryFD)
+        }
+    }
+
+    package func append(_ bytes: [UInt8], to path: String, permissions: UInt32) throws {
+        try createDirectory(parentDirectory(of: path), permissions: 0o700)
+        // O_NOFOLLOW and O_NONBLOCK: a link is never followed, a FIFO never waited on.
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, mode_t(permissions))
+        guard fd >= 0 else { throw errno == ELOOP ? .notRegularFile(path) : FileSystemError(path: path, code: errno) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw FileSystemError.notRegularFile(path) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                guard errno == EINTR else { throw FileSystemError(path: path, code: errno) }
+            } else {
+                offset += written
+            }
         }
     }
 

@@ -52,6 +52,14 @@ import Testing
         )
     }
 
+    /// What the user hid and ordered (config.json), for the planner.
+    var arrangement = ChoiceArrangement(hidden: [], order: [], orderByUse: false)
+
+    var useCounts: UseCountStore {
+        UseCountStore(
+            environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: diagnostics), clock: FakeClock())
+    }
+
     func opener(_ picker: ScriptedPicker) -> ActionOpener {
         let launcher = Launcher(environment: environment, runner: runner, fileSystem: fileSystem, diagnostics: diagnostics)
         let index = DesktopEntryIndex(environment: environment, fileSystem: fileSystem, clock: FakeClock())
@@ -66,8 +74,8 @@ import Testing
                 apps: apps, preferences: preferences, rules: rules, sources: sources,
                 classifier: LinkClassifier(catalog: catalog, diagnostics: diagnostics), launcher: launcher,
                 mimeTypes: MimeDatabase(environment: environment, fileSystem: fileSystem), alwaysShowPicker: false,
-                whereabouts: { nil }, diagnostics: diagnostics),
-            preferences: preferences, rules: rules, desktopDefaults: MimeAppsEditor(environment: environment, fileSystem: fileSystem),
+                whereabouts: { nil }, arrangement: arrangement, useCounts: useCounts, diagnostics: diagnostics),
+            preferences: preferences, rules: rules, useCounts: useCounts, desktopDefaults: MimeAppsEditor(environment: environment, fileSystem: fileSystem),
             hooks: HookRunner(environment: environment, diagnostics: diagnostics, processRunner: runner, fileSystem: fileSystem),
             pickers: ActionOpener.Pickers(picker: { _ in picker }, configured: { nil }, environment: environment),
             launcher: launcher,
@@ -130,6 +138,35 @@ import Testing
         #expect(again.shownNames.isEmpty)
         #expect(spawned == [["chromium", "https://example.org/1"], ["chromium", "https://example.org/2"]])
         #expect(runner.ran.withLock { $0 }.isEmpty, "no hook, no process")
+    }
+
+    @Test mutating func hiddenChoicesAreLeftOutAndOrderAndPicksArrangeTheRest() throws {
+        apps.install(Self.lynx, of: "browser", program: "lynx")
+        arrangement = ChoiceArrangement(hidden: ["chromium"], order: ["lynx"], orderByUse: true)
+        let picker = ScriptedPicker(.justOnce(1), .justOnce(1), .justOnce(0))
+        #expect(try browse("https://example.org/1", picker).app == "firefox")
+        #expect(try browse("https://example.org/2", picker).app == "firefox")
+        #expect(useCounts.counts(for: "browser") == ["firefox": 2])
+        // Hiding Lynx too leaves Firefox alone: it opens without asking.
+        arrangement = ChoiceArrangement(hidden: ["chromium", "lynx.desktop"], order: [], orderByUse: false)
+        #expect(try browse("https://example.org/3", picker).app == "firefox")
+        #expect(picker.shownNames == [["Lynx", "Firefox"], ["Lynx", "Firefox"]])
+        // A hidden default is still the default.
+        try preferences.update("browser") { $0.defaultApp = "chromium" }
+        try preferences.update("browser") { $0.seen = ["firefox", "chromium", "lynx"] }
+        #expect(try browse("https://example.org/4", ScriptedPicker()).app == "chromium")
+    }
+
+    @Test mutating func orderByUseKeepsTheDefaultFirst() throws {
+        apps.install(Self.lynx, of: "browser", program: "lynx")
+        arrangement = ChoiceArrangement(hidden: [], order: [], orderByUse: true)
+        try useCounts.count("lynx", of: "browser")
+        try preferences.update("browser") { $0.defaultApp = "chromium" }
+        var options = OpenOptions()
+        options.choose = true
+        let picker = ScriptedPicker(.justOnce(0))
+        _ = try browse("https://example.org/", picker, options: options)
+        #expect(picker.shownNames == [["Chromium", "Lynx", "Firefox"]])
     }
 
     @Test func aNewAppAsksAgainWithTheDefaultFirstAndJustOnceKeepsIt() throws {
