@@ -39,7 +39,7 @@ public final class Choosy {
     package let profileGroupStores: SQLiteReader = SQLiteLibraryReader()
     private let httpClient: @Sendable () -> HTTPClient
     /// `CHOOSY_SOURCE`, read before `environment` drops it for the children.
-    private let declaredSource: String?
+    package let declaredSource: String?
 
     package init(
         environment: Environment, settings: Settings, diagnostics: DiagnosticSink,

@@ -40,7 +40,8 @@ package struct CompleteCommand: ChoosyCommand {
                 InstalledAppFinder(probe: choosy.probe(), diagnostics: quiet).discoveredApps(of: type)
             }, ruleSites: { rules.readableRules()?.rules.map(\.siteText) ?? [] }, desktopIDs: { choosy.probe().index.ids() },
             hiddenChoices: {
-                Configuration.load(environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: quiet)).hidden
+                Configuration.load(environment: environment, fileSystem: fileSystem, warnings: CorruptFileWarnings(diagnostics: quiet))
+                    .hidden
             }
         ).candidates(for: words)
     }

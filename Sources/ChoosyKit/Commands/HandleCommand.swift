@@ -48,7 +48,8 @@ struct HandleCommand: ChoosyCommand {
             request = OpenRequest.handling(file, options: options)
         } else {
             if let url = LinkClassifier.routed(link) {
-                return RouteCommand.output(of: try RouteCommand.routeKept(url, options: options, source: source, in: choosy), dryRun: options.dryRun)
+                return RouteCommand.output(
+                    of: try RouteCommand.routeKept(url, options: options, source: source, in: choosy), dryRun: options.dryRun)
             }
             request = OpenRequest.handling(link, options: options)
         }

@@ -94,7 +94,8 @@ struct HistoryCommand: ChoosyCommand {
     /// (SPEC §6.1): not in a dry run, not when it opened in a private window, and nothing with
     /// `"history": false`, which removes the file. It is kept after the app was started, so the
     /// link never waits on it; a history that cannot be kept is one warning. `source`: the
-    /// source kept before (`again`), else the one the plan found, else the one found now (SPEC §9.4).
+    /// source kept before (`again`), else the one the plan looked for (a rule's `--from`, `-v`,
+    /// `--json`), else `CHOOSY_SOURCE`'s: `/proc` is not read for the history alone.
     static func keep(
         _ link: String, command: HistoryEntry.Command, _ outcome: Result<OpenResult, ChoosyError>, options: OpenOptions,
         source given: String? = nil, in choosy: Choosy
@@ -112,15 +113,16 @@ struct HistoryCommand: ChoosyCommand {
             entry.outcome = result.nothingByRule != nil ? .openedNothing : .opened
             entry.type = result.via?.type ?? result.type
             entry.choice = result.nothingByRule == nil ? (result.via?.app ?? result.app) : nil
-            entry.source = given ?? result.source ?? choosy.linkSource().flatMap { choosy.sourceNames.desktopID(of: $0.id) }
+            entry.source = given ?? result.source ?? choosy.declaredSource
         case .failure(let error):
             entry.outcome = error.unpicked != nil ? .noPicker : error.status == .noChoice ? .cancelled : .failed
-            entry.source = given ?? choosy.linkSource().flatMap { choosy.sourceNames.desktopID(of: $0.id) }
+            entry.source = given ?? choosy.declaredSource
         }
         do throws(ChoosyError) {
             try history.keep(entry)
         } catch {
-            choosy.diagnostics.warning("the link was not kept in the history: \(error.message)")
+            // The link opened; a history that cannot be written is said only when asked.
+            choosy.diagnostics.explain("the link was not kept in the history: \(error.message)")
         }
     }
 }

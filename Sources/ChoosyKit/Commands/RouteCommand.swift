@@ -17,7 +17,8 @@ struct RouteCommand: ChoosyCommand {
 
     /// `route` of a link given to `route`, `handle` or `again` (`source`: the one the history
     /// kept): answered, and kept in the history whatever became of it (SPEC §6.1).
-    static func routeKept(_ url: String, options: OpenOptions, source: String? = nil, in choosy: Choosy) throws(ChoosyError) -> RouteReport {
+    static func routeKept(_ url: String, options: OpenOptions, source: String? = nil, in choosy: Choosy) throws(ChoosyError) -> RouteReport
+    {
         let opened = OpenedByRoute()
         let report: RouteReport
         do {

@@ -49,7 +49,8 @@ struct RuleCommand: ChoosyCommand {
         let site = arguments.count == 2 ? arguments[1] : nil
         let given = [
             ("--app", options.open.app != nil), ("--profile", options.profile != nil), ("--private", options.open.privateWindow),
-            ("--ask", options.ask), ("--none", options.openNothing), ("--from", options.from != nil), ("--json", options.json), ("--clean", options.clean == true),
+            ("--ask", options.ask), ("--none", options.openNothing), ("--from", options.from != nil), ("--json", options.json),
+            ("--clean", options.clean == true),
             ("--no-clean", options.clean == false), ("--unshorten", options.unshorten == true),
             ("--no-unshorten", options.unshorten == false),
         ].filter(\.1).map(\.0)

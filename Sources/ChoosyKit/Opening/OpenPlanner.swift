@@ -398,7 +398,8 @@ final class OpenPlanner {
             hiddenEntries = arrangement.hiddenEntries(of: choices.offered, keeping: preference.defaultApp)
             if candidates.isEmpty && before > 0 {
                 throw .unavailable(
-                    "every app of \(type.name) that can open this is hidden (\"hidden\" in config.json; choosy unhide CHOICE offers one again)")
+                    "every app of \(type.name) that can open this is hidden (\"hidden\" in config.json; choosy unhide CHOICE offers one again)"
+                )
             }
         }
 

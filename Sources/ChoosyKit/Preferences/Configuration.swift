@@ -6,7 +6,8 @@
 package struct Configuration: Equatable, Sendable {
     /// Every member this choosy reads.
     static let members = [
-        "catalog_url", "schemes", "picker", "clean_referrals", "clean_links", "unshorten", "running", "new_window_here", "hidden", "order", "order_by_use", "history",
+        "catalog_url", "schemes", "picker", "clean_referrals", "clean_links", "unshorten", "running", "new_window_here", "hidden", "order",
+        "order_by_use", "history",
     ]
 
     /// Base of the remote catalog tree (`<base>/app-data/<type>.json`).

@@ -1,6 +1,7 @@
 import ChoosyKit
 import ChoosyTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// The moment of choice with the real binary and recorder apps (SPEC §6.1, doc/configuration.md):
@@ -54,7 +55,8 @@ import Testing
         _ = succeeds("handle", "https://example.net/5")
         _ = succeeds("default", "browser", "chromium")
         _ = succeeds("handle", "https://example.com/6")
-        #expect(sandbox.launched("chromium", count: 3) == [["https://example.org/4"], ["https://example.net/5"], ["https://example.com/6"]])
+        #expect(
+            sandbox.launched("chromium", count: 3) == [["https://example.org/4"], ["https://example.net/5"], ["https://example.com/6"]])
         // why names it, and unhide offers it again.
         _ = succeeds("reset", "browser")
         let why = succeeds("why", "https://example.org/7").stdout
@@ -115,15 +117,18 @@ import Testing
     @Test func everyLinkIsKeptWithWhatBecameOfItAndAgainOpensIt() throws {
         _ = succeeds("handle", "https://example.org/opened", environment: ["PICK": "Firefox"])
         #expect(sandbox.choosy(["handle", "https://example.org/cancelled"], environment: ["PICK": ""]).status == 5)
-        _ = succeeds("route", "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org%2Froute", environment: ["PICK": "Falkon"])
+        _ = succeeds(
+            "route", "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org%2Froute",
+            environment: ["PICK": "Falkon"])
         // Not kept: a dry run, a private window.
         _ = succeeds("handle", "https://example.org/dry", "--dry-run", "--app", "firefox")
         _ = succeeds("handle", "https://example.org/private", "--private", "--app", "firefox")
         let entries = try history()
-        #expect(entries.map { $0["link"] as? String } == [
-            "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org%2Froute",
-            "https://example.org/cancelled", "https://example.org/opened",
-        ])
+        #expect(
+            entries.map { $0["link"] as? String } == [
+                "choosy://x-callback-url/open?type=browser&action=browse&url=https%3A%2F%2Fexample.org%2Froute",
+                "https://example.org/cancelled", "https://example.org/opened",
+            ])
         #expect(entries.map { $0["outcome"] as? String } == ["opened", "cancelled", "opened"])
         #expect(entries.map { $0["choice"] as? String } == ["falkon", nil, "firefox"])
         #expect(entries.map { $0["command"] as? String } == ["route", "handle", "handle"])
@@ -154,7 +159,9 @@ import Testing
     }
 
     @Test func aCorruptOrForeignHistoryNeverStopsALink() throws {
-        sandbox.write(historyPath, "{\"time\": 1, \"command\": \"handle\", \"link\": \"https://a.example/\", \"outcome\": \"opened\"}\nnot json\n\u{1}\u{2}")
+        sandbox.write(
+            historyPath,
+            "{\"time\": 1, \"command\": \"handle\", \"link\": \"https://a.example/\", \"outcome\": \"opened\"}\nnot json\n\u{1}\u{2}")
         _ = succeeds("handle", "https://example.org/1", "--app", "firefox")
         let entries = try history()
         #expect(entries.map { $0["link"] as? String } == ["https://example.org/1", "https://a.example/"])
@@ -201,10 +208,22 @@ import Testing
         // With no picker and no default, the handler of https: links starts.
         _ = succeeds("reset", "browser")
         sandbox.write(sandbox.configHome + "/mimeapps.list", "[Default Applications]\nx-scheme-handler/https=firefox.desktop;\n")
-        let output = sandbox.choosy([ "handle"], environment: sandbox.withoutPickers())
+        let output = sandbox.choosy(["handle"], environment: sandbox.withoutPickers())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.contains("the browser opened with Firefox"), "\(output.stderr)")
         #expect(sandbox.launched("firefox") == [[]])
+    }
+
+    /// choosy's own desktop entry, started by GIO with no URL (`gio launch`, as the desktop's
+    /// "web browser" key does): `%u` expands to nothing, and the browser starts.
+    @Test func itsDesktopEntryLaunchedWithNoURLStartsTheBrowser() throws {
+        try #require(access("/usr/bin/gio", X_OK) == 0, "make test installs libglib2.0-bin")
+        _ = succeeds("install", "--default-handler")
+        _ = succeeds("default", "browser", "falkon")
+        let launched = sandbox.run(["gio", "launch", sandbox.dataHome + "/applications/choosy.desktop"])
+        #expect(launched.status == 0, "\(launched.stderr)")
+        #expect(sandbox.launched("falkon") == [[]])
+        #expect(sandbox.pickerInvocations.isEmpty)
     }
 
     // MARK: A rule that opens nothing
@@ -215,7 +234,10 @@ import Testing
         #expect(succeeds("rule", "list").stdout == "tracker.example  nothing\n")
         let output = sandbox.choosy("handle", "https://ads.tracker.example/x")
         #expect(output.status == 0)
-        #expect(output.stderrLines == ["choosy: the site rule 'tracker.example' opens nothing for https://ads.tracker.example/x; 'choosy again' opens it"])
+        #expect(
+            output.stderrLines == [
+                "choosy: the site rule 'tracker.example' opens nothing for https://ads.tracker.example/x; 'choosy again' opens it"
+            ])
         #expect(try history().first?["outcome"] as? String == "none")
         let why = succeeds("why", "https://ads.tracker.example/x").stdout
         #expect(why.contains("nothing opens"), "\(why)")

@@ -122,7 +122,9 @@ import Testing
         let sandbox = Sandbox()
         let server = try CatalogServer(serving: Sandbox.upstreamFixtures, in: sandbox)
         sandbox.overrides = ["CHOOSY_CATALOG_URL": server.baseURL, "CHOOSY_OFFLINE": ""]
-        let before = TreeSnapshot(sandbox.root, excluding: [server.root, server.root + ".log", server.root + ".faults.json"])
+        // The route link is kept in the history, whatever became of it (SPEC §6.1).
+        let excluded = [server.root, server.root + ".log", server.root + ".faults.json", sandbox.stateHome]
+        let before = TreeSnapshot(sandbox.root, excluding: excluded)
         let commands: [[String]] = [
             ["describe", key], ["update", key], ["list", key], ["open", key, "browse", "url=https://example.org"],
             ["url", key, "browse", "url=https://example.org"], ["default", key], ["default", key, "firefox"], ["reset", key],
@@ -136,7 +138,7 @@ import Testing
         let route = await sandbox.run("route", "choosy://x-callback-url/open?type=\(PercentEncoding.encode(key))&action=browse")
         #expect(route.status == 3, "\(route.stderr)")
         #expect(server.requests.isEmpty, "\(server.requests)")
-        let after = TreeSnapshot(sandbox.root, excluding: [server.root, server.root + ".log", server.root + ".faults.json"])
+        let after = TreeSnapshot(sandbox.root, excluding: excluded)
         #expect(after.changes(since: before) == [], "\(key)")
     }
 

@@ -12,6 +12,7 @@ import Testing
             // Only a command that takes any number of arguments has nothing to say about them.
             #expect(command.misuse.isEmpty == (command.arguments.map(\.count) == [.any]), "\(command.name)")
         }
-        #expect(CommandTable.grammar.commands.filter { $0.shared != nil }.map(\.name) == ["open", "url", "handle", "route", "why"])
+        #expect(
+            CommandTable.grammar.commands.filter { $0.shared != nil }.map(\.name) == ["open", "url", "handle", "route", "why", "again"])
     }
 }

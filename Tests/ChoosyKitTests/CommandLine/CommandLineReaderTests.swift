@@ -69,7 +69,7 @@ import Testing
         }
         #expect(refusal([command.name, "--version"]) == "unknown option '--version'")
         #expect(refusal([command.name, "-V"]) == "unknown option '-V'")
-        #expect(refusal([command.name, "--nope"]) == "unknown option '--nope'")
+        #expect(refusal([command.name, "--zqxj"]) == "unknown option '--zqxj'")
         for option in command.options {
             if option.takesValue {
                 #expect(refusal([command.name, option.name]) == "\(option.name) needs a value")
@@ -144,7 +144,7 @@ import Testing
             (["default", "a", "b", "c"], "default needs an app type and optionally an app key"),
             (["list", "a", "b"], "list takes at most one app type"),
             (["describe"], "describe needs one app type"),
-            (["handle"], "handle needs one URL or file"),
+            (["handle", "a", "b"], "handle takes one URL or file"),
             (["route", "a", "b"], "route needs one URL"),
             (["install", "x"], "install takes no arguments besides --default-handler"),
             (["uninstall", "x"], "uninstall takes no arguments"),

@@ -26,7 +26,7 @@ import Testing
         #expect(complete("--") == ["--help", "--version", "--verbose", "--offline"])
         #expect(complete("nonsense", "") == [])
         #expect(complete("completions", "") == ["bash", "zsh", "fish"])
-        #expect(complete("help", "u") == ["url", "update", "uninstall"])
+        #expect(complete("help", "u") == ["url", "update", "uninstall", "unhide"])
     }
 
     /// `rule remove` offers the sites that have a rule, read quietly; `--app` the browsers.

@@ -46,7 +46,7 @@ import Testing
 
     @Test func theOverviewListsTheOptions() {
         let group = CommandTable.grammar.commands.compactMap(\.shared).first?.options ?? []
-        let listed = rows(under: "Options of open, url, handle, route and why:") + rows(under: "Everywhere:")
+        let listed = rows(under: "Options of open, url, handle, route, why and again:") + rows(under: "Everywhere:")
         #expect(listed.map(\.0) == (group + CommandGrammar.everyCommand).map(\.label))
         #expect(listed.map(\.1) == (group + CommandGrammar.everyCommand).map(\.summary))
         // The rest are in the synopses: list [TYPE] [--json], reset TYPE | --all, help … | --version.
@@ -79,7 +79,7 @@ import Testing
                 """))
         #expect(
             try HelpCommand.text(for: "handle").hasPrefix(
-                "choosy handle URL|FILE [--clean] [--no-clean] [--unshorten] [--no-unshorten]\n              [open's options]\n\n"))
+                "choosy handle [URL|FILE] [--clean] [--no-clean] [--unshorten] [--no-unshorten]\n              [open's options]\n\n"))
         #expect(try HelpCommand.text(for: "reset").hasPrefix("choosy reset TYPE | --all\n\n"))
         #expect(try HelpCommand.text(for: "help").hasPrefix("choosy help [COMMAND] | --help | --version\n\n"))
     }
