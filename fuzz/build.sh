@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 SWIFTC=${SWIFTC:-swiftc}
 CLANG=${CLANG:-clang}
 OUT=.build/fuzz
-TARGETS=${FUZZ_TARGETS:-"desktop-entry exec-command-line url-template x-callback catalog web-url json link-pattern profiles-ini profile-groups site-rules clean-links mimeapps-list hook-output http-validator process-files shorteners scheme-cache display-text window-systems mime-globs mime-magic"}
+TARGETS=${FUZZ_TARGETS:-"desktop-entry exec-command-line url-template x-callback catalog web-url json link-pattern profiles-ini profile-groups site-rules clean-links mimeapps-list hook-output http-validator process-files shorteners scheme-cache display-text window-systems mime-globs mime-magic history"}
 SANITIZE="-sanitize=fuzzer,address"
 
 # stale OUTPUT INPUT...: true when OUTPUT is missing or older than any INPUT.

@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 
 SECONDS_EACH=${1:-300}
 OUT=.build/fuzz
-TARGETS=${FUZZ_TARGETS:-"desktop-entry exec-command-line url-template x-callback catalog web-url json link-pattern profiles-ini profile-groups site-rules clean-links mimeapps-list hook-output http-validator process-files shorteners scheme-cache display-text window-systems mime-globs mime-magic"}
+TARGETS=${FUZZ_TARGETS:-"desktop-entry exec-command-line url-template x-callback catalog web-url json link-pattern profiles-ini profile-groups site-rules clean-links mimeapps-list hook-output http-validator process-files shorteners scheme-cache display-text window-systems mime-globs mime-magic history"}
 failed=""
 
 # run TARGET LOG ARGUMENTS...: the target on its corpora with libFuzzer's ARGUMENTS (flags, and

@@ -228,10 +228,11 @@ final class ActionOpener {
         let configured = pickers.environment["CHOOSY_PICKER"] == nil ? pickers.configured() : nil
         let preference = PickerPreference.resolve(option: options.picker ?? configured, environment: pickers.environment)
         let picker = try pickers.picker(preference)
-        // The site is found only when the picker makes its lines.
+        // The site is found only when the picker makes its lines; the link's host sizes the picker.
+        let webLink = (try? WebLink(plan.request, type: plan.type, action: plan.action)) ?? nil
         let asked = PickerRequest(
             title: step.title, link: step.link, candidates: pickerCandidates, allowAlways: step.allowAlways,
-            site: self.ruleSite(for: plan))
+            siteHost: webLink?.url.host.domainName, site: self.ruleSite(for: webLink))
         func choice(_ index: Int, always: Bool, site: String?) -> PickedChoice {
             let webPage = index >= candidates.count
             let key = webPage ? step.webPage[index - candidates.count].key : candidates[index].key
@@ -259,8 +260,8 @@ final class ActionOpener {
 
     /// The site a picker's *always for SITE* writes a rule for: the web link's registrable
     /// domain by the Public Suffix List (libpsl is loaded only once a picker makes its lines).
-    private func ruleSite(for plan: OpenPlan) -> String? {
-        guard let link = (try? WebLink(plan.request, type: plan.type, action: plan.action)) ?? nil else { return nil }
+    private func ruleSite(for link: WebLink?) -> String? {
+        guard let link else { return nil }
         do {
             return try PublicSuffixList.load().registrableDomain(of: link.url.host)
         } catch {

@@ -6,7 +6,7 @@ package enum BemenuProgram: ExternalPickerProgram {
     package static let isGraphical = true
 
     /// --list: rows one below the other (15, then it scrolls); -i: case-insensitive.
-    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
-        [executable, "--prompt", prompt(title: title, link: link), "--list", "15", "-i"]
+    package static func argv(_ executable: String, title: String, link: String?, size: PickerSize) -> [String] {
+        [executable, "--prompt", prompt(title: title, link: link), "--list", "\(size.shownRows)", "-i"]
     }
 }

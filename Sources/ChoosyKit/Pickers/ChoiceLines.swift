@@ -18,12 +18,7 @@ package struct ChoiceLines: Sendable {
     package static func alwaysForSiteSuffix(_ site: String) -> String { " (always for \(site))" }
 
     package init(_ request: PickerRequest) {
-        let names = request.candidates.map { ChoiceLines.shownName($0) }
-        var counts: [String: Int] = [:]
-        for name in names { counts[name, default: 0] += 1 }
-        labels = zip(names, request.candidates).map { name, candidate in
-            counts[name, default: 0] > 1 ? "\(name) [\(singleLine(candidate.appKey))]" : name
-        }
+        labels = Self.labels(of: request.candidates)
         var choices: [Choice] = []
         for (index, label) in labels.enumerated() {
             choices.append(Choice(line: label, answer: .justOnce(index)))
@@ -39,6 +34,16 @@ package struct ChoiceLines: Sendable {
     }
 
     package var lines: [String] { choices.map(\.line) }
+
+    /// The label of each candidate: its name as shown, with ` [<app key>]` when another has the same name.
+    static func labels(of candidates: [PickerCandidate]) -> [String] {
+        let names = candidates.map { ChoiceLines.shownName($0) }
+        var counts: [String: Int] = [:]
+        for name in names { counts[name, default: 0] += 1 }
+        return zip(names, candidates).map { name, candidate in
+            counts[name, default: 0] > 1 ? "\(name) [\(singleLine(candidate.appKey))]" : name
+        }
+    }
 
     /// The lines as a picker reads them on stdin: each one newline-terminated.
     package var input: [UInt8] { Array(lines.map { $0 + "\n" }.joined().utf8) }

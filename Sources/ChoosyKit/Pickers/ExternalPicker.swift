@@ -38,7 +38,7 @@ package struct ExternalPicker<Program: ExternalPickerProgram>: Picker {
         // A graphical picker uses the activation token, when it shows itself (doc/desktop.md).
         let lent = Program.isGraphical && extras.activation?.lend(into: &variables) == true
         let process = ProcessRequest(
-            argv: Program.argv(executable, title: title, link: link),
+            argv: Program.argv(executable, title: title, link: link, size: PickerSize(request)),
             environment: variables,
             stdout: .capture,
             // A graphical picker's stderr tells a display it cannot open; it is shown under -v.
@@ -118,8 +118,9 @@ package protocol ExternalPickerProgram: Sendable {
     /// The program's name, in messages.
     static var name: String { get }
     /// Its argv; `title` and `link` (the link the choice is for, SPEC §6.1) are as shown
-    /// (`singleLine`), plain text that the program must not read as markup.
-    static func argv(_ executable: String, title: String, link: String?) -> [String]
+    /// (`singleLine`), plain text that the program must not read as markup; `size` is what
+    /// its list must hold.
+    static func argv(_ executable: String, title: String, link: String?, size: PickerSize) -> [String]
     /// What the picker reads on stdin: by default the choice lines. `iconFile` finds an
     /// icon's file, for a picker that takes no icon names.
     static func input(_ lines: ChoiceLines, for request: PickerRequest, iconFile: (String) -> String?) -> [UInt8]

@@ -6,9 +6,13 @@ package enum FuzzelProgram: ExternalPickerProgram {
     package static let name = "fuzzel"
     package static let isGraphical = true
 
-    /// The title is the prompt; the list scrolls past its 15 rows.
-    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
-        [executable, "--dmenu", "--prompt=\(prompt(title: title, link: link)) "]
+    /// The title (and link) is the prompt. The list is as tall as its rows and as wide as the
+    /// longest (in characters, with room for the icon) or the prompt, within
+    /// `PickerSize.mostColumns`; fuzzel's own 15 rows of 30 cut `(always for SITE)` to "(al…".
+    package static func argv(_ executable: String, title: String, link: String?, size: PickerSize) -> [String] {
+        let prompt = prompt(title: title, link: link)
+        let width = max(size.shownColumns + 6, min(prompt.count + 2, PickerSize.mostColumns), 30)
+        return [executable, "--dmenu", "--prompt=\(prompt) ", "--lines=\(size.shownRows)", "--width=\(width)"]
     }
 
     /// fuzzel refuses a prompt its locale cannot decode ("invalid prompt").

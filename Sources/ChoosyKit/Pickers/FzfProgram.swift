@@ -8,7 +8,7 @@ package enum FzfProgram: ExternalPickerProgram {
     package static let name = "fzf"
 
     /// The link goes on the header's second line.
-    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
+    package static func argv(_ executable: String, title: String, link: String?, size: PickerSize) -> [String] {
         [
             executable, "--no-multi", "--no-sort", "--layout=reverse", "--height=~50%", "--prompt=choosy> ",
             "--header=\(title)" + (link.map { "\n" + $0 } ?? ""),

@@ -8,14 +8,18 @@ package struct PickerRequest: Equatable {
     package var candidates: [PickerCandidate]
     /// False for `--no-remember`: only *just once* is offered.
     package var allowAlways: Bool
+    /// The host of the web link whose site *always for SITE* names, when there is one: no
+    /// shorter than the site, it sizes the picker before the site is found (`PickerSize`).
+    package var siteHost: String?
     private let foundSite: FoundSite
 
     /// `site` is found when first asked, which an external picker does once it has started:
     /// finding it loads the Public Suffix List, while the picker opens its window.
     package init(
-        title: String, link: String? = nil, candidates: [PickerCandidate], allowAlways: Bool = true,
+        title: String, link: String? = nil, candidates: [PickerCandidate], allowAlways: Bool = true, siteHost: String? = nil,
         site: @escaping @autoclosure () -> String? = nil
     ) {
+        self.siteHost = siteHost
         self.title = title
         self.link = link
         self.candidates = candidates

@@ -10,8 +10,8 @@ package enum RofiProgram: ExternalPickerProgram {
     /// -no-markup and -no-markup-rows: the prompt and the rows are plain text even when the
     /// user's rofi configuration turns Pango markup on; `-mesg`, the link, is always markup,
     /// so it is given escaped.
-    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
-        [executable, "-dmenu", "-p", title, "-i", "-no-custom", "-show-icons", "-no-markup", "-no-markup-rows"]
+    package static func argv(_ executable: String, title: String, link: String?, size: PickerSize) -> [String] {
+        [executable, "-dmenu", "-p", title, "-i", "-no-custom", "-show-icons", "-no-markup", "-no-markup-rows", "-l", "\(size.shownRows)"]
             + (link.map { ["-mesg", DisplayText.pangoMarkup($0)] } ?? [])
     }
 

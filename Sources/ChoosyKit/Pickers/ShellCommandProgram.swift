@@ -10,7 +10,7 @@ package enum ShellCommandProgram: ExternalPickerProgram {
     package static let notRunStatuses: Set<Int32> = [126, 127]
 
     /// The command, run by `sh -c`.
-    package static func argv(_ command: String, title: String, link: String?) -> [String] {
+    package static func argv(_ command: String, title: String, link: String?, size: PickerSize) -> [String] {
         ["/bin/sh", "-c", command]
     }
 }

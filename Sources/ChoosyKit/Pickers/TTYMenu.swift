@@ -112,18 +112,34 @@ struct TTYMenu {
         if let hint {
             lines.append(style.yellow(fitted(hint, room)))
         } else {
-            lines.append(style.dim(fitted(help, room)))
+            // Whole on an 80-column terminal: a part that does not fit goes to the next line.
+            lines += Self.wrapped(help, room).map { style.dim(fitted($0, room)) }
         }
         return lines
     }
 
-    private var help: String {
+    private var help: [String] {
         var parts = [labels.count == 1 ? "1 Enter: just once" : "1-\(labels.count) Enter: just once"]
         if allowAlways { parts.append("N! Enter: always") }
         if let site { parts.append("N@ Enter: always for \(site)") }
         if arrowKeys { parts.append("Up/Down then Enter") }
         parts.append(arrowKeys ? "q or Esc: cancel" : "q Enter: cancel")
-        return parts.joined(separator: ", ")
+        return parts
+    }
+
+    /// `parts` joined by ", " into lines of at most `room` characters (a comma ending all but
+    /// the last), a part never split.
+    static func wrapped(_ parts: [String], _ room: Int) -> [String] {
+        var lines: [String] = []
+        for part in parts {
+            if let last = lines.last, last.count + 2 + part.count < room {
+                lines[lines.count - 1] = last + ", " + part
+            } else {
+                if !lines.isEmpty { lines[lines.count - 1] += "," }
+                lines.append(part)
+            }
+        }
+        return lines
     }
 
     private func index(typedNumber text: String) -> Int? {

@@ -6,7 +6,7 @@ package enum TofiProgram: ExternalPickerProgram {
     package static let isGraphical = true
 
     /// tofi requires a match by default: typed text is never an answer.
-    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
+    package static func argv(_ executable: String, title: String, link: String?, size: PickerSize) -> [String] {
         [executable, "--prompt-text=\(prompt(title: title, link: link)): "]
     }
 }

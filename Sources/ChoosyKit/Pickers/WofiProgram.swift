@@ -6,8 +6,12 @@ package enum WofiProgram: ExternalPickerProgram {
     package static let isGraphical = true
 
     /// --insensitive: case-insensitive search; --allow-images: rows may start with an image.
-    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
-        [executable, "--dmenu", "--prompt", prompt(title: title, link: link), "--insensitive", "--allow-images"]
+    package static func argv(_ executable: String, title: String, link: String?, size: PickerSize) -> [String] {
+        // wofi's `--lines` counts the search entry as one.
+        [
+            executable, "--dmenu", "--prompt", prompt(title: title, link: link), "--insensitive", "--allow-images",
+            "--lines=\(size.shownRows + 1)",
+        ]
     }
 
     /// wofi shows an image only from a file: `img:<path>:text:<row>`. A `:` in the path would

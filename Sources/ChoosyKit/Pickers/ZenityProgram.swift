@@ -14,9 +14,14 @@ package enum ZenityProgram: ExternalPickerProgram {
     package static let errorStatus: Int32? = 255
 
     /// With no rows on the command line zenity reads them from stdin, one per line.
-    /// zenity shows `--text` as Pango markup, the window title and the rows as plain text.
-    package static func argv(_ executable: String, title: String, link: String?) -> [String] {
+    /// zenity shows `--text` as Pango markup, the window title and the rows as plain text. Its
+    /// window is sized in pixels for the rows (about 23 each with GTK's default theme, 28 with
+    /// room for larger fonts, and 150 for the text and buttons): by itself it shows five.
+    package static func argv(_ executable: String, title: String, link: String?, size: PickerSize) -> [String] {
         let text = DisplayText.pangoMarkup(title) + (link.map { "\n" + DisplayText.pangoMarkup($0) } ?? "")
-        return [executable, "--list", "--title=\(title)", "--text=\(text)", "--column=App", "--hide-header"]
+        return [
+            executable, "--list", "--title=\(title)", "--text=\(text)", "--column=App", "--hide-header",
+            "--width=\(min(max(size.shownColumns * 9 + 120, 420), 1100))", "--height=\(min(150 + size.shownRows * 28, 900))",
+        ]
     }
 }

@@ -42,7 +42,10 @@ import Testing
         ).choose(request)
         #expect(answer == .always(1))
         let (argv, stdin) = recorded(sandbox)
-        #expect(argv == [rofi, "-dmenu", "-p", "Open <this> & that", "-i", "-no-custom", "-show-icons", "-no-markup", "-no-markup-rows"])
+        #expect(
+            argv == [
+                rofi, "-dmenu", "-p", "Open <this> & that", "-i", "-no-custom", "-show-icons", "-no-markup", "-no-markup-rows", "-l", "6",
+            ])
         #expect(
             stdin == """
                 Firefox\0icon\u{1F}firefox
@@ -77,9 +80,25 @@ import Testing
         #expect(
             argv == [
                 zenity, "--list", "--title=Open <this> & that", "--text=Open &lt;this&gt; &amp; that",
-                "--column=App", "--hide-header",
+                "--column=App", "--hide-header", "--width=420", "--height=234",
             ])
         #expect(stdin == "Firefox\nChromium\nWeb\n")
+    }
+
+    /// Each picker's list holds every row, each whole (SPEC §6.1): 15 rows, the longest 37 characters.
+    @Test func theListIsSizedForItsRowsAndItsLongestLine() {
+        let candidates = ["Firefox — Personal", "Firefox — Work", "Chromium", "Falkon", "Epiphany"].map {
+            PickerCandidate(appKey: $0.lowercased(), displayName: $0, icon: nil, isDefault: false)
+        }
+        let request = PickerRequest(title: "Browser", candidates: candidates, siteHost: "www.example.org")
+        let size = PickerSize(request)
+        #expect(size == PickerSize(rows: 15, columns: "Firefox — Personal (always for www.example.org)".count))
+        #expect(FuzzelProgram.argv("fuzzel", title: "T", link: nil, size: size).suffix(2) == ["--lines=15", "--width=53"])
+        #expect(ZenityProgram.argv("zenity", title: "T", link: nil, size: size).suffix(2) == ["--width=543", "--height=570"])
+        let long = PickerSize(rows: 60, columns: 400)
+        #expect(FuzzelProgram.argv("fuzzel", title: "T", link: nil, size: long).suffix(2) == ["--lines=20", "--width=106"])
+        #expect(RofiProgram.argv("rofi", title: "T", link: nil, size: long).suffix(2) == ["-l", "20"])
+        #expect(PickerSize(PickerRequest(title: "T", candidates: candidates, allowAlways: false, siteHost: "a.example")).rows == 5)
     }
 
     @Test func zenityCancelledIsACancel() throws {
@@ -99,7 +118,7 @@ import Testing
                 executable: fuzzel, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
             ).choose(request) == .always(1))
         let (argv, stdin) = recorded(sandbox)
-        #expect(argv == [fuzzel, "--dmenu", "--prompt=Open <this> & that "])
+        #expect(argv == [fuzzel, "--dmenu", "--prompt=Open <this> & that ", "--lines=6", "--width=30"])
         #expect(stdin.hasPrefix("Firefox\0icon\u{1F}firefox\nFirefox (always)\0icon\u{1F}firefox\n"))
     }
 
@@ -151,7 +170,7 @@ import Testing
                 extras: extras
             ).choose(request) == .always(0))
         let (argv, stdin) = recorded(sandbox)
-        #expect(argv == [wofi, "--dmenu", "--prompt", "Open <this> & that", "--insensitive", "--allow-images"])
+        #expect(argv == [wofi, "--dmenu", "--prompt", "Open <this> & that", "--insensitive", "--allow-images", "--lines=7"])
         #expect(
             stdin == """
                 img:\(icon):text:Firefox
@@ -171,7 +190,7 @@ import Testing
             try BemenuPicker(
                 executable: bemenu, environment: sandbox.choosyEnvironment, runner: PosixProcessRunner(fileSystem: LocalFileSystem())
             ).choose(request) == .justOnce(2))
-        #expect(recorded(sandbox).argv == [bemenu, "--prompt", "Open <this> & that", "--list", "15", "-i"])
+        #expect(recorded(sandbox).argv == [bemenu, "--prompt", "Open <this> & that", "--list", "6", "-i"])
         #expect(recorded(sandbox).stdin == "Firefox\nFirefox (always)\nChromium\nChromium (always)\nWeb\nWeb (always)\n")
         let tofi = standIn("tofi", in: sandbox, answer: "Web (always)\\n")
         #expect(

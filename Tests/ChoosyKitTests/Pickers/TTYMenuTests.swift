@@ -46,6 +46,12 @@ import Testing
         #expect(
             menu(site: "example.org").lines(style: TerminalStyle(enabled: false), width: 200).last
                 == "1-3 Enter: just once, N! Enter: always, N@ Enter: always for example.org, Up/Down then Enter, q or Esc: cancel")
+        // On 80 columns the hint is whole, on two lines.
+        #expect(
+            Array(menu(site: "www.example.org").lines(style: TerminalStyle(enabled: false), width: 80).suffix(2)) == [
+                "1-3 Enter: just once, N! Enter: always, N@ Enter: always for www.example.org,",
+                "Up/Down then Enter, q or Esc: cancel",
+            ])
         var noSite = menu()
         #expect(noSite.submit("2@") == nil)
         #expect(noSite.hint == "Always for a site is offered for web links only: type N or N!.")
