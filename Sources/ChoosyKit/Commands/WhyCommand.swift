@@ -102,6 +102,10 @@ struct WhyCommand: ChoosyCommand {
             lines.append("decided by: \(decision.by.rawValue): \(singleLine(decision.reason))")
         } else if let pending = plan.pendingChoice, case .ask(let reason) = pending.step.outcome {
             lines.append("decided by: picker: \(singleLine(reason))")
+            // What the picker would show beside its title (SPEC §6.1).
+            if let link = pending.step.link { lines.append("the picker shows: \(singleLine(link))") }
+        } else if plan.opensNothing {
+            lines.append("decided by: rule: nothing opens; 'choosy again' opens the link")
         }
         if let app = plan.launched { lines.append("app: \(singleLine(app.key))") }
         if let handOver = plan.handOver { lines.append("before the hand-over: \(singleLine(handOver.reason))") }
@@ -258,6 +262,7 @@ struct WhyCommand: ChoosyCommand {
                         })
             ),
             ("not_candidates", .array(step.others.map(json))),
+            ("picker_link", .optional(step.outcome.asks ? step.link : nil)),
         ]
     }
 

@@ -130,6 +130,11 @@ package struct ChoiceStep: Sendable {
         case chosen(InstalledApp, by: Decider, reason: String)
         /// The picker is shown, for this reason.
         case ask(reason: String)
+
+        package var asks: Bool {
+            if case .ask = self { return true }
+            return false
+        }
     }
 
     package var type: AppType

@@ -125,7 +125,6 @@ package struct LinkHistory {
         }
         defer { lock.unlock() }
         do {
-            fileSystem.removeAbandonedTemporaryFiles(of: path)
             var bytes: [UInt8] = []
             switch stored() {
             case .missing: break
@@ -139,7 +138,14 @@ package struct LinkHistory {
             if kept.start == 0 && kept.end == bytes.count {
                 try fileSystem.append(line, to: path, permissions: 0o600)
             } else {
-                try fileSystem.writeAtomically(Array(bytes[kept.start..<kept.end]) + line, to: path, permissions: 0o600)
+                // A killed writer's temporary file is garbage under the lock; looked for only here,
+                // where a temporary file is made.
+                fileSystem.removeAbandonedTemporaryFiles(of: path)
+                var replaced: [UInt8] = []
+                replaced.reserveCapacity(kept.end - kept.start + line.count)
+                replaced += bytes[kept.start..<kept.end]
+                replaced += line
+                try fileSystem.writeAtomically(replaced, to: path, permissions: 0o600)
             }
         } catch {
             throw .internal("cannot keep the link in \(path): \(Self.reason(of: error))")

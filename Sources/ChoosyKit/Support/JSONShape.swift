@@ -65,7 +65,8 @@ extension JSONShape where Value == Bool {
 }
 
 extension JSONShape where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
-    /// One of the strings an enumeration's cases stand for.
+    /// One of the strings an enumeration's cases stand for. (The list is put together only for
+    /// the error: every config file with any member reads this shape.)
     static var oneOf: JSONShape {
         JSONShape(expecting: "one of " + Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")) {
             $0.stringValue.flatMap(Value.init(rawValue:))
@@ -75,9 +76,9 @@ extension JSONShape where Value: RawRepresentable & CaseIterable, Value.RawValue
 
 extension JSONShape {
     /// A value that `convert` reads; any other `should be` what `kind` says.
-    fileprivate init(expecting kind: String, _ convert: @escaping (JSONValue) -> Value?) {
+    fileprivate init(expecting kind: @escaping @autoclosure () -> String, _ convert: @escaping (JSONValue) -> Value?) {
         self.init { value throws(JSONError) in
-            guard let result = convert(value) else { throw JSONError(shape: "should be \(kind)") }
+            guard let result = convert(value) else { throw JSONError(shape: "should be \(kind())") }
             return result
         }
     }

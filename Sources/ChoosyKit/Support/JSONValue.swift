@@ -145,7 +145,13 @@ package enum JSONValue: Equatable, Sendable {
 
     private static func writeString(_ value: String, to output: inout String) {
         output += "\""
-        appendEscaped(value, to: &output, by: escape)
+        // Most strings (keys, links, app keys) are printable ASCII with nothing to escape:
+        // appended whole, not scalar by scalar.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            output += value
+        } else {
+            appendEscaped(value, to: &output, by: escape)
+        }
         output += "\""
     }
 

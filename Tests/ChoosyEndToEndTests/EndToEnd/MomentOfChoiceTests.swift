@@ -66,6 +66,17 @@ import Testing
         #expect(sandbox.pickerInvocations.last?.lines == Sandbox.choiceLines("Firefox", "Chromium", "Falkon", site: "example.org"))
     }
 
+    /// `why` says what the picker would show beside its title, in text and JSON.
+    @Test func whySaysTheLinkThePickerShows() throws {
+        let text = succeeds("why", "https://xn--bcher-kva.example/a\u{1B}b").stdout
+        #expect(text.contains("\nthe picker shows: https://bücher.example [xn--bcher-kva.example]/a%1Bb\n"), "\(text)")
+        let json = try #require(Sandbox.jsonObject(succeeds("why", "https://example.org/x", "--json").stdout))
+        #expect(json["picker_link"] as? String == "https://example.org/x", "\(json)")
+        _ = succeeds("default", "browser", "firefox")
+        let decided = try #require(Sandbox.jsonObject(succeeds("why", "https://example.org/x", "--json").stdout))
+        #expect(decided["picker_link"] is NSNull)
+    }
+
     @Test func hideTakesOnlyChoicesThatExist() {
         let unknown = sandbox.choosy("hide", "chromum")
         #expect(unknown.status == 3)
