@@ -14,8 +14,6 @@ keeping the link adds at most 3% of `handle`'s instructions; `history` of 100 li
 import argparse
 import json
 import os
-import re
-import shlex
 import shutil
 import statistics
 import subprocess
@@ -23,19 +21,11 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from benchlib import instructions, ready_tree, stripped_copy
+
 LINK = "https://example.org/some/page"
 ADDED = 0.03
 LISTING_MS = 5.0
-
-
-def instructions(argv, environment):
-    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + argv,
-                         env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    found = re.search(r"Collected : (\d+)", run.stderr)
-    if not found:
-        sys.exit("history: callgrind counted nothing: " + run.stderr[-300:])
-    return int(found.group(1))
 
 
 def write_history(path, count):
@@ -60,33 +50,19 @@ def main():
             sys.exit(f"history: {tool} is not installed (make bench installs it)")
     rows, met = [], True
     with tempfile.TemporaryDirectory(prefix="choosy-history-") as work:
-        # Without debug information, which valgrind cannot read in a Swift binary (as bench/run.sh).
-        choosy = os.path.join(work, "choosy")
-        subprocess.run(["objcopy", "--strip-debug", arguments.choosy, choosy], check=True)
+        choosy = stripped_copy(arguments.choosy, work)
         for size in [int(n) for n in arguments.sizes.split(",")]:
-            tree = os.path.join(work, f"tree-{size}")
-            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "make-tree.py"), str(size), tree], check=True,
-                           stdout=subprocess.DEVNULL)
-            with open(os.path.join(tree, "env.args")) as f:
-                environment = dict(word.split("=", 1) for word in shlex.split(f.read()))
+            _, environment = ready_tree(size, work, choosy)
             environment.setdefault("XDG_STATE_HOME", os.path.join(environment["HOME"], ".local", "state"))
             history = os.path.join(environment["XDG_STATE_HOME"], "choosy", "history")
             config = os.path.join(environment["XDG_CONFIG_HOME"], "choosy", "config.json")
-            # choosy does not save an index built from directories changed in the last 2 s (as
-            # bench/run.sh): the tree is made older, then the index cache is made (warm).
-            old = time.time() - 60
-            for base, directories, _ in os.walk(tree):
-                for directory in directories:
-                    os.utime(os.path.join(base, directory), (old, old))
-            subprocess.run([choosy, "--offline", "default", "browser", "firefox"], env=environment, check=True,
-                           stdout=subprocess.DEVNULL)
             handle = [choosy, "handle", LINK, "--offline"]
             answer = subprocess.run(handle, env=environment, capture_output=True, text=True)
             if answer.returncode != 0:
                 sys.exit(f"history: handle (N={size}) failed: {answer.stderr!r}")
             with open(config, "w") as f:
                 f.write('{"history": false}\n')
-            off = instructions(handle, environment)
+            off = instructions(handle, environment, "history")
             if os.path.exists(history):
                 sys.exit("history: \"history\": false left the file")
             # The same config file, the history on: only keeping the link differs.
@@ -95,7 +71,7 @@ def main():
             counts = {}
             for held in (50, 100):
                 write_history(history, held)
-                counts[held] = instructions(handle, environment)
+                counts[held] = instructions(handle, environment, "history")
                 with open(history) as f:
                     lines = f.read().splitlines()
                 if len(lines) != min(held + 1, 100) or LINK not in lines[-1]:

@@ -13,25 +13,15 @@ at most once.
 import argparse
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from benchlib import instructions, ready_tree, stripped_copy
+
 LINK = "https://example.org/some/page"
 TARGET = 1.5
-
-
-def instructions(argv, environment):
-    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + argv,
-                         env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    found = re.search(r"Collected : (\d+)", run.stderr)
-    if not found:
-        sys.exit("local-files: callgrind counted nothing: " + run.stderr[-300:])
-    return int(found.group(1))
 
 
 def mime_opens(argv, environment, work):
@@ -61,35 +51,20 @@ def main():
         sys.exit("local-files: no shared-mime-info database in /usr/share/mime (apt-get install -y shared-mime-info)")
     rows, met = [], True
     with tempfile.TemporaryDirectory(prefix="choosy-files-") as work:
-        # Without debug information, which valgrind cannot read in a Swift binary (as bench/run.sh).
-        choosy = os.path.join(work, "choosy")
-        subprocess.run(["objcopy", "--strip-debug", arguments.choosy, choosy], check=True)
+        choosy = stripped_copy(arguments.choosy, work)
         for size in [int(n) for n in arguments.sizes.split(",")]:
-            tree = os.path.join(work, f"tree-{size}")
-            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "make-tree.py"), str(size), tree], check=True,
-                           stdout=subprocess.DEVNULL)
-            with open(os.path.join(tree, "env.args")) as f:
-                environment = dict(word.split("=", 1) for word in shlex.split(f.read()))
+            tree, environment = ready_tree(size, work, choosy)
             shutil.copytree("/usr/share/mime", os.path.join(environment["XDG_DATA_HOME"], "mime"), symlinks=True)
             page = os.path.join(tree, "page.html")
             with open(page, "w") as f:
                 f.write("<!DOCTYPE html>\n<html><head><title>A page</title></head><body>Hello</body></html>\n")
-            # choosy does not save an index built from directories changed in the last 2 s (as
-            # bench/run.sh): the tree is made older, then the index cache is made (warm, as a
-            # user's is).
-            old = time.time() - 60
-            for base, directories, _ in os.walk(tree):
-                for directory in directories:
-                    os.utime(os.path.join(base, directory), (old, old))
-            subprocess.run([choosy, "--offline", "default", "browser", "firefox"], env=environment, check=True,
-                           stdout=subprocess.DEVNULL)
             argv = {"link": [choosy, "handle", LINK, "--offline", "--dry-run"],
                     "file": [choosy, "handle", page, "--offline", "--dry-run"]}
             for name, command in argv.items():
                 answer = subprocess.run(command, env=environment, capture_output=True, text=True)
                 if answer.returncode != 0 or "firefox" not in answer.stdout:
                     sys.exit(f"local-files: handle ({name}, N={size}) printed {answer.stdout!r} {answer.stderr!r}")
-            counts = {name: instructions(command, environment) for name, command in argv.items()}
+            counts = {name: instructions(command, environment, "local-files") for name, command in argv.items()}
             opens = {name: mime_opens(command, environment, work) for name, command in argv.items()}
             ratio = counts["file"] / counts["link"]
             once = bool(opens["file"]) and all(count == 1 for count in opens["file"].values())

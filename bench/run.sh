@@ -267,11 +267,15 @@ python3 "$root/bench/clean-links.py" "$choosy" --append "$results"
 echo "bench: local files" >&2
 python3 "$root/bench/local-files.py" "$choosy" --append "$results"
 
-# 8. What `"running": "use"` costs a link click under a headless sway (doc/running.md).
+# 9. What keeping the history costs handle, and what `history` takes (doc/configuration.md, "History").
+echo "bench: history" >&2
+python3 "$root/bench/history.py" "$choosy" --append "$results"
+
+# 10. What `"running": "use"` costs a link click under a headless sway (doc/running.md).
 echo "bench: running browsers" >&2
 python3 "$root/bench/running.py" "$choosy" --runs "${BENCH_RUNNING_RUNS:-100}" --append "$results"
 
-# 9. What choosy adds before a picker's first frame: rofi and zenity on Xvfb, fuzzel on a
+# 11. What choosy adds before a picker's first frame: rofi and zenity on Xvfb, fuzzel on a
 # headless sway, against each started alone on the same lines (Debian's python3-xlib).
 echo "bench: the pickers' first frame" >&2
 /usr/bin/python3 "$root/bench/first-frame.py" "$choosy" --runs "${BENCH_FRAME_RUNS:-30}" --append "$results"
