@@ -17,17 +17,21 @@ public func fuzzMimeMagic(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if !file.starts(with: MimeMagic.header) { file = MimeMagic.header + file }
 
     let magic = MimeMagic(parsing: file)
-    for rule in magic.rules {
-        invariant(rule.offset + rule.rangeLength + rule.value.count <= magic.extent, "a rule beyond the extent")
-        invariant(rule.mask.map { $0.count == rule.value.count } ?? true, "a mask of another length than its value")
+    for (index, rule) in magic.rules.enumerated() {
+        invariant(rule.offset + rule.rangeLength + rule.valueCount <= magic.extent, "a rule beyond the extent")
+        invariant(magic.mask(of: rule).map { $0.count == rule.valueCount } ?? true, "a mask of another length than its value")
+        invariant(rule.end > index && rule.end <= magic.rules.count, "a rule's nested rules end before it or past the last")
+        invariant(magic.rules[(index + 1)..<rule.end].allSatisfy { $0.indent > rule.indent }, "a nested rule not indented deeper")
     }
     let again = MimeMagic(parsing: written(magic))
-    invariant(
-        again.sections.map(\.priority) == magic.sections.map(\.priority) && again.sections.map(\.type) == magic.sections.map(\.type)
-            && again.sections.map(\.rules) == magic.sections.map(\.rules)
-            && again.rules.map(\.value) == magic.rules.map(\.value) && again.rules.map(\.mask) == magic.rules.map(\.mask)
-            && again.rules.map(\.offset) == magic.rules.map(\.offset) && again.rules.map(\.rangeLength) == magic.rules.map(\.rangeLength)
-            && again.rules.map(\.children) == magic.rules.map(\.children), "the sections do not read back as written")
+    func shape(_ magic: MimeMagic) -> [[String]] {
+        [
+            magic.sections.map { "\($0.priority) \($0.type) \($0.rules)" },
+            magic.rules.map { "\($0.indent) \($0.offset) \($0.rangeLength) \($0.end)" },
+            magic.rules.map { "\(Array(magic.value(of: $0))) \(magic.mask(of: $0).map(Array.init) ?? [])" },
+        ]
+    }
+    invariant(shape(again) == shape(magic), "the sections do not read back as written")
 
     let found = magic.firstMatch(sample)
     invariant(magic.firstMatch(sample) == found, "matching is not deterministic")
@@ -40,18 +44,15 @@ public func fuzzMimeMagic(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// The sections in the spec's format, as update-mime-database writes them.
 private func written(_ magic: MimeMagic) -> [UInt8] {
     var bytes = MimeMagic.header
-    func write(_ index: Int, indent: Int) {
-        let rule = magic.rules[index]
-        if indent > 0 { bytes += Array(String(indent).utf8) }
-        bytes += Array(">\(rule.offset)=".utf8) + [UInt8(rule.value.count >> 8), UInt8(rule.value.count & 0xFF)] + rule.value
-        if let mask = rule.mask { bytes += [UInt8(ascii: "&")] + mask }
-        if rule.rangeLength != 1 { bytes += Array("+\(rule.rangeLength)".utf8) }
-        bytes.append(0x0A)
-        for child in rule.children { write(child, indent: indent + 1) }
-    }
     for section in magic.sections {
         bytes += Array("[\(section.priority):\(section.type)]\n".utf8)
-        for rule in section.rules { write(rule, indent: 0) }
+        for rule in magic.rules[section.rules] {
+            if rule.indent > 0 { bytes += Array(String(rule.indent).utf8) }
+            bytes += Array(">\(rule.offset)=".utf8) + [UInt8(rule.valueCount >> 8), UInt8(rule.valueCount & 0xFF)] + magic.value(of: rule)
+            if let mask = magic.mask(of: rule) { bytes += [UInt8(ascii: "&")] + mask }
+            if rule.rangeLength != 1 { bytes += Array("+\(rule.rangeLength)".utf8) }
+            bytes.append(0x0A)
+        }
     }
     return bytes
 }

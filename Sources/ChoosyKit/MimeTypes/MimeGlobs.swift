@@ -59,6 +59,10 @@ struct MimeGlobs: Sendable {
 
     func matches(of name: [UInt8]) -> Matches {
         let lowered = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        // Both forms as C strings once, for fnmatch; a name holding NUL matches no such pattern.
+        let cName = name.contains(0) ? nil : name + [0]
+        let cLowered = lowered.contains(0) ? nil : lowered + [0]
+        let (last, lastLowered) = (name.last, lowered.last)
         var matches = Matches()
         // The suffix patterns that either form of the name ends with, each with its globs in
         // file order, as a node of the cache's suffix tree holds them.
@@ -83,8 +87,13 @@ struct MimeGlobs: Sendable {
             let mayMatch: Bool
             switch kind {
             case .literal: mayMatch = pattern.elementsEqual(lowered) || pattern.elementsEqual(name)
-            case .suffix: mayMatch = MimeGlobs.isASCII(suffix) && (lowered.ends(with: suffix) || name.ends(with: suffix))
-            case .full: mayMatch = MimeGlobs.fnmatch(pattern, lowered) || MimeGlobs.fnmatch(pattern, name)
+            case .suffix:
+                // Most suffixes end in another byte than the name: that test first.
+                let end = suffix.last
+                mayMatch =
+                    (end == last || end == lastLowered) && MimeGlobs.isASCII(suffix)
+                    && (lowered.ends(with: suffix) || name.ends(with: suffix))
+            case .full: mayMatch = MimeGlobs.fnmatch(pattern, cLowered) || MimeGlobs.fnmatch(pattern, cName)
             }
             guard mayMatch else { continue }
             let type = bytes[(firstColon + 1)..<secondColon]
@@ -106,8 +115,8 @@ struct MimeGlobs: Sendable {
                     suffixes.append((suffix, [glob]))
                 }
             case .full:
-                if !glob.caseSensitive && MimeGlobs.fnmatch(pattern, lowered) { fullOfLowercased.append((pattern, glob)) }
-                if MimeGlobs.fnmatch(pattern, name) { full.append((pattern, glob)) }
+                if !glob.caseSensitive && MimeGlobs.fnmatch(pattern, cLowered) { fullOfLowercased.append((pattern, glob)) }
+                if MimeGlobs.fnmatch(pattern, cName) { full.append((pattern, glob)) }
             }
         }
         var longestOfLowercased = -1
@@ -151,10 +160,11 @@ struct MimeGlobs: Sendable {
     private static func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool { !bytes.contains { $0 >= 0x80 } }
 
     /// fnmatch(3) without flags, as GLib calls it: in the C locale choosy runs in, byte by byte.
-    private static func fnmatch(_ pattern: ArraySlice<UInt8>, _ name: [UInt8]) -> Bool {
-        guard !pattern.contains(0), !name.contains(0) else { return false }
+    /// `name` ends with its NUL; nil for a name holding one.
+    private static func fnmatch(_ pattern: ArraySlice<UInt8>, _ name: [UInt8]?) -> Bool {
+        guard let name, !pattern.contains(0) else { return false }
         return (Array(pattern) + [0]).withUnsafeBufferPointer { pattern in
-            (name + [0]).withUnsafeBufferPointer { name in
+            name.withUnsafeBufferPointer { name in
                 pattern.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pattern.count) { pattern in
                     name.baseAddress!.withMemoryRebound(to: CChar.self, capacity: name.count) { Glibc.fnmatch(pattern, $0, 0) == 0 }
                 }

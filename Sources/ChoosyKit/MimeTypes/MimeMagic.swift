@@ -12,24 +12,38 @@
 /// rules, when one of them matches; values are compared as they are written, so a `host16` or
 /// `host32` rule (word size 2 or 4) is compared in big-endian byte order, as GLib does.
 struct MimeMagic: Sendable {
-    struct Section: Sendable {
+    /// A section as the database names it, made only for the one that matched (and for tests).
+    struct Section: Equatable, Sendable {
         var priority: Int
         var type: String
-        /// The indexes in `rules` of its top-level rules.
-        var rules: [Int] = []
+        /// Where its rules are in `rules`.
+        var rules: Range<Int>
     }
 
-    /// Its value and mask are slices of the file's bytes: a database has some 1,500 rules, and
-    /// an array each was most of the cost of reading it (measured by bench/local-files.py).
-    struct Rule: Sendable {
+    /// One rule, kept flat in file order with its indent: a rule's nested rules are the ones
+    /// after it of a deeper indent, up to `end`. Its value and mask are places in the file's
+    /// bytes. A database has some 1,500 rules: an array of nested rules each, and slices that
+    /// retain the file, were most of the cost of reading it (measured by bench/local-files.py).
+    struct Rule: Equatable, Sendable {
+        var indent: Int
         var offset: Int
         var rangeLength: Int
-        var value: ArraySlice<UInt8>
-        var mask: ArraySlice<UInt8>?
-        var children: [Int] = []
+        var valueStart: Int
+        var valueCount: Int
+        /// Where its mask starts, of `valueCount` bytes; -1 for none.
+        var maskStart = -1
+        /// The index after its last nested rule.
+        var end = 0
     }
 
-    private(set) var sections: [Section] = []
+    private struct SectionRecord: Sendable {
+        var priority: Int
+        var type: Range<Int>
+        var rules: Range<Int>
+    }
+
+    private let bytes: [UInt8]
+    private var records: [SectionRecord] = []
     private(set) var rules: [Rule] = []
     /// The most bytes of a file that any rule looks at (offset, range and value).
     private(set) var extent = 0
@@ -41,16 +55,24 @@ struct MimeMagic: Sendable {
     private static let numberLimit = 1 << 30
 
     init(parsing bytes: [UInt8]) {
+        self.bytes = bytes
         guard bytes.starts(with: MimeMagic.header) else { return }
+        rules.reserveCapacity(bytes.count / 24)
         var reader = Reader(bytes: bytes, position: MimeMagic.header.count)
-        // The last rule read at each indent of the current section, while it is one that reads.
+        // The rules still open at each indent of the current section, while they read.
         var path: [Int] = []
+        path.reserveCapacity(MimeMagic.maximumIndent + 1)
         var inSection = false
+        func close(from indent: Int) {
+            for index in path[indent...] { rules[index].end = rules.count }
+            path.removeSubrange(indent...)
+        }
         while !reader.atEnd {
             if reader.peek == UInt8(ascii: "[") {
-                path = []
-                if let section = reader.sectionHeader() {
-                    sections.append(section)
+                close(from: 0)
+                if inSection { records[records.count - 1].rules = records[records.count - 1].rules.lowerBound..<rules.count }
+                if let (priority, type) = reader.sectionHeader() {
+                    records.append(SectionRecord(priority: priority, type: type, rules: rules.count..<rules.count))
                     inSection = true
                 } else {
                     inSection = false
@@ -58,50 +80,79 @@ struct MimeMagic: Sendable {
                 }
                 continue
             }
-            guard inSection, let (indent, rule) = reader.rule() else {
+            guard inSection, var rule = reader.rule() else {
                 reader.skipLine()
                 continue
             }
             // The spec's `magic-deleteall` marker: no rule of its own.
-            if indent == 0 && rule.offset == 0 && rule.value.elementsEqual("__NOMAGIC__".utf8) { continue }
-            guard indent <= path.count, indent <= MimeMagic.maximumIndent else { continue }
-            let index = rules.count
-            rules.append(rule)
-            extent = max(extent, rule.offset + rule.rangeLength + rule.value.count)
-            if indent == 0 {
-                sections[sections.count - 1].rules.append(index)
-            } else {
-                rules[path[indent - 1]].children.append(index)
+            if rule.indent == 0 && rule.offset == 0
+                && bytes[rule.valueStart..<(rule.valueStart + rule.valueCount)].elementsEqual("__NOMAGIC__".utf8)
+            {
+                continue
             }
-            path.removeSubrange(indent...)
-            path.append(index)
+            guard rule.indent <= path.count, rule.indent <= MimeMagic.maximumIndent else { continue }
+            close(from: rule.indent)
+            rule.end = rules.count + 1
+            path.append(rules.count)
+            rules.append(rule)
+            extent = max(extent, rule.offset + rule.rangeLength + rule.valueCount)
         }
+        close(from: 0)
+        if inSection { records[records.count - 1].rules = records[records.count - 1].rules.lowerBound..<rules.count }
+    }
+
+    /// Every section, highest priority first as the file has them.
+    var sections: [Section] { records.indices.map(section) }
+
+    private func section(_ index: Int) -> Section {
+        let record = records[index]
+        return Section(priority: record.priority, type: String(decoding: bytes[record.type], as: UTF8.self), rules: record.rules)
+    }
+
+    /// The value of a rule, and its mask.
+    func value(of rule: Rule) -> ArraySlice<UInt8> { bytes[rule.valueStart..<(rule.valueStart + rule.valueCount)] }
+    func mask(of rule: Rule) -> ArraySlice<UInt8>? {
+        rule.maskStart < 0 ? nil : bytes[rule.maskStart..<(rule.maskStart + rule.valueCount)]
     }
 
     /// The first section (the highest priority) with a rule that matches `data`.
     func match(_ data: [UInt8]) -> Section? {
-        firstMatch(data).map { sections[$0] }
+        firstMatch(data).map(section)
     }
 
     /// Where that section is in `sections`.
     func firstMatch(_ data: [UInt8]) -> Int? {
-        sections.firstIndex { section in section.rules.contains { matches($0, data) } }
+        records.firstIndex { record in
+            var index = record.rules.lowerBound
+            while index < record.rules.upperBound {
+                if matches(index, data) { return true }
+                index = rules[index].end
+            }
+            return false
+        }
     }
 
+    /// Whether the rule is found in `data` and, when it has nested rules, one of them matches.
     private func matches(_ index: Int, _ data: [UInt8]) -> Bool {
         let rule = rules[index]
         guard found(rule, in: data) else { return false }
-        return rule.children.isEmpty || rule.children.contains { matches($0, data) }
+        var child = index + 1
+        guard child < rule.end else { return true }
+        while child < rule.end {
+            if matches(child, data) { return true }
+            child = rules[child].end
+        }
+        return false
     }
 
     private func found(_ rule: Rule, in data: [UInt8]) -> Bool {
         var start = rule.offset
         while start < rule.offset + rule.rangeLength {
-            guard start + rule.value.count <= data.count else { return false }
+            guard start + rule.valueCount <= data.count else { return false }
             var equal = true
-            for index in 0..<rule.value.count {
-                let mask = rule.mask.map { $0[$0.startIndex + index] } ?? 0xFF
-                if rule.value[rule.value.startIndex + index] & mask != data[start + index] & mask {
+            for index in 0..<rule.valueCount {
+                let mask = rule.maskStart < 0 ? 0xFF : bytes[rule.maskStart + index]
+                if bytes[rule.valueStart + index] & mask != data[start + index] & mask {
                     equal = false
                     break
                 }
@@ -142,35 +193,36 @@ struct MimeMagic: Sendable {
             return position > start ? value : nil
         }
 
-        mutating func read(_ count: Int) -> ArraySlice<UInt8>? {
+        /// Where the next `count` bytes start, skipping them; nil when there are fewer.
+        mutating func skip(_ count: Int) -> Int? {
             guard count <= bytes.count - position else { return nil }
             defer { position += count }
-            return bytes[position..<(position + count)]
+            return position
         }
 
-        /// `[priority:type]\n`.
-        mutating func sectionHeader() -> Section? {
+        /// `[priority:type]\n`: the priority and where the type's name is.
+        mutating func sectionHeader() -> (priority: Int, type: Range<Int>)? {
             guard take(UInt8(ascii: "[")), let priority = number(), take(UInt8(ascii: ":")),
                 let close = bytes.firstIndex(of: UInt8(ascii: "]"), in: position..<bytes.count), close > position,
-                !bytes[position..<close].contains(UInt8(ascii: "\n"))
+                bytes.firstIndex(of: UInt8(ascii: "\n"), in: position..<close) == nil
             else { return nil }
-            let type = String(decoding: bytes[position..<close], as: UTF8.self)
+            let type = position..<close
             position = close + 1
             guard take(UInt8(ascii: "\n")) else { return nil }
-            return Section(priority: priority, type: type)
+            return (priority, type)
         }
 
         /// `[indent]>offset=value[&mask][~size][+range]\n`; nil (the line to be skipped) for
         /// anything else.
-        mutating func rule() -> (indent: Int, rule: Rule)? {
+        mutating func rule() -> Rule? {
             let indent = number() ?? 0
-            guard take(UInt8(ascii: ">")), let offset = number(), take(UInt8(ascii: "=")), let length = read(2),
-                let value = read(Int(length[length.startIndex]) << 8 | Int(length[length.startIndex + 1]))
-            else { return nil }
-            var rule = Rule(offset: offset, rangeLength: 1, value: value)
+            guard take(UInt8(ascii: ">")), let offset = number(), take(UInt8(ascii: "=")), let length = skip(2) else { return nil }
+            let count = Int(bytes[length]) << 8 | Int(bytes[length + 1])
+            guard let value = skip(count) else { return nil }
+            var rule = Rule(indent: indent, offset: offset, rangeLength: 1, valueStart: value, valueCount: count)
             if take(UInt8(ascii: "&")) {
-                guard let mask = read(value.count) else { return nil }
-                rule.mask = mask
+                guard let mask = skip(count) else { return nil }
+                rule.maskStart = mask
             }
             // The word size only says how to swap bytes, which GLib's cache reading does not do.
             if take(UInt8(ascii: "~")), number() == nil { return nil }
@@ -179,7 +231,7 @@ struct MimeMagic: Sendable {
                 rule.rangeLength = range
             }
             guard take(UInt8(ascii: "\n")) else { return nil }
-            return (indent, rule)
+            return rule
         }
     }
 }
