@@ -34,7 +34,7 @@ BUILD_PACKAGES := libcurl4-openssl-dev binutils
 WEB_PACKAGES := libicu72 libpsl5 libpcre2-8-0
 # libsystemd's sd-bus, loaded the same way to call the desktop's services over D-Bus; its tests
 # run a session bus of their own, and Python services on it.
-DBUS_PACKAGES := libsystemd0 dbus-daemon python3-dbus python3-gi
+DBUS_PACKAGES := libsystemd0 dbus-daemon python3-dbus python3-gi nodejs
 # libxcb is loaded with dlopen when an X11 window manager is asked where the windows are.
 WINDOW_PACKAGES := libxcb1
 FUZZ_PACKAGES := $(BUILD_PACKAGES) $(WEB_PACKAGES)

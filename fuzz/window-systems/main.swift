@@ -2,7 +2,7 @@
 
 // What a window system answers (doc/running.md) is read like any outside data: sway's and
 // i3's tree and workspaces, their command replies and message frames, Hyprland's clients and
-// active workspace, niri's reply lines. None of it may crash choosy, and what comes out is
+// active workspace, niri's reply lines, what choosy's KWin script calls back with. None of it may crash choosy, and what comes out is
 // what goes into the commands choosy sends back: a pid is positive, a Hyprland address is
 // `0x` and hex digits (so no other command can ride along in `focuswindow address:`), a
 // container or window is a number, deterministically. An i3 frame reads back its payload.
@@ -51,5 +51,15 @@ public func fuzzWindowSystems(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     }
     _ = try? NiriReplies.focusedWorkspace(payload)
     _ = NiriReplies.handled(payload)
+
+    // A KWin window's ID goes back into the focus script, as a JavaScript string.
+    if let windows = try? KWinReplies.windows(String(decoding: bytes, as: UTF8.self)) {
+        for window in windows {
+            invariant(KWinReplies.isWindowID(window.id) && window.id.utf8.count == 38, "\(window.id.debugDescription) is no KWin window ID")
+            invariant(
+                !window.id.utf8.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "\(window.id) could leave its string")
+            invariant((window.pid ?? 1) > 0, "the windows \(bytes) give the pid \(window.pid!)")
+        }
+    }
     return 0
 }

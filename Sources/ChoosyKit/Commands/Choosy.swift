@@ -381,7 +381,10 @@ public final class Choosy {
                 option: configuration.running, newWindowHere: configuration.newWindowHere,
                 finder: RunningChoiceFinder(fileSystem: fileSystem, diagnostics: diagnostics),
                 workspace: WorkspaceWindows(
-                    system: SessionWindowSystem.find(in: environment, sockets: UnixLocalSockets(), x11: XCBServer()),
+                    system: SessionWindowSystem.find(
+                        in: environment, sockets: UnixLocalSockets(), x11: XCBServer(),
+                        bus: SDBusMessageBus(sessionOf: environment, fileSystem: fileSystem), fileSystem: fileSystem,
+                        processID: getpid()),
                     fileSystem: fileSystem,
                     diagnostics: diagnostics)) : nil
         loadedWhereabouts = .some(made)

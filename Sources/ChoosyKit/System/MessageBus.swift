@@ -5,6 +5,12 @@
 package protocol MessageBus: Sendable {
     /// Calls the method and waits at most `timeout` seconds for its reply's values.
     func call(_ call: DBusMethodCall, timeout: Double) throws(DBusError) -> [DBusValue]
+    /// The connection's unique name (`:1.42`), which a service calls back (KWin's `callDBus`).
+    func uniqueName() throws(DBusError) -> String
+    /// Waits until `deadline` for a call to the method `member` of `interface` at `path` (a
+    /// service calling back), answers it with an empty reply and returns its arguments; nil
+    /// when none came in time. Calls to anything else are answered as sd-bus answers them.
+    func nextCall(to path: String, interface: String, member: String, before deadline: Deadline) throws(DBusError) -> [DBusValue]?
 }
 
 /// One method call: where it goes and its arguments, in order.
@@ -37,6 +43,9 @@ package struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The bus has no such name, and cannot start one.
     package static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
+    /// The service has no object at the path, or no such method there.
+    package static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
+    package static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
 }
 
 /// A value of the D-Bus type system, as written into a message and read from a reply. Unix file

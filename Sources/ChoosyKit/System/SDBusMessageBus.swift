@@ -58,6 +58,70 @@ package final class SDBusMessageBus: MessageBus, @unchecked Sendable {
         }
     }
 
+    package func uniqueName() throws(DBusError) -> String {
+        let sd = try SDBusMessageBus.library.get()
+        return try connection.withLock { (bus: inout OpaquePointer?) throws(DBusError) -> String in
+            if bus == nil { bus = try connect(sd) }
+            var name: UnsafePointer<CChar>?
+            try check(sd.uniqueName(bus, &name), "cannot read the connection's name")
+            return name.map { String(cString: $0) } ?? ""
+        }
+    }
+
+    package func nextCall(to path: String, interface: String, member: String, before deadline: Deadline) throws(DBusError)
+        -> [DBusValue]?
+    {
+        let sd = try SDBusMessageBus.library.get()
+        return try connection.withLock { (bus: inout OpaquePointer?) throws(DBusError) -> [DBusValue]? in
+            if bus == nil { bus = try connect(sd) }
+            let awaited = AwaitedCall(path: path, interface: interface, member: member)
+            var slot: OpaquePointer?
+            // A filter sees every message first, those that came while a call waited for its reply too.
+            let filter: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32 = {
+                message, context, _ in
+                guard let context, let sd = try? SDBusMessageBus.library.get() else { return 0 }
+                let awaited = Unmanaged<AwaitedCall>.fromOpaque(context).takeUnretainedValue()
+                guard awaited.message == nil, sd.isMethodCall(message, awaited.interface, awaited.member) > 0,
+                    let path = sd.messagePath(message), String(cString: path) == awaited.path
+                else { return 0 }
+                awaited.message = sd.messageRef(message)
+                return 1
+            }
+            try check(sd.addFilter(bus, &slot, filter, Unmanaged.passUnretained(awaited).toOpaque()), "cannot watch the bus")
+            defer { _ = sd.slotUnref(slot) }
+            while awaited.message == nil {
+                let processed = sd.process(bus, nil)
+                try check(processed, "cannot read from the bus")
+                if processed > 0 { continue }
+                let left = Int(deadline.remainingMilliseconds)
+                if left == 0 { return nil }
+                let waited = sd.wait(bus, UInt64(left) * 1000)
+                if waited < 0 && waited != -EINTR { try check(waited, "cannot wait on the bus") }
+            }
+            let message = awaited.message
+            defer { _ = sd.messageUnref(message) }
+            let arguments = try values(in: message, sd, depth: 0)
+            var reply: OpaquePointer?
+            try check(sd.newMethodReturn(message, &reply), "cannot answer the call")
+            defer { _ = sd.messageUnref(reply) }
+            try check(sd.send(bus, reply, nil), "cannot answer the call")
+            _ = sd.flush(bus)
+            return arguments
+        }
+    }
+
+    /// The call `nextCall` waits for, and the message once it came (referenced).
+    private final class AwaitedCall {
+        let path: String
+        let interface: String
+        let member: String
+        var message: OpaquePointer?
+
+        init(path: String, interface: String, member: String) {
+            (self.path, self.interface, self.member) = (path, interface, member)
+        }
+    }
+
     private func connect(_ sd: Library) throws(DBusError) -> OpaquePointer? {
         guard let address else { throw DBusError(message: "no session bus (neither DBUS_SESSION_BUS_ADDRESS nor $XDG_RUNTIME_DIR/bus)") }
         var bus: OpaquePointer?
@@ -266,6 +330,22 @@ package final class SDBusMessageBus: MessageBus, @unchecked Sendable {
         let readArray: @convention(c) (Message, CChar, UnsafeMutablePointer<UnsafeRawPointer?>?, UnsafeMutablePointer<Int>?) -> Int32
         let enterContainer: @convention(c) (Message, CChar, UnsafePointer<CChar>?) -> Int32
         let exitContainer: @convention(c) (Message) -> Int32
+        let uniqueName: @convention(c) (Bus, UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32
+        let addFilter:
+            @convention(c) (
+                Bus, UnsafeMutablePointer<OpaquePointer?>?,
+                (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int32)?,
+                UnsafeMutableRawPointer?
+            ) -> Int32
+        let slotUnref: @convention(c) (OpaquePointer?) -> OpaquePointer?
+        let process: @convention(c) (Bus, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+        let wait: @convention(c) (Bus, UInt64) -> Int32
+        let isMethodCall: @convention(c) (Message, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
+        let messagePath: @convention(c) (Message) -> UnsafePointer<CChar>?
+        let messageRef: @convention(c) (Message) -> OpaquePointer?
+        let newMethodReturn: @convention(c) (Message, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+        let send: @convention(c) (Bus, Message, UnsafeMutablePointer<UInt64>?) -> Int32
+        let flush: @convention(c) (Bus) -> Int32
     }
 
     private static let library = Result { () throws(SharedLibraryError) in
@@ -284,7 +364,13 @@ package final class SDBusMessageBus: MessageBus, @unchecked Sendable {
             errorFree: try library.function("sd_bus_error_free"), peekType: try library.function("sd_bus_message_peek_type"),
             readBasic: try library.function("sd_bus_message_read_basic"), readArray: try library.function("sd_bus_message_read_array"),
             enterContainer: try library.function("sd_bus_message_enter_container"),
-            exitContainer: try library.function("sd_bus_message_exit_container")
+            exitContainer: try library.function("sd_bus_message_exit_container"),
+            uniqueName: try library.function("sd_bus_get_unique_name"), addFilter: try library.function("sd_bus_add_filter"),
+            slotUnref: try library.function("sd_bus_slot_unref"), process: try library.function("sd_bus_process"),
+            wait: try library.function("sd_bus_wait"), isMethodCall: try library.function("sd_bus_message_is_method_call"),
+            messagePath: try library.function("sd_bus_message_get_path"), messageRef: try library.function("sd_bus_message_ref"),
+            newMethodReturn: try library.function("sd_bus_message_new_method_return"), send: try library.function("sd_bus_send"),
+            flush: try library.function("sd_bus_flush")
         )
     }.mapError { DBusError(message: $0.description) }
 }

@@ -1,10 +1,15 @@
 /// The window system of this session, by the variables it sets for its clients (doc/running.md),
 /// the first of: sway (`SWAYSOCK`; sway sets `I3SOCK` too), Hyprland
-/// (`HYPRLAND_INSTANCE_SIGNATURE`), niri (`NIRI_SOCKET`), i3 (`I3SOCK`), then, in an X11
-/// session (no `WAYLAND_DISPLAY`: under Wayland an X window manager sees only Xwayland's
-/// windows), the X11 window manager by EWMH.
+/// (`HYPRLAND_INSTANCE_SIGNATURE`), niri (`NIRI_SOCKET`), i3 (`I3SOCK`), KWin in a KDE Plasma
+/// Wayland session (`XDG_CURRENT_DESKTOP` naming KDE; over the session bus, `bus`), then, in an
+/// X11 session (no `WAYLAND_DISPLAY`: under Wayland an X window manager sees only Xwayland's
+/// windows), the X11 window manager by EWMH, KWin's too.
 package enum SessionWindowSystem {
-    package static func find(in environment: Environment, sockets: LocalSockets, x11: X11Server) -> (any WindowSystem)? {
+    /// `processID`: choosy's, which names the files and scripts it makes (KWin).
+    package static func find(
+        in environment: Environment, sockets: LocalSockets, x11: X11Server, bus: @autoclosure () -> MessageBus, fileSystem: FileSystem,
+        processID: Int32
+    ) -> (any WindowSystem)? {
         let display = environment.value("DISPLAY").flatMap { $0.isEmpty ? nil : $0 }
         if let socket = absolute(environment.value("SWAYSOCK")) {
             return I3WindowSystem(name: "sway", socket: socket, sockets: sockets, pids: nil)
@@ -21,10 +26,18 @@ package enum SessionWindowSystem {
             return I3WindowSystem(
                 name: "i3", socket: socket, sockets: sockets, pids: display.map { EWMHWindowSystem(display: $0, server: x11) })
         }
+        if environment.value("WAYLAND_DISPLAY") != nil, isKDE(environment), let runtime = absolute(environment.value("XDG_RUNTIME_DIR")) {
+            return KWinWindowSystem(bus: bus(), fileSystem: fileSystem, runtimeDirectory: runtime, processID: processID)
+        }
         if environment.value("WAYLAND_DISPLAY") == nil, let display {
             return EWMHWindowSystem(display: display, server: x11)
         }
         return nil
+    }
+
+    /// Whether the desktop is KDE's, by `XDG_CURRENT_DESKTOP` (a colon-separated list).
+    private static func isKDE(_ environment: Environment) -> Bool {
+        (environment.value("XDG_CURRENT_DESKTOP") ?? "").split(separator: ":").contains { $0 == "KDE" }
     }
 
     private static func absolute(_ path: String?) -> String? {

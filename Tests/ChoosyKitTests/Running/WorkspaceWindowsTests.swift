@@ -79,7 +79,11 @@ import Testing
 
     @Test func theSessionsWindowSystemIsTheFirstItsVariablesName() {
         func named(_ variables: [String: String]) -> String? {
-            SessionWindowSystem.find(in: Environment(variables), sockets: UnixLocalSockets(), x11: XCBServer())?.name
+            let environment = Environment(variables)
+            return SessionWindowSystem.find(
+                in: environment, sockets: UnixLocalSockets(), x11: XCBServer(),
+                bus: SDBusMessageBus(sessionOf: environment, fileSystem: LocalFileSystem()), fileSystem: LocalFileSystem(), processID: 1
+            )?.name
         }
         #expect(named(["SWAYSOCK": "/run/user/1000/sway-ipc.sock", "I3SOCK": "/run/user/1000/sway-ipc.sock", "DISPLAY": ":0"]) == "sway")
         #expect(
@@ -91,6 +95,10 @@ import Testing
         #expect(named(["I3SOCK": "/tmp/i3-ada/ipc-socket.1", "DISPLAY": ":0"]) == "i3")
         #expect(named(["DISPLAY": ":0"]) == "the X11 window manager")
         #expect(named(["DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-0"]) == nil, "under Wayland, X11 sees only Xwayland's windows")
+        let plasma = ["WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "KDE", "XDG_RUNTIME_DIR": "/run/user/1000", "DISPLAY": ":1"]
+        #expect(named(plasma) == "KWin")
+        #expect(named(plasma.merging(["XDG_CURRENT_DESKTOP": "ubuntu:GNOME"]) { $1 }) == nil)
+        #expect(named(plasma.merging(["WAYLAND_DISPLAY": ""]) { $1 }.filter { !$0.value.isEmpty }) == "the X11 window manager")
         #expect(named(["SWAYSOCK": "relative.sock"]) == nil)
         #expect(named([:]) == nil)
     }

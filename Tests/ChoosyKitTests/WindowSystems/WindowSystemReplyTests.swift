@@ -92,4 +92,27 @@ import Testing
         #expect(throws: JSONError.self) { try NiriReplies.windows(ArraySlice(Self.fixture("niri/workspaces.json").dropLast())) }
         #expect(try NiriReplies.windows(ArraySlice(#"{"Ok":{"Windows":[{"id":-1},{"id":1.5},{"id":"2"}]}}"#.utf8)) == [])
     }
+
+    /// What choosy's KWin script calls back with: a window on the current desktop, one on all,
+    /// one elsewhere; an ID that is no UUID (it would go back into a script) is left out.
+    @Test func kwinScriptAnswers() throws {
+        let answer = """
+            {"desktop": "d2", "windows": [
+              {"pid": 4242, "id": "{6f1c9d4e-0b7a-4c1e-9a55-2d3b8e7f0a11}", "desktops": ["d2"], "all": false},
+              {"pid": 5151, "id": "{0a2b3c4d-5e6f-4789-8abc-def012345678}", "desktops": [], "all": true},
+              {"pid": 6161, "id": "{11111111-2222-3333-4444-555555555555}", "desktops": ["d1"], "all": false},
+              {"pid": 7171, "id": "x); workspace.activeWindow = null; (x", "desktops": ["d2"], "all": false},
+              {"pid": -1, "id": "{22222222-2222-3333-4444-555555555555}", "desktops": ["d2"]}
+            ]}
+            """
+        #expect(
+            try KWinReplies.windows(answer) == [
+                SessionWindow(id: "{6f1c9d4e-0b7a-4c1e-9a55-2d3b8e7f0a11}", pid: 4242, onCurrentWorkspace: true),
+                SessionWindow(id: "{0a2b3c4d-5e6f-4789-8abc-def012345678}", pid: 5151, onCurrentWorkspace: true),
+                SessionWindow(id: "{11111111-2222-3333-4444-555555555555}", pid: 6161, onCurrentWorkspace: false),
+                SessionWindow(id: "{22222222-2222-3333-4444-555555555555}", pid: nil, onCurrentWorkspace: true),
+            ])
+        #expect(throws: JSONError.self) { try KWinReplies.windows("{\"windows\": []}") }
+        #expect(throws: JSONError.self) { try KWinReplies.windows("not json") }
+    }
 }
