@@ -112,8 +112,8 @@ package struct LinkHistory {
     private static let newline = UInt8(ascii: "\n")
     private var lockPath: String { path + ".lock" }
 
-    /// Keeps `entry` as the newest. Fails (for a warning: the link has been opened) only when
-    /// the state directory cannot be written.
+    /// Keeps `entry` as the newest. Fails (said under `-v`: the link has been opened) only when
+    /// the state directory cannot be written, or the link is longer than any line kept.
     package func keep(_ entry: HistoryEntry) throws(ChoosyError) {
         let line = Array((entry.json.rendered() + "\n").utf8)
         guard line.count <= Self.longestLine else { throw .usage("a link this long is not kept in the history") }
